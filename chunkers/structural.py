@@ -1,0 +1,164 @@
+"""The default strategy: pack atomic units under the token budget, section by section.
+
+Rules (ARCHITECTURE.md, "Chunking rules"): a unit is split only when it is alone
+over budget (units.py does that); a chunk never crosses into another section; a
+heading and a list's or table's lead-in stay with the block that follows them; a
+chunk that starts inside a table, list or turn carries the header, lead-in or
+speaker in its embed_text. Token counts are summed per unit — each unit is
+tokenized once — and finalize() measures the real embed_text afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chunkers.budget import Counter
+from chunkers.finalize import Draft, Prefixer
+from chunkers.sentences import sentence_spans
+from chunkers.units import Unit, atomic_units
+from parsers.model import Document
+
+
+@dataclass
+class Options:
+    max_tokens: int
+    min_tokens: int = 0  # merge neighbouring chunks under this size within the same parent section
+    overlap: int = 0  # sentences of the previous chunk repeated at the start of the next
+
+
+class _Packer:
+    def __init__(self, doc: Document, counter: Counter, prefixer: Prefixer, opts: Options) -> None:
+        self.doc = doc
+        self.counter = counter
+        self.prefixer = prefixer
+        self.opts = opts
+
+    def room(self, first: Unit, section: tuple[str, ...] | None = None) -> int:
+        """Content tokens left for a chunk that starts with ``first``."""
+        prefix = self.prefixer.prefix(
+            first.section if section is None else section, first.context, int(first.kind == "heading")
+        )
+        return self.opts.max_tokens - self.counter.specials - self.prefixer.tokens(prefix)
+
+    def pack(self, units: list[Unit]) -> list[list[Unit]]:
+        chunks: list[list[Unit]] = []
+        current: list[Unit] = []
+        total = room = 0
+        for unit in units:
+            if current and self._continues(current, unit):
+                if total + unit.tokens <= room:
+                    current.append(unit)
+                    total += unit.tokens
+                    continue
+                carried = self._carry(current, unit)
+                if current:
+                    chunks.append(current)
+                current = [*carried, unit]
+            else:
+                if current:
+                    chunks.append(current)
+                current = [unit]
+            room = self.room(current[0])
+            total = sum(u.tokens for u in current)
+        if current:
+            chunks.append(current)
+        return chunks
+
+    @staticmethod
+    def _continues(current: list[Unit], unit: Unit) -> bool:
+        """May ``unit`` join the chunk being built? Not across sections — except that a chunk
+        of bare headings takes the subsection that opens under them (its first block)."""
+        if unit.kind != "heading" and unit.section == current[-1].section:
+            return True
+        last = current[-1]
+        bare = all(u.kind == "heading" for u in current)
+        return bare and unit.section[: len(last.section)] == last.section and len(unit.section) > len(last.section)
+
+    def _carry(self, current: list[Unit], unit: Unit) -> list[Unit]:
+        """Trailing units glued to what follows (a heading, a lead-in) move with ``unit``
+        into the next chunk, when they fit there together."""
+        k = len(current)
+        while k > 0 and current[k - 1].glue_next:
+            k -= 1
+        carried = current[k:]
+        if not carried or sum(u.tokens for u in carried) + unit.tokens > self.room(carried[0]):
+            return []
+        del current[k:]
+        return carried
+
+    def merge_small(self, chunks: list[list[Unit]]) -> list[list[Unit]]:
+        """--min-tokens: fold a chunk under the minimum into a neighbour of the same parent section."""
+        out: list[list[Unit]] = []
+        for chunk in chunks:
+            prev = out[-1] if out else None
+            if prev is not None and (_tokens(chunk) < self.opts.min_tokens or _tokens(prev) < self.opts.min_tokens):
+                common = _common(prev[0].section, chunk[0].section)
+                related = len(common) >= max(len(prev[0].section), len(chunk[0].section)) - 1
+                if related and _tokens(prev) + _tokens(chunk) <= self.room(prev[0], common):
+                    out[-1] = prev + chunk
+                    continue
+            out.append(chunk)
+        return out
+
+    def drafts(self, chunks: list[list[Unit]]) -> list[Draft]:
+        drafts = []
+        for units in chunks:
+            first = units[0]
+            own = 0
+            while own < len(units) and units[own].kind == "heading":
+                own += 1
+            # A chunk's section is its content's; bare headings above it are stated in its text.
+            body = units[own:] or units
+            section = body[0].section
+            for u in body[1:]:
+                section = _common(section, u.section)
+            languages = {u.language for u in units}
+            drafts.append(
+                Draft(
+                    start=first.start,
+                    end=units[-1].end,
+                    section_path=section,
+                    kinds=list(dict.fromkeys(u.kind for u in units)),
+                    context=first.context,
+                    own_headings=own if units[own:] else min(own, len(section)),
+                    language=languages.pop() if len(languages) == 1 else None,
+                )
+            )
+        return drafts
+
+    def add_overlap(self, drafts: list[Draft], chunks: list[list[Unit]]) -> None:
+        """--overlap N: start each chunk N sentences early, inside its own section, within budget."""
+        text = self.doc.text
+        for i in range(1, len(drafts)):
+            prev, draft = drafts[i - 1], drafts[i]
+            if prev.section_path != draft.section_path or draft.own_headings:
+                continue
+            tail = sentence_spans(text, prev.start, prev.end)[-self.opts.overlap :]
+            room = self.room(chunks[i][0]) - _tokens(chunks[i])
+            for start, _ in tail:
+                cost = self.counter.count_many([text[start : prev.end]])[0]
+                if cost <= room:
+                    draft.start = start
+                    break
+
+
+def _tokens(units: list[Unit]) -> int:
+    return sum(u.tokens for u in units)
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def structural(doc: Document, counter: Counter, prefixer: Prefixer, opts: Options) -> list[Draft]:
+    packer = _Packer(doc, counter, prefixer, opts)
+    chunks = packer.pack(atomic_units(doc, counter, packer.room))
+    if opts.min_tokens > 0:
+        chunks = packer.merge_small(chunks)
+    drafts = packer.drafts(chunks)
+    if opts.overlap > 0:
+        packer.add_overlap(drafts, chunks)
+    return drafts

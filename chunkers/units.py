@@ -1,0 +1,168 @@
+"""Document → atomic units: the pieces a chunk boundary may fall between.
+
+A unit is one leaf element (a heading, a paragraph, a list item's own lines, a
+table row, a code block, a speaker turn). A unit that is alone over budget is
+split — prose at sentences (keeping a sentence that leans on the one before with
+it), code and HTML at lines — and any piece still over budget is cut into token
+windows. Each unit carries the context it needs when a chunk starts with it: a
+table row its header, a list item its lead-in and parent items, a later piece of
+a turn its speaker.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chunkers.budget import Counter
+from chunkers.sentences import continues_previous, sentence_spans
+from parsers.model import Document, Element, line_starts
+
+_LINE_KINDS = frozenset({"code", "html", "table_row"})
+_LEAD_IN_CHARS = 300  # a lead-in longer than this is cut to its last sentence's tail
+
+
+@dataclass
+class Unit:
+    start: int
+    end: int
+    kind: str
+    element: str
+    section: tuple[str, ...]
+    context: tuple[str, ...] = ()
+    glue_next: bool = False
+    tokens: int = 0
+    language: str | None = None
+    label: str | None = None  # what every later piece of a split unit repeats (a turn's speaker)
+
+
+# ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
+Room = Callable[[Unit], int]
+
+
+def atomic_units(doc: Document, counter: Counter, room: Room) -> list[Unit]:
+    units = [_unit(doc, el, ctx, glue) for el, ctx, glue in _with_context(doc)]
+    for unit, n in zip(units, counter.count_many([doc.text[u.start : u.end] for u in units]), strict=False):
+        unit.tokens = n
+    if all(u.tokens <= room(u) for u in units):
+        return units
+    out: list[Unit] = []
+    for unit in units:
+        out.extend([unit] if unit.tokens <= room(unit) else _split(doc, unit, counter, room))
+    return out
+
+
+def _unit(doc: Document, el: Element, context: tuple[str, ...], glue: bool) -> Unit:
+    language = el.data.get("language") if el.kind == "code" else None
+    label = f"{el.data['speaker']}:" if el.kind == "turn" else None
+    return Unit(el.start, el.end, el.kind, el.id, el.section_path, context, glue, language=language, label=label)
+
+
+def _with_context(doc: Document) -> list[tuple[Element, tuple[str, ...], bool]]:
+    by_id = doc.by_id()
+    lead_ins = {el.data["lead_in"] for el in doc.elements if "lead_in" in el.data}
+    out = []
+    for el in doc.leaves():
+        glue = el.kind == "heading" or el.id in lead_ins
+        out.append((el, _context(doc, el, by_id), glue))
+    return out
+
+
+def _context(doc: Document, el: Element, by_id: dict[str, Element]) -> tuple[str, ...]:
+    parent = by_id.get(el.parent) if el.parent else None
+    if el.kind == "table_row" and parent is not None and not el.data.get("header"):
+        header = parent.data.get("header_text")
+        return (header,) if header else ()
+    if el.kind == "list_item":
+        return _list_context(doc, el, by_id)
+    return ()
+
+
+def _list_context(doc: Document, item: Element, by_id: dict[str, Element]) -> tuple[str, ...]:
+    """The lead-in of the outermost list, then the first line of each enclosing item."""
+    chain: list[str] = []
+    node = by_id.get(item.parent) if item.parent else None
+    lead_in: str | None = None
+    while node is not None:
+        if node.kind == "list_item":
+            first_line = doc.text[node.start : node.end].split("\n", 1)[0].strip()
+            chain.append(first_line)
+        if node.kind == "list" and "lead_in" in node.data:
+            lead = by_id[node.data["lead_in"]]
+            lead_in = _last_sentence(doc.text, lead.start, lead.end)
+        node = by_id.get(node.parent) if node.parent else None
+    chain.reverse()
+    return ((lead_in,) if lead_in else ()) + tuple(chain)
+
+
+def _last_sentence(text: str, start: int, end: int) -> str:
+    spans = sentence_spans(text, start, end)
+    s, e = spans[-1] if spans else (start, end)
+    return text[max(s, e - _LEAD_IN_CHARS) : e]
+
+
+# -- splitting a unit that is alone over budget --------------------------------
+
+
+def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit]:
+    limit = room(unit)
+    spans = _line_spans(doc.text, unit) if unit.kind in _LINE_KINDS else sentence_spans(doc.text, unit.start, unit.end)
+    pieces = [_piece(unit, s, e, first=(n == 0)) for n, (s, e) in enumerate(spans)]
+    for piece, n in zip(pieces, counter.count_many([doc.text[p.start : p.end] for p in pieces]), strict=False):
+        piece.tokens = n
+    if unit.kind not in _LINE_KINDS:
+        pieces = _bond(doc.text, pieces, limit)
+    out: list[Unit] = []
+    for piece in pieces:
+        out.extend([piece] if piece.tokens <= room(piece) else _windows(doc.text, piece, counter, room(piece)))
+    if out:
+        out[-1].glue_next = unit.glue_next
+    return out
+
+
+def _piece(unit: Unit, start: int, end: int, first: bool) -> Unit:
+    context = unit.context
+    if unit.label and not first:
+        # A later piece of a turn is only evidence if it still says who is speaking.
+        context = (*context, unit.label)
+    return Unit(start, end, unit.kind, unit.element, unit.section, context, False, 0, unit.language, unit.label)
+
+
+def _bond(text: str, pieces: list[Unit], limit: int) -> list[Unit]:
+    """Join a sentence that leans on the previous one (an exception, a pronoun) to it."""
+    out: list[Unit] = []
+    for piece in pieces:
+        prev = out[-1] if out else None
+        if prev is not None and continues_previous(text, piece.start) and prev.tokens + piece.tokens <= limit:
+            prev.end = piece.end
+            prev.tokens += piece.tokens
+            continue
+        out.append(piece)
+    return out
+
+
+def _line_spans(text: str, unit: Unit) -> list[tuple[int, int]]:
+    starts = [s + unit.start for s in line_starts(text[unit.start : unit.end])]
+    bounds = [*starts, unit.end]
+    spans = []
+    for s, e in itertools.pairwise(bounds):
+        while e > s and text[e - 1] in "\r\n":
+            e -= 1
+        if text[s:e].strip():
+            spans.append((s, e))
+    return spans
+
+
+def _windows(text: str, piece: Unit, counter: Counter, limit: int) -> list[Unit]:
+    cuts = counter.cuts(text[piece.start : piece.end], limit)
+    bounds = [piece.start] + [piece.start + c for c in cuts] + [piece.end]
+    out = []
+    later = piece.context + ((piece.label,) if piece.label and piece.label not in piece.context else ())
+    for n, (s, e) in enumerate(itertools.pairwise(bounds)):
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        context = piece.context if n == 0 else later
+        # ``limit`` bounds the count by construction; finalize measures the real one.
+        out.append(Unit(s, e, piece.kind, piece.element, piece.section, context, False, limit, piece.language))
+    return out

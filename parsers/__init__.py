@@ -1,0 +1,1 @@
+"""Format parsers: source bytes → Document (see model.py)."""

@@ -1,0 +1,314 @@
+"""Markdown → Document, with markdown-it-py.
+
+Offsets come only from token line maps and the line-start table of the source;
+the source is never searched for a string. Leaves (headings, paragraphs, list
+items' own lines, table rows, code, HTML) have non-overlapping spans; containers
+(lists, tables, block quotes) enclose them and carry structure such as a list's
+lead-in paragraph or a table's header.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import markdown_it
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from parsers.decode import decode_text
+from parsers.model import NON_BODY_KINDS, Document, Element, ParseWarning, content_version, line_starts
+
+NAME = "markdown"
+VERSION = f"markdown-it-py/{markdown_it.__version__}"
+SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+# Deeper nesting stays as text of the innermost parsed item: markdown-it's block
+# parser recurses per level, and Python's stack is not a place to spend on it.
+MAX_NESTING = 100
+
+_LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+
+
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").use(front_matter_plugin)
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    text = decode_text(data)
+    builder = _Builder(text)
+    builder.walk(_md().parse(text))
+    builder.recover_gaps()
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="markdown",
+        text=text,
+        elements=builder.renumbered(),
+        metadata=builder.metadata,
+        parser=f"{NAME} {VERSION}",
+        warnings=builder.warnings,
+    )
+    for el in doc.elements:
+        el.lines = doc.lines_of(el.start, el.end)
+    if not text.strip():
+        doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+@dataclass
+class _Frame:
+    element: Element | None  # None for a hidden frame (inside a list item's own lines)
+    own_end: int = -1  # list items: first line that belongs to a nested list
+    hidden: bool = False
+
+
+class _Builder:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = line_starts(text)
+        self.elements: list[Element] = []
+        self.frames: list[_Frame] = []
+        self.headings: list[tuple[int, str]] = []
+        self.metadata: dict[str, Any] = {}
+        self.warnings: list[ParseWarning] = []
+        self.prev: Element | None = None
+        self.deepest = 0
+
+    # -- spans -------------------------------------------------------------
+    def span(self, first_line: int, end_line: int) -> tuple[int, int]:
+        """Character span of source lines [first_line, end_line), whitespace trimmed."""
+        n = len(self.starts)
+        start = self.starts[first_line] if first_line < n else len(self.text)
+        end = self.starts[end_line] if end_line < n else len(self.text)
+        while start < end and self.text[start].isspace():
+            start += 1
+        while end > start and self.text[end - 1].isspace():
+            end -= 1
+        return start, end
+
+    # -- emission ----------------------------------------------------------
+    def parent_id(self) -> str | None:
+        for frame in reversed(self.frames):
+            if frame.element is not None:
+                return frame.element.id
+        return None
+
+    def emit(self, kind: str, line_map: list[int], **fields: Any) -> Element | None:
+        start, end = self.span(line_map[0], line_map[1])
+        if start >= end:
+            return None
+        el = Element(
+            id=f"e{len(self.elements)}",
+            kind=kind,
+            start=start,
+            end=end,
+            section_path=tuple(title for _, title in self.headings),
+            parent=self.parent_id(),
+            **fields,
+        )
+        self.elements.append(el)
+        if not el.is_container:
+            self.prev = el
+        return el
+
+    def hidden(self, line: int) -> bool:
+        """True for blocks inside a list item's own lines (they are part of the item's text)."""
+        for frame in reversed(self.frames):
+            if frame.hidden:
+                return True
+            if frame.element is not None and frame.element.kind == "list_item":
+                return line < frame.own_end
+        return False
+
+    def lead_in(self) -> str | None:
+        """The paragraph that introduces the list or table about to be emitted, if any."""
+        prev = self.prev
+        if prev is None or prev.kind != "paragraph" or prev.parent != self.parent_id():
+            return None
+        if prev.section_path != tuple(title for _, title in self.headings):
+            return None
+        return prev.id
+
+    # -- the token walk ----------------------------------------------------
+    def walk(self, tokens: list[Token]) -> None:
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            self.deepest = max(self.deepest, tok.level)
+            if tok.type == "table_open" and tok.map and not self.hidden(tok.map[0]):
+                i = self.table(tokens, i)
+                continue
+            self.token(tokens, i, tok)
+            i += 1
+        if self.deepest >= MAX_NESTING - 3:
+            self.warnings.append(
+                ParseWarning(
+                    "nesting_limit",
+                    f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
+                    " as text of the innermost parsed block",
+                )
+            )
+
+    def token(self, tokens: list[Token], i: int, tok: Token) -> None:
+        kind = tok.type
+        if kind.endswith("_close"):
+            if kind in _LIST_CLOSE or kind in ("list_item_close", "blockquote_close", "table_close"):
+                self.frames.pop()
+            return
+        if tok.map is None:
+            return
+        if self.hidden(tok.map[0]):
+            if kind in _LIST_OPEN or kind in ("list_item_open", "blockquote_open", "table_open"):
+                self.frames.append(_Frame(None, hidden=True))
+            return
+        if kind == "front_matter":
+            self.front_matter(tok)
+        elif kind == "heading_open":
+            self.heading(tok, tokens[i + 1].content.strip())
+        elif kind == "paragraph_open":
+            self.emit("paragraph", tok.map)
+        elif kind in ("fence", "code_block"):
+            info = tok.info.strip()
+            language = info.split()[0] if info else None
+            self.emit("code", tok.map, data={"language": language, "info": info or None})
+        elif kind == "html_block":
+            self.emit("html", tok.map)
+        elif kind == "hr":
+            self.emit("rule", tok.map)
+        elif kind in _LIST_OPEN:
+            self.open_list(tok)
+        elif kind == "list_item_open":
+            self.open_item(tokens, i, tok)
+        elif kind == "blockquote_open":
+            self.frames.append(_Frame(self.emit("blockquote", tok.map)))
+
+    def front_matter(self, tok: Token) -> None:
+        assert tok.map is not None
+        self.emit("front_matter", tok.map)
+        try:
+            loaded = yaml.safe_load(tok.content)
+        except yaml.YAMLError as exc:
+            self.warnings.append(ParseWarning("front_matter", f"front matter is not valid YAML: {exc}", "line 1"))
+            return
+        if loaded is None:
+            return
+        if not isinstance(loaded, dict):
+            loaded = {"front_matter": loaded}
+        # YAML dates and other non-JSON values pass through as their text form.
+        self.metadata.update(json.loads(json.dumps(loaded, default=str)))
+
+    def heading(self, tok: Token, title: str) -> None:
+        assert tok.map is not None
+        level = int(tok.tag[1])
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        self.headings.append((level, title))
+        el = self.emit("heading", tok.map, level=level)
+        if el is not None and level == 1 and "title" not in self.metadata:
+            self.metadata["title"] = title
+
+    def open_list(self, tok: Token) -> None:
+        assert tok.map is not None
+        data: dict[str, Any] = {"ordered": tok.type == "ordered_list_open"}
+        lead_in = self.lead_in()
+        if lead_in is not None:
+            data["lead_in"] = lead_in
+        depth = sum(1 for f in self.frames if f.element is not None and f.element.kind == "list")
+        self.frames.append(_Frame(self.emit("list", tok.map, level=depth + 1, data=data)))
+
+    def open_item(self, tokens: list[Token], i: int, tok: Token) -> None:
+        assert tok.map is not None
+        own_end = tok.map[1]
+        for nxt in tokens[i + 1 :]:
+            if nxt.type == "list_item_close" and nxt.level == tok.level:
+                break
+            if nxt.type in _LIST_OPEN and nxt.level == tok.level + 1 and nxt.map:
+                own_end = nxt.map[0]
+                break
+        parent = self.frames[-1].element if self.frames else None
+        level = parent.level if parent is not None and parent.level else 1
+        el = self.emit("list_item", [tok.map[0], own_end], level=level, data={"marker": tok.info or tok.markup})
+        self.frames.append(_Frame(el, own_end=own_end))
+
+    def table(self, tokens: list[Token], i: int) -> int:
+        """Emit a table container, its header row (with the delimiter row) and body rows."""
+        open_tok = tokens[i]
+        assert open_tok.map is not None
+        rows: list[tuple[list[int], list[str], bool]] = []
+        cells: list[str] = []
+        row_map: list[int] = []
+        in_head = False
+        j = i + 1
+        while j < len(tokens) and tokens[j].type != "table_close":
+            t = tokens[j]
+            if t.type == "thead_open":
+                in_head = True
+            elif t.type == "thead_close":
+                in_head = False
+            elif t.type == "tr_open":
+                cells, row_map = [], list(t.map or [])
+            elif t.type == "inline":
+                cells.append(t.content.strip())
+            elif t.type == "tr_close" and row_map:
+                rows.append((row_map, cells, in_head))
+            j += 1
+        header = [cells for _, cells, head in rows if head]
+        data: dict[str, Any] = {"header": header[0] if header else [], "rows": sum(1 for r in rows if not r[2])}
+        lead_in = self.lead_in()
+        if lead_in is not None:
+            data["lead_in"] = lead_in
+        table = self.emit("table", open_tok.map, data=data)
+        if table is None:
+            return j + 1
+        self.frames.append(_Frame(table))
+        body = [r for r in rows if not r[2]]
+        head_end = body[0][0][0] if body else open_tok.map[1]
+        head = self.emit("table_row", [open_tok.map[0], head_end], data={"cells": data["header"], "header": True})
+        if head is not None:
+            # The header line alone (without the delimiter row) is what travels with row groups.
+            table.data["header_text"] = self.text[head.start : self.span(open_tok.map[0], open_tok.map[0] + 1)[1]]
+        for line_map, row_cells, _ in body:
+            self.emit("table_row", [line_map[0], line_map[0] + 1], data={"cells": row_cells, "header": False})
+        self.frames.pop()
+        self.prev = table
+        return j + 1
+
+    # -- completion ----------------------------------------------------------
+    def recover_gaps(self) -> None:
+        """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
+        occupied = sorted((e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS)
+        cursor = 0
+        gaps: list[tuple[int, int]] = []
+        for start, end in [*occupied, (len(self.text), len(self.text))]:
+            if start > cursor and not self.text[cursor:start].isspace():
+                gaps.append((cursor, start))
+            cursor = max(cursor, end)
+        headings = [e for e in self.elements if e.kind == "heading"]
+        heading_starts = [e.start for e in headings]
+        for start, end in gaps:
+            while self.text[start].isspace():
+                start += 1
+            while self.text[end - 1].isspace():
+                end -= 1
+            kind = "paragraph" if any(c.isalnum() for c in self.text[start:end]) else "markup"
+            at = bisect.bisect_right(heading_starts, start)
+            section = headings[at - 1].section_path if at else ()
+            self.elements.append(
+                Element(f"e{len(self.elements)}", kind, start, end, section_path=section, data={"recovered": True})
+            )
+
+    def renumbered(self) -> list[Element]:
+        """Elements in reading order (containers before their first child), ids renumbered to match."""
+        ordered = sorted(self.elements, key=lambda e: (e.start, -e.end, not e.is_container))
+        new_ids = {el.id: f"e{n}" for n, el in enumerate(ordered)}
+        for el in ordered:
+            el.id = new_ids[el.id]
+            el.parent = new_ids.get(el.parent) if el.parent else None
+            if "lead_in" in el.data:
+                el.data["lead_in"] = new_ids[el.data["lead_in"]]
+        return ordered

@@ -1,0 +1,81 @@
+"""Which parser handles which file: by suffix first, then by sniffing the content.
+
+Built-in parsers are registered through the same seam third-party parsers use:
+an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
+``parse(data: bytes, doc_id: str) -> Document``, published under the entry-point
+group ``parsegate.parsers``.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Protocol
+
+from parsers import markdown, text
+from parsers.decode import decode_text
+from parsers.model import Document, ParseError
+
+ENTRY_POINT_GROUP = "parsegate.parsers"
+
+
+class Parser(Protocol):
+    NAME: str
+    VERSION: str
+    SUFFIXES: tuple[str, ...]
+
+    def parse(self, data: bytes, doc_id: str) -> Document: ...
+
+
+_BUILTIN: tuple[Parser, ...] = (markdown, text)  # type: ignore[assignment]
+_loaded: list[Parser] | None = None
+
+
+def parsers() -> list[Parser]:
+    global _loaded
+    if _loaded is None:
+        _loaded = list(_BUILTIN)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            _loaded.append(ep.load())
+    return _loaded
+
+
+def by_name(name: str) -> Parser:
+    for parser in parsers():
+        if name == parser.NAME:
+            return parser
+    raise KeyError(name)
+
+
+def parser_for(path: Path, head: bytes = b"") -> Parser | None:
+    """The parser for a file, or None when no parser claims it.
+
+    A file without a suffix is read as plain text when its first bytes decode as text.
+    """
+    suffix = path.suffix.lower()
+    for parser in reversed(parsers()):  # later registrations override built-ins
+        if suffix in parser.SUFFIXES:
+            return parser
+    if suffix == "" and head:
+        try:
+            decode_text(head[:4096].rsplit(b"\n", 1)[0] or head[:4096])
+        except ParseError:
+            return None
+        return text  # type: ignore[return-value]
+    return None
+
+
+def supported_suffixes() -> list[str]:
+    return sorted({s for p in parsers() for s in p.SUFFIXES})
+
+
+def parse_file(path: Path, doc_id: str | None = None) -> Document:
+    """Read and parse one file; every failure is a ParseError with a reason."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    parser = parser_for(path, data[:8192])
+    if parser is None:
+        raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
+    return parser.parse(data, doc_id or path.name)

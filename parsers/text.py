@@ -1,0 +1,137 @@
+"""Plain text → Document: paragraphs, a title line, and speaker turns in transcripts.
+
+Blocks are separated by blank lines. A file in which many lines open with a
+speaker label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``) is read as a
+transcript: each turn runs from its label to the next label, so a speaker's
+later paragraphs stay with the speaker. Sentences are found by the chunker,
+which splits a block only when it is alone over budget.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from parsers.decode import decode_text
+from parsers.model import Document, Element, ParseWarning, content_version, line_starts
+
+NAME = "text"
+VERSION = "1"
+SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
+
+_SPEAKER = re.compile(
+    r"[ \t]*(?:[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?[ \t]+)?"
+    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<name>[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,3})[ \t]*:)[ \t]+\S"
+)
+# Labels that introduce content rather than a speaker.
+_NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
+_TITLE_MAX = 80
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    text = decode_text(data)
+    starts = line_starts(text)
+    lines = list(_lines(text, starts))
+    speakers = [_speaker(text, s, e) for s, e in lines]
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="text",
+        text=text,
+        elements=[],
+        parser=f"{NAME} {VERSION}",
+    )
+    if _is_transcript(speakers):
+        doc.elements = _transcript_elements(text, lines, speakers)
+    else:
+        doc.elements = _prose_elements(text, lines)
+    for n, el in enumerate(doc.elements):
+        el.id = f"e{n}"
+        el.lines = doc.lines_of(el.start, el.end)
+    title = next((e for e in doc.elements if e.kind == "heading"), None)
+    if title is not None:
+        doc.metadata["title"] = text[title.start : title.end]
+    if not text.strip():
+        doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+def _lines(text: str, starts: list[int]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line without its line break."""
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        while end > start and text[end - 1] in "\r\n":
+            end -= 1
+        yield start, end
+
+
+def _speaker(text: str, start: int, end: int) -> str | None:
+    match = _SPEAKER.match(text, start, end)
+    if match is None:
+        return None
+    name = match.group("nick") or match.group("name")
+    if name.lower() in _NOT_SPEAKERS or name.split()[0].lower() in _NOT_SPEAKERS:
+        return None
+    return name
+
+
+def _is_transcript(speakers: list[str | None]) -> bool:
+    labelled = [s for s in speakers if s]
+    return len(labelled) >= 3 and len(set(labelled)) >= 2
+
+
+def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+    """(start, end, line count) of each run of non-blank lines."""
+    first: int | None = None
+    last_end = 0
+    count = 0
+    for start, end in lines:
+        if text[start:end].strip():
+            if first is None:
+                first, count = start, 0
+            last_end, count = end, count + 1
+        elif first is not None:
+            yield first, last_end, count
+            first = None
+    if first is not None:
+        yield first, last_end, count
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
+    line = text[start:end].strip()
+    return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
+
+
+def _prose_elements(text: str, lines: list[tuple[int, int]]) -> list[Element]:
+    blocks = list(_blocks(text, lines))
+    elements: list[Element] = []
+    section: tuple[str, ...] = ()
+    for n, (start, end, count) in enumerate(blocks):
+        start, end = _trim(text, start, end)
+        if n == 0 and len(blocks) > 1 and _looks_like_title(text, start, end, count):
+            section = (text[start:end],)
+            elements.append(Element("", "heading", start, end, level=1, section_path=section))
+            continue
+        elements.append(Element("", "paragraph", start, end, section_path=section))
+    return elements
+
+
+def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list[str | None]) -> list[Element]:
+    first_turn = next(n for n, s in enumerate(speakers) if s)
+    head = _prose_elements(text, lines[:first_turn])
+    section = next((e.section_path for e in head if e.kind == "heading"), ())
+    elements = list(head)
+    turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
+    for a, b in itertools.pairwise(turn_starts):
+        start, end = _trim(text, lines[a][0], lines[b - 1][1])
+        elements.append(Element("", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
+    return elements

@@ -1,0 +1,1 @@
+"""Quality gates (metrics, thresholds, verdicts): see issue 6."""
