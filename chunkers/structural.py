@@ -42,24 +42,47 @@ class _Packer:
 
     def pack(self, units: list[Unit]) -> list[list[Unit]]:
         chunks: list[list[Unit]] = []
-        current: list[Unit] = []
-        total = room = 0
+        for run in self.runs(units):
+            chunks.extend(self.pack_run(run))
+        return chunks
+
+    def runs(self, units: list[Unit]) -> list[list[Unit]]:
+        """Maximal sequences a chunk may range over: one section (with bare headings above it)."""
+        runs: list[list[Unit]] = []
         for unit in units:
-            if current and self._continues(current, unit):
-                if total + unit.tokens <= room:
-                    current.append(unit)
-                    total += unit.tokens
-                    continue
-                carried = self._carry(current, unit)
-                if current:
-                    chunks.append(current)
-                current = [*carried, unit]
+            if runs and self._continues(runs[-1], unit):
+                runs[-1].append(unit)
             else:
-                if current:
-                    chunks.append(current)
-                current = [unit]
-            room = self.room(current[0])
-            total = sum(u.tokens for u in current)
+                runs.append([unit])
+        return runs
+
+    def pack_run(self, run: list[Unit]) -> list[list[Unit]]:
+        """Greedy packing, balanced: a run that needs k chunks is cut into k of similar size,
+        rather than k-1 full ones and a scrap."""
+        room = self.room(run[0])
+        total = _tokens(run)
+        if total <= room:
+            return [run]
+        k = -(-total // room)
+        target = min(room, int(-(-total // k) * 1.1))
+        balanced = self.greedy(run, target)
+        return balanced if len(balanced) <= k else self.greedy(run, None)
+
+    def greedy(self, run: list[Unit], target: int | None) -> list[list[Unit]]:
+        chunks: list[list[Unit]] = []
+        current: list[Unit] = []
+        total = limit = 0
+        for unit in run:
+            if current and total + unit.tokens <= limit:
+                current.append(unit)
+                total += unit.tokens
+                continue
+            carried = self._carry(current, unit) if current else []
+            if current:
+                chunks.append(current)
+            current = [*carried, unit]
+            limit = self.room(current[0]) if target is None else min(target, self.room(current[0]))
+            total = _tokens(current)
         if current:
             chunks.append(current)
         return chunks
@@ -75,14 +98,14 @@ class _Packer:
         return bare and unit.section[: len(last.section)] == last.section and len(unit.section) > len(last.section)
 
     def _carry(self, current: list[Unit], unit: Unit) -> list[Unit]:
-        """Trailing units glued to what follows (a heading, a lead-in) move with ``unit``
-        into the next chunk, when they fit there together."""
+        """Trailing units glued to what follows (a heading, a lead-in, a table header) move
+        with ``unit`` into the next chunk: as many of them as fit there together."""
         k = len(current)
         while k > 0 and current[k - 1].glue_next:
             k -= 1
+        while k < len(current) and _tokens(current[k:]) + unit.tokens > self.room(current[k]):
+            k += 1
         carried = current[k:]
-        if not carried or sum(u.tokens for u in carried) + unit.tokens > self.room(carried[0]):
-            return []
         del current[k:]
         return carried
 

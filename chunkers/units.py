@@ -20,7 +20,8 @@ from chunkers.sentences import continues_previous, sentence_spans
 from parsers.model import Document, Element, line_starts
 
 _LINE_KINDS = frozenset({"code", "html", "table_row"})
-_LEAD_IN_CHARS = 300  # a lead-in longer than this is cut to its last sentence's tail
+_LEAD_IN_CHARS = 300
+_FRAGMENT_WORDS = 2  # a lead-in longer than this is cut to its last sentence's tail
 
 
 @dataclass
@@ -64,7 +65,8 @@ def _with_context(doc: Document) -> list[tuple[Element, tuple[str, ...], bool]]:
     lead_ins = {el.data["lead_in"] for el in doc.elements if "lead_in" in el.data}
     out = []
     for el in doc.leaves():
-        glue = el.kind == "heading" or el.id in lead_ins
+        # A heading, a lead-in and a table's header never end a chunk: they introduce what follows.
+        glue = el.kind == "heading" or el.id in lead_ins or bool(el.data.get("header"))
         out.append((el, _context(doc, el, by_id), glue))
     return out
 
@@ -116,8 +118,8 @@ def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit
     out: list[Unit] = []
     for piece in pieces:
         out.extend([piece] if piece.tokens <= room(piece) else _windows(doc.text, piece, counter, room(piece)))
-    if out:
-        out[-1].glue_next = unit.glue_next
+    for piece in out:
+        piece.glue_next = unit.glue_next
     return out
 
 
@@ -130,16 +132,25 @@ def _piece(unit: Unit, start: int, end: int, first: bool) -> Unit:
 
 
 def _bond(text: str, pieces: list[Unit], limit: int) -> list[Unit]:
-    """Join a sentence that leans on the previous one (an exception, a pronoun) to it."""
+    """Join a sentence that leans on the previous one (an exception, a pronoun) to it,
+    and a fragment too short to stand alone ("Yes.") to the sentence after it."""
     out: list[Unit] = []
     for piece in pieces:
         prev = out[-1] if out else None
-        if prev is not None and continues_previous(text, piece.start) and prev.tokens + piece.tokens <= limit:
+        leans = continues_previous(text, piece.start) or (prev is not None and _fragment(text, prev))
+        if prev is not None and leans and prev.tokens + piece.tokens <= limit:
             prev.end = piece.end
             prev.tokens += piece.tokens
             continue
         out.append(piece)
     return out
+
+
+def _fragment(text: str, piece: Unit) -> bool:
+    words = text[piece.start : piece.end]
+    if piece.label and piece.label in words:
+        words = words.split(piece.label, 1)[1]
+    return len(words.split()) <= _FRAGMENT_WORDS
 
 
 def _line_spans(text: str, unit: Unit) -> list[tuple[int, int]]:

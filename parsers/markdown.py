@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,8 @@ SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # parser recurses per level, and Python's stack is not a place to spend on it.
 MAX_NESTING = 100
 
+# "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
+_HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
 
@@ -169,7 +172,7 @@ class _Builder:
         if kind == "front_matter":
             self.front_matter(tok)
         elif kind == "heading_open":
-            self.heading(tok, tokens[i + 1].content.strip())
+            self.heading(tok, _HEADING_ID.sub("", tokens[i + 1].content).strip())
         elif kind == "paragraph_open":
             self.emit("paragraph", tok.map)
         elif kind in ("fence", "code_block"):

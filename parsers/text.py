@@ -111,13 +111,13 @@ def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
     return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
 
 
-def _prose_elements(text: str, lines: list[tuple[int, int]]) -> list[Element]:
+def _prose_elements(text: str, lines: list[tuple[int, int]], more_follows: bool = False) -> list[Element]:
     blocks = list(_blocks(text, lines))
     elements: list[Element] = []
     section: tuple[str, ...] = ()
     for n, (start, end, count) in enumerate(blocks):
         start, end = _trim(text, start, end)
-        if n == 0 and len(blocks) > 1 and _looks_like_title(text, start, end, count):
+        if n == 0 and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
             section = (text[start:end],)
             elements.append(Element("", "heading", start, end, level=1, section_path=section))
             continue
@@ -127,7 +127,7 @@ def _prose_elements(text: str, lines: list[tuple[int, int]]) -> list[Element]:
 
 def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list[str | None]) -> list[Element]:
     first_turn = next(n for n, s in enumerate(speakers) if s)
-    head = _prose_elements(text, lines[:first_turn])
+    head = _prose_elements(text, lines[:first_turn], more_follows=True)
     section = next((e.section_path for e in head if e.kind == "heading"), ())
     elements = list(head)
     turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
