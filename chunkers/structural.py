@@ -23,7 +23,8 @@ from parsers.model import Document
 class Options:
     max_tokens: int
     min_tokens: int = 0  # merge neighbouring chunks under this size within the same parent section
-    overlap: int = 0  # sentences of the previous chunk repeated at the start of the next
+    overlap: int = 0  # sentences of the previous chunk repeated at the start of the next (a quarter
+    # of the budget is kept free for them)
 
 
 class _Packer:
@@ -33,12 +34,15 @@ class _Packer:
         self.prefixer = prefixer
         self.opts = opts
 
-    def room(self, first: Unit, section: tuple[str, ...] | None = None) -> int:
-        """Content tokens left for a chunk that starts with ``first``."""
+    def room(self, first: Unit, section: tuple[str, ...] | None = None, reserve: bool = True) -> int:
+        """Content tokens left for a chunk that starts with ``first`` (less the share that
+        --overlap keeps free for repeated sentences, unless ``reserve`` is off)."""
         prefix = self.prefixer.prefix(
             first.section if section is None else section, first.context, int(first.kind == "heading")
         )
-        return self.opts.max_tokens - self.counter.specials - self.prefixer.tokens(prefix)
+        content = self.opts.max_tokens - self.counter.specials
+        kept = content // 4 if reserve and self.opts.overlap > 0 else 0
+        return content - kept - self.prefixer.tokens(prefix)
 
     def pack(self, units: list[Unit]) -> list[list[Unit]]:
         chunks: list[list[Unit]] = []
@@ -157,7 +161,7 @@ class _Packer:
             if prev.section_path != draft.section_path or draft.own_headings:
                 continue
             tail = sentence_spans(text, prev.start, prev.end)[-self.opts.overlap :]
-            room = self.room(chunks[i][0]) - _tokens(chunks[i])
+            room = self.room(chunks[i][0], reserve=False) - _tokens(chunks[i])
             for start, _ in tail:
                 cost = self.counter.count_many([text[start : prev.end]])[0]
                 if cost <= room:

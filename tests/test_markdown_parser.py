@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+from parsers import markdown
+from parsers.model import ParseError
+
+
+def kinds(doc):
+    return [(e.kind, doc.text[e.start : e.end]) for e in doc.elements]
+
+
+def test_offsets_point_into_the_file_with_crlf_and_tabs() -> None:
+    source = b"# Title\r\n\r\nFirst\tline\r\nsecond line\r\n\r\n- item\r\n"
+    doc = markdown.parse(source, "x.md")
+    assert doc.text == source.decode()
+    assert kinds(doc) == [
+        ("heading", "# Title"),
+        ("paragraph", "First\tline\r\nsecond line"),
+        ("list", "- item"),
+        ("list_item", "- item"),
+    ]
+    paragraph = doc.elements[1]
+    assert (paragraph.start, paragraph.end, paragraph.lines) == (11, 34, (3, 4))
+
+
+def test_bom_is_dropped_and_everything_else_kept() -> None:
+    doc = markdown.parse("\ufeffHello  \n".encode(), "x.md")
+    assert doc.text == "Hello  \n"
+
+
+def test_headings_levels_and_section_paths() -> None:
+    doc = markdown.parse(b"# A\n\n## B { #b-anchor }\n\ntext\n\nC\n-\n\nmore\n\n# D\n\nend\n", "x.md")
+    headings = [(e.level, e.section_path) for e in doc.elements if e.kind == "heading"]
+    assert headings == [(1, ("A",)), (2, ("A", "B")), (2, ("A", "C")), (1, ("D",))]
+    paragraphs = [e.section_path for e in doc.elements if e.kind == "paragraph"]
+    assert paragraphs == [("A", "B"), ("A", "C"), ("D",)]
+    assert doc.metadata["title"] == "A"
+
+
+def test_nested_list_items_own_their_lines_and_point_to_parents() -> None:
+    source = b"Steps:\n\n1. one\n   - one.a\n   - one.b\n2. two\n"
+    doc = markdown.parse(source, "x.md")
+    items = [e for e in doc.elements if e.kind == "list_item"]
+    assert [doc.text[e.start : e.end] for e in items] == ["1. one", "- one.a", "- one.b", "2. two"]
+    by_id = doc.by_id()
+    top = by_id[items[0].parent]
+    assert top.kind == "list" and top.data["lead_in"] == doc.elements[0].id
+    assert by_id[by_id[items[1].parent].parent] is items[0]
+    assert [e.level for e in items] == [1, 2, 2, 1]
+
+
+def test_table_header_rows_and_cells() -> None:
+    source = b"| Severity | Ack |\n|---|---|\n| P1 | 15 min |\n| P2 | 1 h |\n"
+    doc = markdown.parse(source, "x.md")
+    table = doc.elements[0]
+    assert table.kind == "table"
+    assert table.data["header"] == ["Severity", "Ack"]
+    assert table.data["header_text"] == "| Severity | Ack |"
+    rows = [e for e in doc.elements if e.kind == "table_row"]
+    assert [doc.text[r.start : r.end] for r in rows] == [
+        "| Severity | Ack |\n|---|---|",
+        "| P1 | 15 min |",
+        "| P2 | 1 h |",
+    ]
+    assert [r.data["header"] for r in rows] == [True, False, False]
+    assert rows[2].data["cells"] == ["P2", "1 h"]
+
+
+def test_code_blockquote_html_and_front_matter() -> None:
+    source = b"---\ntitle: T\ndate: 2026-01-02\n---\n\n```py title=x\nx = 1\n```\n\n> quoted\n> text\n\n<div>hi</div>\n"
+    doc = markdown.parse(source, "x.md")
+    assert doc.metadata == {"title": "T", "date": "2026-01-02"}
+    assert [e.kind for e in doc.elements] == ["front_matter", "code", "blockquote", "paragraph", "html"]
+    code = doc.elements[1]
+    assert code.data == {"language": "py", "info": "py title=x"}
+    quote, para = doc.elements[2], doc.elements[3]
+    assert para.parent == quote.id and doc.text[para.start : para.end] == "> quoted\n> text"
+
+
+def test_invalid_front_matter_is_a_warning_not_a_failure() -> None:
+    doc = markdown.parse(b"---\n: [unclosed\n---\n\nBody.\n", "x.md")
+    assert [w.code for w in doc.warnings] == ["front_matter"]
+    assert doc.elements[-1].kind == "paragraph"
+
+
+def test_text_no_rule_claims_is_recovered() -> None:
+    doc = markdown.parse(b"[ref]: https://example.com\n\nPara.\n", "x.md")
+    assert kinds(doc) == [("paragraph", "[ref]: https://example.com"), ("paragraph", "Para.")]
+    assert doc.elements[0].data == {"recovered": True}
+
+
+def test_empty_document_warns() -> None:
+    doc = markdown.parse(b"", "x.md")
+    assert doc.elements == [] and [w.code for w in doc.warnings] == ["empty"]
+
+
+def test_binary_and_invalid_utf8_are_refused_with_a_reason() -> None:
+    for data, code in ((b"# hi\x00\x01\x02", "binary"), (b"caf\xe9 au lait", "invalid_utf8")):
+        try:
+            markdown.parse(data, "x.md")
+        except ParseError as exc:
+            assert exc.code == code
+        else:
+            raise AssertionError("expected a ParseError")
+    try:
+        markdown.parse(b"caf\xe9", "x.md")
+    except ParseError as exc:
+        assert "byte 0xe9 at offset 3" in exc.message

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import pytest
+
+from chunkers.sentences import continues_previous, sentence_spans
+
+
+def split(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Dr. Smith arrived. He sat down.", ["Dr. Smith arrived.", "He sat down."]),
+        ("It costs 3.50 EUR. Pay now.", ["It costs 3.50 EUR.", "Pay now."]),
+        ("See https://x.example/a.b.c for more. Then stop.", ["See https://x.example/a.b.c for more.", "Then stop."]),
+        ("Use e.g. the portal. Or call.", ["Use e.g. the portal.", "Or call."]),
+        ("J. R. R. Tolkien wrote it. Yes!", ["J. R. R. Tolkien wrote it.", "Yes!"]),
+        ("We start at 9 a.m. and stop at 5 p.m. Every day.", ["We start at 9 a.m. and stop at 5 p.m.", "Every day."]),
+        ('"Why?" she asked. (It was late.) Fine.', ['"Why?" she asked.', "(It was late.)", "Fine."]),
+        ("No punctuation at all", ["No punctuation at all"]),
+        ("  \n ", []),
+    ],
+)
+def test_sentence_boundaries(text: str, expected: list[str]) -> None:
+    assert split(text) == expected
+
+
+def test_spans_are_offsets_into_the_range() -> None:
+    text = "xx Ab cd. Ef gh. yy"
+    assert sentence_spans(text, 3, 16) == [(3, 9), (10, 16)]
+
+
+def test_sentences_that_lean_on_the_previous_one() -> None:
+    assert continues_previous("However, not on Sundays.", 0)
+    assert continues_previous("This limit does not apply.", 0)
+    assert not continues_previous("Thistles grow here.", 0)

@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+from chunkers import ChunkConfig, Chunker
+from chunkers.finalize import breadcrumb
+from parsers import markdown, text
+
+
+def chunk_md(source: str, **config: object):
+    doc = markdown.parse(source.encode(), "doc.md")
+    return doc, Chunker(ChunkConfig(**config)).chunk(doc)  # type: ignore[arg-type]
+
+
+def test_sections_become_chunks_with_breadcrumbs() -> None:
+    _doc, chunks = chunk_md("# T\n\nOne two three. Four five six.\n\n## S\n\nSeven eight.\n", tokenizer="words")
+    assert [(c.start, c.end) for c in chunks] == [(0, 34), (36, 54)]
+    assert [c.text for c in chunks] == ["# T\n\nOne two three. Four five six.", "## S\n\nSeven eight."]
+    assert chunks[1].embed_text == "T\n\n## S\n\nSeven eight."
+    assert chunks[1].section_path == ["T", "S"]
+    assert chunks[0].prev_id is None and chunks[0].next_id == chunks[1].id and chunks[1].prev_id == chunks[0].id
+    assert [c.lines for c in chunks] == [(1, 3), (5, 7)]
+
+
+def test_never_crosses_into_another_section_without_min_tokens() -> None:
+    source = "# A\n\nalpha.\n\n## B\n\nbeta.\n\n## C\n\ngamma.\n"
+    _, chunks = chunk_md(source, tokenizer="words", max_tokens=50)
+    assert [c.text for c in chunks] == ["# A\n\nalpha.", "## B\n\nbeta.", "## C\n\ngamma."]
+    _, merged = chunk_md(source, tokenizer="words", max_tokens=50, min_tokens=5)
+    assert [c.text for c in merged] == [source.strip()]
+    assert merged[0].section_path == ["A"]
+
+
+def test_heading_stays_with_its_first_block_and_bare_headings_with_the_subsection() -> None:
+    _, chunks = chunk_md("# A\n\n## B\n\nbody text here.\n", tokenizer="words", max_tokens=10)
+    assert [c.text for c in chunks] == ["# A\n\n## B\n\nbody text here."]
+    assert chunks[0].section_path == ["A", "B"]
+    assert chunks[0].embed_text == chunks[0].text  # every heading above it is in its own text
+
+
+def test_paragraph_over_budget_splits_at_sentences_keeping_the_exception() -> None:
+    source = "Rule one applies here today. However it does not apply on holidays. Next topic is short. Fine."
+    doc = text.parse(source.encode(), "p.txt")
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=12)).chunk(doc)
+    assert [c.text for c in chunks] == [
+        "Rule one applies here today. However it does not apply on holidays.",
+        "Next topic is short. Fine.",
+    ]
+
+
+def test_table_rows_carry_their_header_and_text_stays_the_exact_slice() -> None:
+    rows = "".join(f"| r{i} | value {i} |\n" for i in range(6))
+    source = f"Intro line.\n\n| Name | Amount |\n|---|---|\n{rows}"
+    doc, chunks = chunk_md(source, tokenizer="words", max_tokens=14)
+    assert len(chunks) > 2
+    for c in chunks:
+        assert c.text == doc.text[c.start : c.end]
+        if "table_row" in c.kinds:
+            assert "| Name | Amount |" in c.embed_text
+    later = [c for c in chunks if c.text.startswith("| r")]
+    assert later and all(c.embed_text.startswith("| Name | Amount |\n\n") for c in later)
+
+
+def test_list_items_carry_their_lead_in_when_the_list_splits() -> None:
+    items = "".join(f"- item number {i} here\n" for i in range(8))
+    _doc, chunks = chunk_md(f"Before you start, check:\n\n{items}", tokenizer="words", max_tokens=16)
+    assert chunks[0].text.startswith("Before you start, check:\n\n- item number 0")
+    for c in chunks[1:]:
+        assert c.embed_text.startswith("Before you start, check:\n\n- item")
+
+
+def test_turn_pieces_repeat_the_speaker() -> None:
+    source = b"Ann: hi.\nBob: One two three four. Five six seven eight. Nine ten eleven twelve.\nAnn: ok.\n"
+    doc = text.parse(source, "t.txt")
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=10)).chunk(doc)
+    bob = [c for c in chunks if "Five" in c.text or "Nine" in c.text]
+    assert bob and all(c.embed_text.startswith("Bob:\n\n") for c in bob if not c.text.startswith("Bob:"))
+
+
+def test_overlap_repeats_sentences_and_costs_index_size() -> None:
+    source = "Alpha is here. Beta is here. Gamma is here. Delta is here. Epsilon is here. Zeta is here."
+    doc = text.parse(source.encode(), "o.txt")
+    plain = Chunker(ChunkConfig(tokenizer="words", max_tokens=12)).chunk(doc)
+    overlapped = Chunker(ChunkConfig(tokenizer="words", max_tokens=12, overlap=1)).chunk(doc)
+    assert [c.text for c in plain] == [
+        "Alpha is here. Beta is here. Gamma is here.",
+        "Delta is here. Epsilon is here. Zeta is here.",
+    ]
+    # A quarter of the budget is kept free for the repeated sentence.
+    assert [c.text for c in overlapped] == [
+        "Alpha is here. Beta is here. Gamma is here.",
+        "Gamma is here. Delta is here. Epsilon is here. Zeta is here.",
+    ]
+    assert all(c.tokens <= 12 for c in overlapped)
+    assert sum(len(c.text) for c in overlapped) > sum(len(c.text) for c in plain)
+
+
+def test_ids_are_content_addressed_and_configuration_named() -> None:
+    source = b"# T\n\nSome text. More text.\n"
+    a = Chunker(ChunkConfig(tokenizer="words")).chunk(markdown.parse(source, "d.md"))
+    b = Chunker(ChunkConfig(tokenizer="words")).chunk(markdown.parse(source, "d.md"))
+    c = Chunker(ChunkConfig(tokenizer="words", max_tokens=100)).chunk(markdown.parse(source, "d.md"))
+    d = Chunker(ChunkConfig(tokenizer="words")).chunk(markdown.parse(source + b"\nNew.\n", "d.md"))
+    assert [x.id for x in a] == [x.id for x in b]
+    assert a[0].chunk_set == b[0].chunk_set != c[0].chunk_set
+    assert a[0].id != c[0].id and a[0].id != d[0].id
+    assert a[0].doc_version == "sha256:" + __import__("hashlib").sha256(source).hexdigest()
+
+
+def test_record_shape() -> None:
+    _, chunks = chunk_md("---\naccess: internal\n---\n# T\n\nx.\n")
+    record = chunks[0].to_dict()
+    assert record["schema"] == "parsegate.chunk/1"
+    assert record["metadata"] == {"access": "internal", "title": "T"}
+    assert record["tokenizer"].startswith("all-MiniLM-L6-v2@sha256:")
+    assert set(record) >= {
+        "id",
+        "doc_id",
+        "doc_version",
+        "chunk_set",
+        "start",
+        "end",
+        "text",
+        "embed_text",
+        "tokens",
+        "section_path",
+        "kinds",
+        "prev_id",
+        "next_id",
+        "pages",
+        "boxes",
+        "lines",
+    }
+
+
+def test_breadcrumb_drops_what_the_text_already_says() -> None:
+    assert breadcrumb("Doc", ("Doc", "A", "B"), 0) == "Doc > A > B"
+    assert breadcrumb("Doc", ("Doc", "A", "B"), 1) == "Doc > A"
+    assert breadcrumb("Doc", ("Doc", "A"), 2) == ""
+    assert breadcrumb(None, (), 0) == ""
+
+
+def test_recursive_baseline_offsets_are_exact() -> None:
+    source = "para one is here.\n\npara two. has two sentences.\nand a line\n\n" + "word " * 40
+    doc = text.parse(source.encode(), "r.txt")
+    chunks = Chunker(ChunkConfig(strategy="recursive", tokenizer="words", max_tokens=8)).chunk(doc)
+    assert all(c.text == doc.text[c.start : c.end] and c.tokens <= 8 for c in chunks)
+    assert chunks[0].text == "para one is here."
+    assert chunks[1].text == "para two. has two sentences.\nand a line"
+    assert "".join(c.text for c in chunks).replace(" ", "").replace("\n", "") == source.replace(" ", "").replace(
+        "\n", ""
+    )
