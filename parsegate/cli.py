@@ -18,8 +18,8 @@ from rich.text import Text
 
 from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
-from parsegate import __version__
 from chunkers.chunk import chunk_set_id
+from parsegate import __version__
 from parsegate.pipeline import FileOutcome, discover, outcome_dict, run_corpus
 from parsegate.store import archive_previous, write_run
 from parsers.model import Document, ParseError
@@ -180,8 +180,12 @@ def run(
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes. Default: all cores.")] = 0,
     glob: Annotated[
         list[str] | None,
-        typer.Option("--glob", "-g", help="Only files whose name matches this pattern (repeatable), e.g. '*.md'. "
-                     "Default: every file; files no parser reads are listed as skipped."),
+        typer.Option(
+            "--glob",
+            "-g",
+            help="Only files whose name matches this pattern (repeatable), e.g. '*.md'. "
+            "Default: every file; files no parser reads are listed as skipped.",
+        ),
     ] = None,
     allow_failures: Annotated[
         bool,

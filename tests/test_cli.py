@@ -78,8 +78,15 @@ def test_parse_prints_elements(tmp_path: Path) -> None:
     elements = [json.loads(line) for line in result.stdout.splitlines()]
     assert [e["kind"] for e in elements] == ["heading", "paragraph", "heading", "list", "list_item", "list_item"]
     assert elements[1] == {
-        "id": "e1", "kind": "paragraph", "start": 9, "end": 42, "text": "First paragraph. Second sentence.",
-        "level": None, "section_path": ["Guide"], "parent": None, "lines": [3, 3],
+        "id": "e1",
+        "kind": "paragraph",
+        "start": 9,
+        "end": 42,
+        "text": "First paragraph. Second sentence.",
+        "level": None,
+        "section_path": ["Guide"],
+        "parent": None,
+        "lines": [3, 3],
     }
 
 
