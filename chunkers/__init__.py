@@ -56,8 +56,14 @@ class Chunker:
         self.config = base.resolved(self.counter)
         assert self.config.max_tokens is not None
         self.max_tokens: int = self.config.max_tokens
+        self._chunk_sets: dict[str, str] = {}
 
     def chunk_set(self, parser: str) -> str:
+        if parser not in self._chunk_sets:
+            self._chunk_sets[parser] = self._chunk_set(parser)
+        return self._chunk_sets[parser]
+
+    def _chunk_set(self, parser: str) -> str:
         settings = asdict(self.config)
         settings.pop("tokenizer")
         if self.config.strategy != "fixed":

@@ -34,6 +34,9 @@ class Counter(Protocol):
     fingerprint: str  # changes when counting would change
     default_max: int
     specials: int  # tokens the embedder adds around any text
+    # True when count(a + whitespace + b) == count(a) + count(b): then a chunk built from
+    # whitespace-separated units costs the sum of their counts, and need not be re-tokenized.
+    additive: bool
 
     def count(self, text: str) -> int:
         """Tokens of ``text`` as embedded, special tokens included."""
@@ -65,6 +68,7 @@ class HFCounter:
         self.name = name
         self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
         self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
+        self.additive = _splits_at_whitespace(json.loads(raw))
         self._remembered: tuple[str, list[int]] | None = None
         self.default_max = default_max or _declared_max(path, json.loads(raw)) or _FALLBACK_MAX
 
@@ -74,17 +78,19 @@ class HFCounter:
     def count_many(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
-        encodings = self.tokenizer.encode_batch(texts, add_special_tokens=False)
-        for text, encoding in zip(texts, encodings, strict=True):
+        # encode_batch_fast skips offsets, which counting does not need...
+        counts = [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        for text in texts:
             if len(text) >= _REMEMBER_CHARS:
-                # A text this long is over any budget: cuts() will want its offsets next.
-                self._remembered = (text, [s for s, _ in encoding.offsets])
-        return [len(e.ids) for e in encodings]
+                # ...but a text this long is over any budget, and cuts() will want its offsets next.
+                offsets = self.tokenizer.encode(text, add_special_tokens=False).offsets
+                self._remembered = (text, [s for s, _ in offsets])
+        return counts
 
     def count_embedded(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
-        return [len(e.ids) for e in self.tokenizer.encode_batch(texts, add_special_tokens=True)]
+        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
 
     def cuts(self, text: str, limit: int) -> list[int]:
         if self._remembered is not None and self._remembered[0] == text:
@@ -100,6 +106,7 @@ class CharCounter:
     fingerprint = "chars"
     default_max = 1024
     specials = 0
+    additive = False  # the whitespace between units counts too
 
     def count(self, text: str) -> int:
         return len(text)
@@ -119,6 +126,7 @@ class WordCounter:
     fingerprint = "words"
     default_max = 200
     specials = 0
+    additive = True
 
     def count(self, text: str) -> int:
         return len(text.split())
@@ -151,6 +159,21 @@ def _window_cuts(text: str, token_starts: list[int], limit: int) -> list[int]:
             cuts.append(token_starts[k])
         i = k
     return cuts
+
+
+def _splits_at_whitespace(spec: dict[str, object]) -> bool:
+    """BERT-style tokenizers (WordPiece over BertPreTokenizer, per-character normalizers) never
+    let a token span whitespace, so their counts add up over whitespace-joined pieces."""
+    model = spec.get("model")
+    pre = spec.get("pre_tokenizer")
+    norm = spec.get("normalizer")
+    return (
+        isinstance(model, dict)
+        and model.get("type") == "WordPiece"
+        and isinstance(pre, dict)
+        and pre.get("type") in ("BertPreTokenizer", "Whitespace", "WhitespaceSplit")
+        and (norm is None or (isinstance(norm, dict) and norm.get("type") in ("BertNormalizer", "Lowercase")))
+    )
 
 
 def _declared_max(path: Path, spec: dict[str, object]) -> int | None:

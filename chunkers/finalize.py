@@ -9,6 +9,7 @@ is therefore a guarantee, whatever the strategy estimated while packing.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from chunkers.budget import Counter
@@ -29,6 +30,7 @@ class Draft:
     own_headings: int = 0  # headings the chunk's text opens with (not repeated in the prefix)
     language: str | None = None
     id: str | None = None  # strategies with their own id scheme (the fixed baseline)
+    tokens: int | None = None  # the text's exact token count, when the strategy knows it
     warnings: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -52,14 +54,28 @@ class Prefixer:
         self.counter = counter
         self.cap = max(1, (max_tokens - counter.specials) // 2)  # context never takes over half
         self._tokens: dict[str, int] = {}
+        self._prefixes: dict[tuple[tuple[str, ...], tuple[str, ...], int], str] = {}
 
     def prefix(self, section_path: tuple[str, ...], context: tuple[str, ...], own_headings: int) -> str:
-        crumb = breadcrumb(self.doc.title, section_path, own_headings)
-        text = "\n".join(([crumb] if crumb else []) + [c for c in context if c])
+        key = (section_path, context, own_headings)
+        if key in self._prefixes:
+            return self._prefixes[key]
+        text = self._raw(section_path, context, own_headings)
         if text and self.tokens(text) > self.cap:
             text = text[: self.counter.cuts(text, self.cap)[0]].rstrip()
             self._tokens[text] = min(self.cap, self.tokens(text))
+        self._prefixes[key] = text
         return text
+
+    def warm(self, keys: Iterable[tuple[tuple[str, ...], tuple[str, ...], int]]) -> None:
+        """Count every prefix these chunk starts may need in one batch."""
+        todo = sorted({self._raw(*key) for key in keys} - self._tokens.keys() - {""})
+        for text, n in zip(todo, self.counter.count_many([t + "\n\n" for t in todo]), strict=True):
+            self._tokens[text] = n
+
+    def _raw(self, section_path: tuple[str, ...], context: tuple[str, ...], own_headings: int) -> str:
+        crumb = breadcrumb(self.doc.title, section_path, own_headings)
+        return "\n".join(([crumb] if crumb else []) + [c for c in context if c])
 
     def tokens(self, text: str) -> int:
         if not text:
@@ -87,9 +103,9 @@ def finalize(
     done: list[tuple[Draft, str, int]] = []
     while pending:
         embeds = [_embed(doc, prefixer, d) for d in pending]
-        counts = counter.count_embedded(embeds)
+        counts = _counts(pending, embeds, prefixer, counter)
         retry: list[Draft] = []
-        for draft, embed, n in zip(pending, embeds, counts, strict=False):
+        for draft, embed, n in zip(pending, embeds, counts, strict=True):
             halves = [] if n <= max_tokens else _halve(doc, draft, counter)
             if n <= max_tokens or halves == [draft]:
                 done.append((draft, embed, n))  # the second case: one character, cannot shrink
@@ -98,6 +114,21 @@ def finalize(
         pending = retry
     done.sort(key=lambda t: (t[0].start, t[0].end))
     return _records(doc, done, counter, chunk_set)
+
+
+def _counts(drafts: list[Draft], embeds: list[str], prefixer: Prefixer, counter: Counter) -> list[int]:
+    """Tokens of each embed_text: summed where the counter is additive and the draft's count is
+    exact, measured (in one batch) everywhere else."""
+    counts: list[int | None] = [None] * len(drafts)
+    if counter.additive:
+        for i, (d, embed) in enumerate(zip(drafts, embeds, strict=True)):
+            if d.tokens is not None:
+                prefix = embed[: len(embed) - (d.end - d.start)].removesuffix("\n\n")
+                counts[i] = counter.specials + prefixer.tokens(prefix) + d.tokens
+    missing = [i for i, n in enumerate(counts) if n is None]
+    for i, n in zip(missing, counter.count_embedded([embeds[i] for i in missing]), strict=True):
+        counts[i] = n
+    return [int(n) for n in counts if n is not None]
 
 
 def _embed(doc: Document, prefixer: Prefixer, d: Draft) -> str:
@@ -125,8 +156,8 @@ def _halve(doc: Document, draft: Draft, counter: Counter) -> list[Draft]:
         right_start += 1
     if (left_end <= draft.start and right_start >= draft.end) or draft.end - draft.start <= 1:
         return [draft]
-    left = replace(draft, end=left_end, id=None)
-    right = replace(draft, start=right_start, own_headings=0, id=None)
+    left = replace(draft, end=left_end, id=None, tokens=None)
+    right = replace(draft, start=right_start, own_headings=0, id=None, tokens=None)
     return [d for d in (left, right) if d.end > d.start]
 
 

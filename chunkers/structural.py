@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from chunkers.budget import Counter
 from chunkers.finalize import Draft, Prefixer
 from chunkers.sentences import sentence_spans
-from chunkers.units import Unit, atomic_units
+from chunkers.units import Unit, fit_units, leaf_units
 from parsers.model import Document
 
 
@@ -149,6 +149,7 @@ class _Packer:
                     context=first.context,
                     own_headings=own if units[own:] else min(own, len(section)),
                     language=languages.pop() if len(languages) == 1 else None,
+                    tokens=_tokens(units) if all(u.exact for u in units) else None,
                 )
             )
         return drafts
@@ -165,7 +166,7 @@ class _Packer:
             for start, _ in tail:
                 cost = self.counter.count_many([text[start : prev.end]])[0]
                 if cost <= room:
-                    draft.start = start
+                    draft.start, draft.tokens = start, None  # measured again by finalize
                     break
 
 
@@ -182,7 +183,9 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 def structural(doc: Document, counter: Counter, prefixer: Prefixer, opts: Options) -> list[Draft]:
     packer = _Packer(doc, counter, prefixer, opts)
-    chunks = packer.pack(atomic_units(doc, counter, packer.room))
+    units = leaf_units(doc, counter)
+    prefixer.warm((u.section, u.context, int(u.kind == "heading")) for u in units)
+    chunks = packer.pack(fit_units(doc, units, counter, packer.room))
     if opts.min_tokens > 0:
         chunks = packer.merge_small(chunks)
     drafts = packer.drafts(chunks)

@@ -36,6 +36,7 @@ class Unit:
     tokens: int = 0
     language: str | None = None
     label: str | None = None  # what every later piece of a split unit repeats (a turn's speaker)
+    exact: bool = True  # ``tokens`` is this span's own count (a token window's is only a bound)
 
 
 # ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
@@ -43,9 +44,19 @@ Room = Callable[[Unit], int]
 
 
 def atomic_units(doc: Document, counter: Counter, room: Room) -> list[Unit]:
+    return fit_units(doc, leaf_units(doc, counter), counter, room)
+
+
+def leaf_units(doc: Document, counter: Counter) -> list[Unit]:
+    """One unit per leaf element, with its context and its token count."""
     units = [_unit(doc, el, ctx, glue) for el, ctx, glue in _with_context(doc)]
-    for unit, n in zip(units, counter.count_many([doc.text[u.start : u.end] for u in units]), strict=False):
+    for unit, n in zip(units, counter.count_many([doc.text[u.start : u.end] for u in units]), strict=True):
         unit.tokens = n
+    return units
+
+
+def fit_units(doc: Document, units: list[Unit], counter: Counter, room: Room) -> list[Unit]:
+    """Split every unit that is alone over budget; leave the others whole."""
     if all(u.tokens <= room(u) for u in units):
         return units
     out: list[Unit] = []
@@ -178,5 +189,7 @@ def _windows(text: str, piece: Unit, counter: Counter, limit: int) -> list[Unit]
             e -= 1
         context = piece.context if n == 0 else later
         # ``limit`` bounds the count by construction; finalize measures the real one.
-        out.append(Unit(s, e, piece.kind, piece.element, piece.section, context, False, limit, piece.language))
+        out.append(
+            Unit(s, e, piece.kind, piece.element, piece.section, context, False, limit, piece.language, exact=False)
+        )
     return out

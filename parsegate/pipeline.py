@@ -8,7 +8,6 @@ for the same corpus and configuration on any machine.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 import traceback
 from collections import Counter as Tally
@@ -90,28 +89,52 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
 _worker: Chunker | None = None
 
 
-def _init_worker(config: ChunkConfig) -> None:
+def init_worker(config: ChunkConfig) -> None:
     global _worker
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _worker = Chunker(config)
 
 
-def _work(args: tuple[Path, Path]) -> tuple[FileOutcome, list[bytes]]:
+def work(args: tuple[Path, Path]) -> tuple[FileOutcome, list[bytes]]:
     assert _worker is not None
     return process(args[0], args[1], _worker)
 
 
+def open_pool(config: ChunkConfig, workers: int) -> ProcessPoolExecutor:
+    """Worker processes that each load the tokenizer once (spawned: no forked tokenizer state)."""
+    ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker, initargs=(config,))
+
+
 def run_files(
-    paths: list[Path], root: Path, config: ChunkConfig, workers: int
+    paths: list[Path],
+    root: Path,
+    config: ChunkConfig,
+    workers: int,
+    pool: ProcessPoolExecutor | None = None,
 ) -> Iterator[tuple[FileOutcome, list[bytes]]]:
-    if workers <= 1 or len(paths) < 4:
+    if pool is None and (workers <= 1 or len(paths) < 4):
         chunker = Chunker(config)
         for path in paths:
             yield process(path, root, chunker)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(config,)) as pool:
-        yield from pool.map(_work, [(p, root) for p in paths], chunksize=max(1, min(16, len(paths) // (workers * 8))))
+    own = pool is None
+    active = pool or open_pool(config, workers)
+    try:
+        # Largest files first, so one big file does not finish last on an otherwise idle pool;
+        # results are still yielded in sorted order.
+        futures = {p: active.submit(work, (p, root)) for p in sorted(paths, key=_size, reverse=True)}
+        for path in paths:
+            yield futures.pop(path).result()
+    finally:
+        if own:
+            active.shutdown(cancel_futures=True)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 # -- the run ----------------------------------------------------------------------

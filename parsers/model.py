@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,19 +110,12 @@ class Document:
         return (self.line_of(start), self.line_of(max(start, end - 1)))
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def line_starts(text: str) -> list[int]:
     """Offsets where each line begins, splitting on CRLF, CR and LF as CommonMark does."""
-    starts = [0]
-    i, n = 0, len(text)
-    find_r, find_n = text.find, text.find
-    while i < n:
-        r = find_r("\r", i)
-        nl = find_n("\n", i)
-        if r == -1 and nl == -1:
-            break
-        i = (r + 2 if r + 1 < n and text[r + 1] == "\n" else r + 1) if r != -1 and (nl == -1 or r < nl) else nl + 1
-        starts.append(i)
-    return starts
+    return [0, *(m.end() for m in _LINE_END.finditer(text))]
 
 
 def content_version(data: bytes) -> str:

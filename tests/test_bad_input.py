@@ -82,6 +82,17 @@ def test_ten_thousand_row_table_without_quadratic_blow_up(chunker_factory) -> No
     assert ratio < 9, f"4x the rows took {ratio:.1f}x the time"
 
 
+def test_flat_list_of_twenty_thousand_items_is_linear() -> None:
+    """Regression: each list item once scanned a copy of every token after it (a slice)."""
+
+    def parse(items: int) -> float:
+        source = "".join(f"- item {i}\n" for i in range(items)).encode()
+        return seconds(lambda: markdown.parse(source, "flat.md"))
+
+    ratio = parse(20_000) / max(parse(5_000), 1e-3)
+    assert ratio < 9, f"4x the items took {ratio:.1f}x the time"
+
+
 @pytest.mark.parametrize("data", [b"\x00\x01binary\x02", b"\xff\xfe\x00d\x00a\x00t\x00a"])
 def test_binary_is_refused(data: bytes) -> None:
     from parsers.model import ParseError

@@ -15,6 +15,8 @@ def test_fastapi_docs_chunk_within_budget_with_exact_localization(chunker_factor
     chunker = chunker_factory(max_tokens=256)
     over_budget = localization_failures = chunks_total = 0
     kinds: Counter[str] = Counter()
+    reported: list[int] = []
+    embeds: list[str] = []
     for path in files:
         doc = markdown.parse(path.read_bytes(), path.relative_to(root).as_posix())
         kinds.update(e.kind for e in doc.elements)
@@ -22,8 +24,12 @@ def test_fastapi_docs_chunk_within_budget_with_exact_localization(chunker_factor
             chunks_total += 1
             over_budget += c.tokens > 256
             localization_failures += c.text != doc.text[c.start : c.end]
+            reported.append(c.tokens)
+            embeds.append(c.embed_text)
     assert over_budget == 0
     assert localization_failures == 0
+    # Summed counts (the additive fast path) equal a fresh count of every embed_text.
+    assert chunker.counter.count_embedded(embeds) == reported
     assert chunks_total > 1000
     # What the corpus holds (counted once by hand): code, nested lists, HTML, a table, front matter.
     assert kinds["code"] == 400 and kinds["list_item"] == 5112 and kinds["html"] == 254
