@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -253,25 +254,42 @@ def run(
 
 
 def print_summary(summary: dict[str, object], files: list[FileOutcome], out: Path, seconds: float) -> None:
+    """Failures first, one row each; skipped files grouped by reason; chunked files by format."""
     table = Table(title=f"parsegate run · {summary['files']} files in {seconds:.1f}s", title_justify="left")
-    for col in ("file", "status", "chunks", "max tokens", "reason / warnings"):
+    for col in ("outcome", "files", "chunks", "largest", "detail"):
         table.add_column(col, overflow="fold")
-    order = {"failed": 0, "skipped": 1, "chunked": 2}
-    shown = sorted(files, key=lambda f: (order[f.status], f.path))
-    for f in shown[:40]:
-        style = {"failed": "red", "skipped": "yellow", "chunked": "green"}[f.status]
-        note = f.reason or ", ".join(sorted({w["code"] for w in f.warnings}))
-        table.add_row(f.path, Text(f.status, style=style), str(f.chunks), str(f.max_tokens), note)
-    if len(shown) > 40:
-        table.add_row(f"… {len(shown) - 40} more in run.json", "", "", "", "")
+    for f in (f for f in files if f.status == "failed"):
+        table.add_row(Text("failed", style="red"), f.path, "", "", f"{f.reason} [{f.code}]")
+    skipped: dict[str, list[FileOutcome]] = {}
+    for f in files:
+        if f.status == "skipped":
+            skipped.setdefault(f.reason or "", []).append(f)
+    for reason, group in sorted(skipped.items()):
+        example = group[0].path + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")
+        table.add_row(Text("skipped", style="yellow"), str(len(group)), "", "", f"{reason}: {example}")
+    formats: dict[str, list[FileOutcome]] = {}
+    for f in files:
+        if f.status == "chunked":
+            formats.setdefault(f.format or "-", []).append(f)
+    for fmt, group in sorted(formats.items()):
+        warned = Counter(w["code"] for f in group for w in f.warnings)
+        detail = ", ".join(f"{code} ×{n}" for code, n in sorted(warned.items())) or "no warnings"
+        table.add_row(
+            Text(f"chunked · {fmt}", style="green"),
+            str(len(group)),
+            str(sum(f.chunks for f in group)),
+            str(max(f.max_tokens for f in group)),
+            detail,
+        )
     err.print(table)
     err.print(
         f"files {summary['files']} = chunked {summary['chunked']} + skipped {summary['skipped']} + failed "
         f"{summary['failed']} · chunks {summary['chunks']} · largest {summary['largest_chunk_tokens']} tokens · "
-        f"overhead {summary['overhead']}",
+        f"index overhead {summary['overhead']}",
         highlight=False,
+        soft_wrap=True,
     )
-    err.print(f"wrote {out / 'chunks.jsonl'} and {out / 'run.json'}", highlight=False)
+    err.print(f"wrote {out / 'chunks.jsonl'} and {out / 'run.json'}", highlight=False, soft_wrap=True)
 
 
 @app.command()
