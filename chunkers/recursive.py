@@ -11,14 +11,14 @@ import bisect
 
 from chunkers.budget import Counter
 from chunkers.finalize import Draft
-from parsers.model import Document
+from parsers.model import Document, trim_span
 
 SEPARATORS = ("\n\n", "\n", ". ", " ", "")
 
 
 def recursive_spans(text: str, counter: Counter, limit: int) -> list[tuple[int, int]]:
     spans = _descend(text, 0, len(text), 0, counter, limit)
-    return [t for t in (_trim(text, s, e) for s, e in spans) if t[1] > t[0]]
+    return [t for t in (trim_span(text, s, e) for s, e in spans) if t[1] > t[0]]
 
 
 def _pieces(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
@@ -58,14 +58,6 @@ def _descend(text: str, start: int, end: int, level: int, counter: Counter, limi
     if run_start >= 0:
         out.append((run_start, last_end))
     return out
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 def recursive(doc: Document, counter: Counter, max_tokens: int) -> list[Draft]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from parsers.model import trim_span
+
 _ABBREVIATIONS = frozenset(
     [
         "mr",
@@ -144,9 +146,6 @@ def _is_abbreviation(text: str, floor: int, dot: int, after: int, end: int) -> b
 
 
 def _append(text: str, spans: list[tuple[int, int]], start: int, end: int) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    start, end = trim_span(text, start, end)
     if start < end:
         spans.append((start, end))

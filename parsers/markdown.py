@@ -23,7 +23,15 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from parsers.decode import decode_text
-from parsers.model import NON_BODY_KINDS, Document, Element, ParseWarning, content_version, line_starts
+from parsers.model import (
+    NON_BODY_KINDS,
+    Document,
+    Element,
+    ParseWarning,
+    content_version,
+    line_starts,
+    trim_span,
+)
 
 NAME = "markdown"
 VERSION = f"markdown-it-py/{markdown_it.__version__}"
@@ -94,11 +102,7 @@ class _Builder:
         n = len(self.starts)
         start = self.starts[first_line] if first_line < n else len(self.text)
         end = self.starts[end_line] if end_line < n else len(self.text)
-        while start < end and self.text[start].isspace():
-            start += 1
-        while end > start and self.text[end - 1].isspace():
-            end -= 1
-        return start, end
+        return trim_span(self.text, start, end)
 
     # -- emission ----------------------------------------------------------
     def parent_id(self) -> str | None:
@@ -300,11 +304,8 @@ class _Builder:
             cursor = max(cursor, end)
         headings = [e for e in self.elements if e.kind == "heading"]
         heading_starts = [e.start for e in headings]
-        for start, end in gaps:
-            while self.text[start].isspace():
-                start += 1
-            while self.text[end - 1].isspace():
-                end -= 1
+        for gap in gaps:
+            start, end = trim_span(self.text, *gap)
             kind = "paragraph" if any(c.isalnum() for c in self.text[start:end]) else "markup"
             at = bisect.bisect_right(heading_starts, start)
             section = headings[at - 1].section_path if at else ()

@@ -118,6 +118,15 @@ def line_starts(text: str) -> list[int]:
     return [0, *(m.end() for m in _LINE_END.finditer(text))]
 
 
+def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without leading and trailing whitespace (empty spans collapse to start)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 def content_version(data: bytes) -> str:
     """A document version: the hash of its source bytes."""
     return "sha256:" + hashlib.sha256(data).hexdigest()

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from parsers.decode import decode_text
-from parsers.model import Document, Element, ParseWarning, content_version, line_starts
+from parsers.model import Document, Element, ParseWarning, content_version, line_starts, trim_span
 
 NAME = "text"
 VERSION = "1"
@@ -98,14 +98,6 @@ def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int,
         yield first, last_end, count
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
 def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
     line = text[start:end].strip()
     return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
@@ -116,7 +108,7 @@ def _prose_elements(text: str, lines: list[tuple[int, int]], more_follows: bool 
     elements: list[Element] = []
     section: tuple[str, ...] = ()
     for n, (start, end, count) in enumerate(blocks):
-        start, end = _trim(text, start, end)
+        start, end = trim_span(text, start, end)
         if n == 0 and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
             section = (text[start:end],)
             elements.append(Element("", "heading", start, end, level=1, section_path=section))
@@ -132,6 +124,6 @@ def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list
     elements = list(head)
     turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
     for a, b in itertools.pairwise(turn_starts):
-        start, end = _trim(text, lines[a][0], lines[b - 1][1])
+        start, end = trim_span(text, lines[a][0], lines[b - 1][1])
         elements.append(Element("", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
     return elements
