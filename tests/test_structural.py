@@ -148,3 +148,14 @@ def test_recursive_baseline_offsets_are_exact() -> None:
     assert "".join(c.text for c in chunks).replace(" ", "").replace("\n", "") == source.replace(" ", "").replace(
         "\n", ""
     )
+
+
+def test_tokenizer_json_path_counts_like_the_default() -> None:
+    from chunkers.budget import default_tokenizer_path
+
+    doc = markdown.parse(b"# T\n\nA sentence with several words. Another one here.\n", "d.md")
+    by_name = Chunker(ChunkConfig()).chunk(doc)
+    by_path = Chunker(ChunkConfig(tokenizer=str(default_tokenizer_path()))).chunk(doc)
+    assert [c.tokens for c in by_path] == [c.tokens for c in by_name]
+    assert Chunker(ChunkConfig(tokenizer=str(default_tokenizer_path()))).max_tokens == 256
+    assert by_path[0].tokenizer.split("@")[1] == by_name[0].tokenizer.split("@")[1]
