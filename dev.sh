@@ -18,6 +18,20 @@ setup() {
   .venv/bin/python -m pip install --quiet -e ".[dev${1:-}]"
 }
 
+ensure_chromium() {
+  # report.html is tested in a real headless browser: Debian's chromium.
+  if command -v chromium >/dev/null 2>&1; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's chromium for the report.html browser test..." >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium not found: the report.html browser test will be skipped (install Debian's chromium)" >&2
+  fi
+}
+
 case "${1:-}" in
   golden)
     setup
@@ -25,6 +39,7 @@ case "${1:-}" in
     ;;
   test)
     setup
+    ensure_chromium
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
     .venv/bin/mypy

@@ -1,19 +1,18 @@
-"""The ``parsegate`` command line: parse, chunk, run, inspect."""
+"""The ``parsegate`` command line: parse, chunk, run, gate, inspect."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import orjson
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -21,10 +20,15 @@ from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
-from parsegate.pipeline import FileOutcome, discover, outcome_dict, run_corpus
-from parsegate.store import archive_previous, write_run
+from parsegate.pipeline import FileOutcome, discover, outcome_dict, outcome_from_dict, run_corpus, summarize
+from parsegate.reports import write_reports
+from parsegate.routing import Router
+from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines, write_run
+from parsegate.terminal import print_summary, progress_bar
 from parsers.model import Document, ParseError
 from parsers.registry import parse_file, parsers, supported_suffixes
+from quality_gates.gate import GateConfig, GateConfigError, load_gate_config
+from quality_gates.report import print_report
 
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "
@@ -159,6 +163,35 @@ def chunk(
     write_lines([orjson.dumps(c.to_dict()) for c in chunks], out)
 
 
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Gate thresholds from this TOML file (table [gate]). Default: parsegate.toml, "
+        "else [tool.parsegate.gate] in pyproject.toml, in the current folder; else built-in defaults.",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        help="Override one threshold: key=value, or format.key=value for one format "
+        "(e.g. --set max_short_chunk_rate=0.4 --set text.min_heading_inheritance=0). Repeatable.",
+    ),
+]
+AllowFailures = Annotated[
+    bool,
+    typer.Option("--allow-failures", help="Exit 0 even when the gate fails (the verdict is still in report.json)."),
+]
+
+
+def load_gate(config: Path | None, overrides: list[str] | None) -> GateConfig:
+    try:
+        return load_gate_config(Path.cwd(), config, overrides)
+    except GateConfigError as exc:
+        fail(str(exc))
+
+
 @app.command()
 def run(
     corpus: Annotated[Path, typer.Argument(help="A folder (searched recursively) or one file.")],
@@ -167,8 +200,9 @@ def run(
         typer.Option(
             "--out",
             "-o",
-            help="Output folder: chunks.jsonl and run.json. A previous "
-            "run there is moved to OUTDIR/history/, never overwritten.",
+            help="Output folder: chunks.jsonl (documents that passed the gate), quarantine.jsonl (everything "
+            "else, with reasons), run.json, report.json, report.html. A previous run there is moved to "
+            "OUTDIR/history/, never overwritten.",
         ),
     ],
     max_tokens: MaxTokens = None,
@@ -185,111 +219,102 @@ def run(
             "--glob",
             "-g",
             help="Only files whose name matches this pattern (repeatable), e.g. '*.md'. "
-            "Default: every file; files no parser reads are listed as skipped.",
+            "Default: every file; files no parser reads are quarantined as unsupported.",
         ),
     ] = None,
-    allow_failures: Annotated[
-        bool,
-        typer.Option(
-            "--allow-failures", help="Exit 0 even when some files failed to parse (they are still listed in run.json)."
-        ),
-    ] = False,
+    config: ConfigFile = None,
+    set_: SetOpt = None,
+    allow_failures: AllowFailures = False,
 ) -> None:
-    """Parse and chunk every supported file under CORPUS, with a progress bar and a summary.
+    """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
 
-    Every file is accounted for in run.json: chunked, skipped (no parser for its format)
-    or failed (with the reason). Exit status 1 when any file failed, unless --allow-failures.
+    Documents that pass the quality gate go to chunks.jsonl; documents that fail it, files
+    that fail to parse and files no parser reads go to quarantine.jsonl with every reason.
+    Exit status 1 when the gate fails (more than max_failed_share of the documents failed).
     """
     if not corpus.exists():
         fail(f"{corpus}: no such file or folder")
-    config = ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap)
-    chunker = make_chunker(config)
+    gate = load_gate(config, set_)
+    chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap))
     out.mkdir(parents=True, exist_ok=True)
     archived = archive_previous(out)
     if archived is not None:
-        err.print(f"previous run moved to {archived}")
+        err.print(f"previous run moved to {archived}", highlight=False)
     started = datetime.now(UTC)
     clock = time.perf_counter()
     patterns = tuple(glob or ["*"])
-    total = len(discover(corpus, patterns))
-    with Progress(
-        TextColumn("[bold]chunking"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=err,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("", total=total)
-
-        def advance(outcome: FileOutcome) -> None:
-            progress.update(task, advance=1, description=outcome.path[-50:])
-
-        result = run_corpus(
-            corpus, out / "chunks.jsonl", chunker.config, workers or os.cpu_count() or 1, advance, patterns
-        )
+    with Router(out, gate) as router, progress_bar(len(discover(corpus, patterns))) as advance:
+        files = run_corpus(corpus, router, chunker.config, workers or os.cpu_count() or 1, advance, patterns)
     seconds = time.perf_counter() - clock
     chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
-    write_run(
-        out,
-        {
-            "parsegate": __version__,
-            "started_at": started.isoformat(timespec="seconds"),
-            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "seconds": round(seconds, 3),
-            "corpus": str(corpus),
-            # One id for the run's whole configuration, and the id each format's chunks carry.
-            "chunk_set": chunk_set_id(chunk_sets),
-            "chunk_sets": chunk_sets,
-            "glob": list(patterns),
-            "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
-            "summary": result.summary,
-            "files": [outcome_dict(f) for f in result.files],
-        },
+    record = {
+        "parsegate": __version__,
+        "started_at": started.isoformat(timespec="seconds"),
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds": round(seconds, 3),
+        "corpus": str(corpus.resolve()),
+        # One id for the run's whole configuration, and the id each format's chunks carry.
+        "chunk_set": chunk_set_id(chunk_sets),
+        "chunk_sets": chunk_sets,
+        "glob": list(patterns),
+        "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
+    }
+    finish(out, corpus, record, files, gate, seconds, allow_failures)
+
+
+@app.command()
+def gate(
+    outdir: Annotated[Path, typer.Argument(help="The --out folder of an earlier 'parsegate run'.")],
+    config: ConfigFile = None,
+    set_: SetOpt = None,
+    allow_failures: AllowFailures = False,
+) -> None:
+    """Re-evaluate an earlier run under other thresholds, without parsing anything again.
+
+    Documents move between chunks.jsonl and quarantine.jsonl as the new verdicts say; the
+    run's previous outputs move to OUTDIR/history/.
+    """
+    run_json = outdir / "run.json"
+    if not run_json.is_file():
+        fail(f"{outdir}: no run.json here; run 'parsegate run CORPUS --out {outdir}' first")
+    previous = json.loads(run_json.read_text())
+    if previous.get("schema") != RUN_SCHEMA:
+        fail(f"{run_json}: not a {RUN_SCHEMA} file")
+    gate_config = load_gate(config, set_)
+    archived = archive_previous(outdir)
+    assert archived is not None
+    lines = read_chunk_lines(archived)
+    files = [outcome_from_dict(f) for f in previous["files"]]
+    with Router(outdir, gate_config) as router:
+        for f in files:
+            f.verdict, f.failed_checks = None, []
+            router.route(f, lines.get(f.path, []))
+    record = {k: v for k, v in previous.items() if k not in ("schema", "summary", "files", "gate")}
+    record["regated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    err.print(f"previous outputs moved to {archived}", highlight=False)
+    finish(
+        outdir, Path(previous["corpus"]), record, files, gate_config, float(previous.get("seconds", 0)), allow_failures
     )
-    print_summary(result.summary, result.files, out, seconds)
-    if result.summary["failed"] and not allow_failures:
+
+
+def finish(
+    out: Path,
+    corpus: Path,
+    record: dict[str, Any],
+    files: list[FileOutcome],
+    gate_config: GateConfig,
+    seconds: float,
+    allow_failures: bool,
+) -> None:
+    summary = summarize(files)
+    outcomes = [outcome_dict(f) for f in files]
+    write_run(out, {**record, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes})
+    report = write_reports(out, outcomes, gate_config, record, corpus)
+    print_summary(summary, files, seconds, err)
+    print_report(report, err)
+    err.print(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html", highlight=False)
+    if report["verdict"] == "fail" and not allow_failures:
         raise typer.Exit(1)
-
-
-def print_summary(summary: dict[str, object], files: list[FileOutcome], out: Path, seconds: float) -> None:
-    """Failures first, one row each; skipped files grouped by reason; chunked files by format."""
-    table = Table(title=f"parsegate run · {summary['files']} files in {seconds:.1f}s", title_justify="left")
-    for col in ("outcome", "files", "chunks", "largest", "detail"):
-        table.add_column(col, overflow="fold")
-    for f in (f for f in files if f.status == "failed"):
-        table.add_row(Text("failed", style="red"), f.path, "", "", f"{f.reason} [{f.code}]")
-    skipped: dict[str, list[FileOutcome]] = {}
-    for f in files:
-        if f.status == "skipped":
-            skipped.setdefault(f.reason or "", []).append(f)
-    for reason, group in sorted(skipped.items()):
-        example = group[0].path + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")
-        table.add_row(Text("skipped", style="yellow"), str(len(group)), "", "", f"{reason}: {example}")
-    formats: dict[str, list[FileOutcome]] = {}
-    for f in files:
-        if f.status == "chunked":
-            formats.setdefault(f.format or "-", []).append(f)
-    for fmt, group in sorted(formats.items()):
-        warned = Counter(w["code"] for f in group for w in f.warnings)
-        detail = ", ".join(f"{code} ×{n}" for code, n in sorted(warned.items())) or "no warnings"
-        table.add_row(
-            Text(f"chunked · {fmt}", style="green"),
-            str(len(group)),
-            str(sum(f.chunks for f in group)),
-            str(max(f.max_tokens for f in group)),
-            detail,
-        )
-    err.print(table)
-    err.print(
-        f"files {summary['files']} = chunked {summary['chunked']} + skipped {summary['skipped']} + failed "
-        f"{summary['failed']} · chunks {summary['chunks']} · largest {summary['largest_chunk_tokens']} tokens · "
-        f"index overhead {summary['overhead']}",
-        highlight=False,
-        soft_wrap=True,
-    )
-    err.print(f"wrote {out / 'chunks.jsonl'} and {out / 'run.json'}", highlight=False, soft_wrap=True)
 
 
 @app.command()

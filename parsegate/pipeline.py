@@ -20,8 +20,10 @@ from typing import Any
 import orjson
 
 from chunkers import ChunkConfig, Chunker
+from parsegate.routing import Router
 from parsers.model import ParseError
 from parsers.registry import parse_file, parser_for
+from quality_gates.metrics import measure
 
 
 @dataclass
@@ -37,6 +39,9 @@ class FileOutcome:
     indexed_chars: int = 0
     warnings: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    facts: dict[str, Any] | None = None  # quality_gates.metrics.DocFacts, threshold-free
+    verdict: str | None = None  # pass | fail, once gated
+    failed_checks: list[dict[str, Any]] = field(default_factory=list)
 
 
 def discover(root: Path, patterns: tuple[str, ...] = ("*",)) -> list[Path]:
@@ -71,7 +76,9 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
             outcome.source_chars = len(doc.text)
             outcome.indexed_chars = sum(c.end - c.start for c in chunks)
             outcome.warnings = [w.to_dict() for w in doc.warnings]
-            lines = [orjson.dumps(c.to_dict()) for c in chunks]
+            records = [c.to_dict() for c in chunks]
+            outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens).to_dict()
+            lines = [orjson.dumps(r) for r in records]
     except ParseError as exc:
         outcome.code, outcome.reason = exc.code, exc.message
     except OSError as exc:
@@ -140,14 +147,9 @@ def _size(path: Path) -> int:
 # -- the run ----------------------------------------------------------------------
 
 
-@dataclass
-class RunResult:
-    summary: dict[str, Any]
-    files: list[FileOutcome]
-
-
 def summarize(files: list[FileOutcome]) -> dict[str, Any]:
     status = Tally(f.status for f in files)
+    verdicts = Tally(f.verdict for f in files if f.verdict)
     source = sum(f.source_chars for f in files)
     indexed = sum(f.indexed_chars for f in files)
     warnings = Tally(w["code"] for f in files for w in f.warnings)
@@ -156,6 +158,8 @@ def summarize(files: list[FileOutcome]) -> dict[str, Any]:
         "chunked": status["chunked"],
         "skipped": status["skipped"],
         "failed": status["failed"],
+        "gate_passed": verdicts["pass"],
+        "gate_failed": verdicts["fail"],
         "chunks": sum(f.chunks for f in files),
         "largest_chunk_tokens": max((f.max_tokens for f in files), default=0),
         "source_chars": source,
@@ -169,23 +173,24 @@ def summarize(files: list[FileOutcome]) -> dict[str, Any]:
 
 def run_corpus(
     root: Path,
-    chunks_out: Path,
+    router: Router,
     config: ChunkConfig,
     workers: int,
     on_file: Callable[[FileOutcome], None] | None = None,
     patterns: tuple[str, ...] = ("*",),
-) -> RunResult:
-    paths = discover(root, patterns)
+) -> list[FileOutcome]:
     files: list[FileOutcome] = []
-    with chunks_out.open("wb") as sink:
-        for outcome, lines in run_files(paths, root, config, workers):
-            for line in lines:
-                sink.write(line + b"\n")
-            files.append(outcome)
-            if on_file is not None:
-                on_file(outcome)
-    return RunResult(summarize(files), files)
+    for outcome, lines in run_files(discover(root, patterns), root, config, workers):
+        router.route(outcome, lines)
+        files.append(outcome)
+        if on_file is not None:
+            on_file(outcome)
+    return files
 
 
 def outcome_dict(outcome: FileOutcome) -> dict[str, Any]:
     return asdict(outcome)
+
+
+def outcome_from_dict(data: dict[str, Any]) -> FileOutcome:
+    return FileOutcome(**data)

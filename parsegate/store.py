@@ -8,8 +8,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 RUN_SCHEMA = "parsegate.run/1"
-RUN_FILES = ("chunks.jsonl", "run.json")
+RUN_FILES = ("chunks.jsonl", "quarantine.jsonl", "run.json", "report.json", "report.html")
 
 
 def archive_previous(outdir: Path) -> Path | None:
@@ -37,3 +39,20 @@ def write_run(outdir: Path, record: dict[str, Any]) -> Path:
     path = outdir / "run.json"
     path.write_text(json.dumps({"schema": RUN_SCHEMA, **record}, indent=2, ensure_ascii=False) + "\n")
     return path
+
+
+def read_chunk_lines(folder: Path) -> dict[str, list[bytes]]:
+    """Every chunk record of a run, passed or quarantined, as JSON lines grouped by document."""
+    lines: dict[str, list[bytes]] = {}
+    chunks, quarantine = folder / "chunks.jsonl", folder / "quarantine.jsonl"
+    if chunks.exists():
+        with chunks.open("rb") as source:
+            for line in source:
+                record = orjson.loads(line)
+                lines.setdefault(record["doc_id"], []).append(line.rstrip(b"\n"))
+    if quarantine.exists():
+        with quarantine.open("rb") as source:
+            for line in source:
+                entry = orjson.loads(line)
+                lines.setdefault(entry["doc_id"], []).extend(orjson.dumps(c) for c in entry.get("chunks", []))
+    return lines

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from parsegate.cli import app
 
 runner = CliRunner()
-GOOD = "# Guide\n\nFirst paragraph. Second sentence.\n\n## Part\n\n- one\n- two\n"
+GOOD = "# Guide\n\nFirst paragraph. Second sentence.\n\n## Part\n\n- one thing to remember\n- two more things to do\n"
 
 
 @pytest.fixture
@@ -50,6 +50,21 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     latin = next(f for f in run["files"] if f["path"] == "latin1.md")
     assert "byte 0xe9 at offset 3" in latin["reason"]
     assert "latin1.md" in result.output and "not valid UTF-8" in result.output
+    # Nothing is lost: whatever is not in chunks.jsonl is in quarantine.jsonl, with its reason.
+    quarantine = {q["doc_id"]: q for q in map(json.loads, (out / "quarantine.jsonl").read_text().splitlines())}
+    assert {k: q["reason"] for k, q in quarantine.items()} == {
+        "binary.md": "parse_failed",
+        "empty.md": "gate_failed",
+        "image.png": "unsupported",
+        "latin1.md": "parse_failed",
+    }
+    assert quarantine["empty.md"]["failed_checks"] == [
+        {"check": "min_chunks", "metric": "chunks", "value": 0, "threshold": 1, "passed": False}
+    ]
+    report = json.loads((out / "report.json").read_text())
+    assert report["schema"] == "parsegate.report/1" and report["verdict"] == "fail"
+    assert report["counts"]["quarantined"] == 4 and report["counts"]["gate_passed"] == 2
+    assert [d["doc_id"] for d in report["documents"][:3]] == ["binary.md", "empty.md", "latin1.md"]
 
 
 def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> None:
@@ -60,6 +75,13 @@ def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> No
     assert runner.invoke(app, [*args, "--max-tokens", "64"]).exit_code == 0
     history = list((out / "history").iterdir())
     assert len(history) == 1 and (history[0] / "chunks.jsonl").read_bytes() == first
+    assert {p.name for p in history[0].iterdir()} == {
+        "chunks.jsonl",
+        "quarantine.jsonl",
+        "run.json",
+        "report.json",
+        "report.html",
+    }
 
 
 def test_run_with_workers_gives_the_same_chunks(corpus: Path, tmp_path: Path) -> None:
@@ -97,7 +119,10 @@ def test_chunk_writes_records_and_respects_options(tmp_path: Path) -> None:
     result = runner.invoke(app, ["chunk", str(path), "-o", str(out), "--max-tokens", "20", "--tokenizer", "words"])
     assert result.exit_code == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [r["text"] for r in records] == ["# Guide\n\nFirst paragraph. Second sentence.", "## Part\n\n- one\n- two"]
+    assert [r["text"] for r in records] == [
+        "# Guide\n\nFirst paragraph. Second sentence.",
+        "## Part\n\n- one thing to remember\n- two more things to do",
+    ]
     assert all(r["tokenizer"] == "words" and r["tokens"] <= 20 for r in records)
 
 
@@ -128,3 +153,57 @@ def test_inspect_shows_boundaries_and_token_counts(tmp_path: Path) -> None:
     result = runner.invoke(app, ["inspect", str(path), "--max-tokens", "24"])
     assert result.exit_code == 0
     assert "chunk 1/2" in result.output and "/24 tokens" in result.output and "Guide > Part" in result.output
+
+
+def test_a_good_and_a_bad_document_are_routed_and_the_run_fails(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "good.md").write_text(GOOD)
+    # Six identical paragraphs in one section: at a small budget, duplicate chunks.
+    (root / "bad.txt").write_text("\n\n".join(["The very same paragraph is repeated in this file."] * 6))
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "20"])
+    assert result.exit_code == 1
+    assert {json.loads(x)["doc_id"] for x in (out / "chunks.jsonl").read_text().splitlines()} == {"good.md"}
+    (bad,) = [json.loads(x) for x in (out / "quarantine.jsonl").read_text().splitlines()]
+    assert bad["doc_id"] == "bad.txt" and bad["reason"] == "gate_failed"
+    assert [c["check"] for c in bad["failed_checks"]] == ["max_duplicate_rate"]
+    assert bad["failed_checks"][0]["value"] == pytest.approx(5 / 6, abs=1e-6) and len(bad["chunks"]) == 6
+    assert "FAIL bad.txt: duplicate_rate 0.833 (needs ≤ 0.1)" in result.output
+
+
+def test_gate_re_evaluates_a_run_without_parsing(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "good.md").write_text(GOOD)
+    (root / "bad.txt").write_text("\n\n".join(["The very same paragraph is repeated in this file."] * 6))
+    out = tmp_path / "out"
+    runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "20"])
+    (root / "good.md").unlink()  # re-gating must not need the sources
+    result = runner.invoke(app, ["gate", str(out), "--set", "max_duplicate_rate=0.9"])
+    assert result.exit_code == 0, result.output
+    passed = [json.loads(x) for x in (out / "chunks.jsonl").read_text().splitlines()]
+    assert {c["doc_id"] for c in passed} == {"good.md", "bad.txt"}
+    assert (out / "quarantine.jsonl").read_text() == ""
+    assert len(list((out / "history").iterdir())) == 1
+    run = json.loads((out / "run.json").read_text())
+    assert run["gate"]["default"]["max_duplicate_rate"] == 0.9 and "regated_at" in run
+    strict = runner.invoke(app, ["gate", str(out), "--set", "max_duplicate_rate=0.1"])
+    assert strict.exit_code == 1
+    assert [json.loads(x)["doc_id"] for x in (out / "quarantine.jsonl").read_text().splitlines()] == ["bad.txt"]
+
+
+def test_gate_on_a_folder_without_a_run(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["gate", str(tmp_path)])
+    assert result.exit_code == 2 and "no run.json here" in result.output
+
+
+def test_run_reads_thresholds_from_parsegate_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "empty.md").write_text("")
+    (tmp_path / "parsegate.toml").write_text("[gate]\nmin_chunks = 0\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["run", str(root), "--out", str(tmp_path / "out"), "-w", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out" / "run.json").read_text())["gate"]["source"].endswith("parsegate.toml")

@@ -1,0 +1,104 @@
+"""Write report.json and report.html for a run, gathering what the HTML drill-down shows:
+each document's chunk spans and, for text formats, its source text (read back from the
+corpus and checked against the version the chunks name)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from parsers.decode import decode_text
+from parsers.model import ParseError
+from quality_gates.gate import GateConfig
+from quality_gates.report import build_report, render_html
+
+# Formats whose Document.text is the decoded source file itself.
+SOURCE_IS_TEXT = frozenset({"markdown", "text"})
+DETAIL_DOCS = 300  # documents with chunk detail in report.html, failures first
+DETAIL_CHARS = 20_000_000  # and no more source text than this in the page
+
+
+def write_reports(
+    outdir: Path, files: list[dict[str, Any]], gate: GateConfig, run: dict[str, Any], corpus: Path
+) -> dict[str, Any]:
+    report = build_report(files, gate, run)
+    (outdir / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    details = _details(outdir, report, corpus)
+    (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")
+    return report
+
+
+def _wanted(report: dict[str, Any]) -> list[str]:
+    return [d["doc_id"] for d in report["documents"] if d["status"] == "chunked"][:DETAIL_DOCS]
+
+
+def _chunks_by_doc(outdir: Path, wanted: set[str]) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {doc: [] for doc in wanted}
+    chunks_file, quarantine_file = outdir / "chunks.jsonl", outdir / "quarantine.jsonl"
+    if chunks_file.exists():
+        with chunks_file.open("rb") as lines:
+            for line in lines:
+                record = orjson.loads(line)
+                if record["doc_id"] in found:
+                    found[record["doc_id"]].append(record)
+    if quarantine_file.exists():
+        with quarantine_file.open("rb") as lines:
+            for line in lines:
+                entry = orjson.loads(line)
+                if entry["doc_id"] in found:
+                    found[entry["doc_id"]].extend(entry.get("chunks", []))
+    return found
+
+
+def _source(corpus: Path, doc_id: str, fmt: str | None, version: str | None) -> tuple[str | None, str | None]:
+    if fmt not in SOURCE_IS_TEXT:
+        return None, f"Source view is available for text formats; {fmt} text is the parser's normalized text."
+    path = corpus if corpus.is_file() else corpus / doc_id
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"Source file not readable now ({exc.strerror})."
+    if version and "sha256:" + hashlib.sha256(data).hexdigest() != version:
+        return None, "The source file changed since this run; its text is not shown."
+    try:
+        return decode_text(data), None
+    except ParseError as exc:
+        return None, exc.message
+
+
+def _details(outdir: Path, report: dict[str, Any], corpus: Path) -> dict[str, dict[str, Any]]:
+    wanted = _wanted(report)
+    by_doc = _chunks_by_doc(outdir, set(wanted))
+    formats = {d["doc_id"]: d["format"] for d in report["documents"]}
+    details: dict[str, dict[str, Any]] = {}
+    budget = DETAIL_CHARS
+    for doc_id in wanted:
+        chunks = sorted(by_doc.get(doc_id, []), key=lambda c: (c["start"], c["end"]))
+        version = chunks[0]["doc_version"] if chunks else None
+        text, note = _source(corpus, doc_id, formats.get(doc_id), version)
+        if text is not None and len(text) > budget:
+            text, note = None, "Source text left out: the page's size limit was reached."
+        budget -= len(text or "")
+        details[doc_id] = {
+            "text": text,
+            "text_note": note,
+            "chunks": [
+                {
+                    "start": c["start"],
+                    "end": c["end"],
+                    "tokens": c["tokens"],
+                    "lines": c.get("lines"),
+                    "pages": c.get("pages"),
+                    "boxes": c.get("boxes"),
+                    "section_path": c.get("section_path"),
+                    "kinds": c.get("kinds"),
+                    "prefix": c["embed_text"][: len(c["embed_text"]) - len(c["text"])].rstrip(),
+                }
+                for c in chunks
+            ],
+        }
+    return details

@@ -1,0 +1,196 @@
+"""Each metric has a fixture that breaks it: the metric moves, the others do not, and the
+verdict flips with exactly that reason."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from chunkers import ChunkConfig, Chunker
+from parsers import markdown, text
+from quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
+from quality_gates.metrics import DocFacts, aggregate, measure, rates
+
+SOURCE = b"""# Handbook
+
+Intro paragraph for the handbook. It explains what follows.
+
+## Targets
+
+Targets depend on severity:
+
+| Severity | Acknowledge within |
+|---|---|
+| P1 | 15 minutes |
+| P2 | 1 hour |
+| P3 | 4 hours |
+| P4 | 1 business day |
+| P5 | 5 business days |
+
+## Escalation
+
+Page the secondary if the primary has not acknowledged. However, never page during a drill.
+"""
+BUDGET = 40
+
+
+@pytest.fixture(scope="module")
+def fixture():
+    doc = markdown.parse(SOURCE, "handbook.md")
+    chunker = Chunker(ChunkConfig(max_tokens=BUDGET))
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    return doc, chunker, records
+
+
+def facts_of(fixture, records) -> DocFacts:
+    doc, chunker, _ = fixture
+    return measure(doc, records, chunker.counter, BUDGET)
+
+
+def moved(before: dict, after: dict) -> set[str]:
+    return {k for k in before if before[k] != after[k]}
+
+
+def test_the_fixture_passes_every_check(fixture) -> None:
+    _, _, records = fixture
+    facts = facts_of(fixture, records)
+    verdict = evaluate(facts, Thresholds())
+    assert verdict.passed, verdict.failed
+    metrics = verdict.metrics
+    assert metrics["table_header_coverage"] == 1.0 and facts.table_chunks >= 2
+    assert metrics["heading_inheritance"] == metrics["localization"] == metrics["budget_compliance"] == 1.0
+    assert metrics["text_coverage"] == 1.0 and metrics["empty_chunk_rate"] == metrics["duplicate_rate"] == 0.0
+
+
+def check_breaks(fixture, records, expected_metrics: set[str], expected_check: str) -> dict:
+    base = rates(facts_of(fixture, fixture[2]), Thresholds().short_chunk_tokens)
+    facts = facts_of(fixture, records)
+    verdict = evaluate(facts, Thresholds())
+    changed = moved(base, verdict.metrics) - {"chunks", "largest_chunk_tokens"}
+    assert changed == expected_metrics
+    assert [c.check for c in verdict.failed] == [expected_check]
+    return verdict.metrics
+
+
+def test_an_empty_chunk_moves_only_the_empty_rate(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    first = records[0]
+    records.insert(0, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": []})
+    metrics = check_breaks(fixture, records, {"empty_chunk_rate"}, "max_empty_chunk_rate")
+    assert metrics["empty_chunk_rate"] == pytest.approx(1 / len(records), abs=1e-6)
+
+
+def test_a_table_piece_missing_its_header(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    header = "| Severity | Acknowledge within |"
+    piece = next(r for r in records if "table_row" in r["kinds"] and not r["text"].startswith(header))
+    piece["embed_text"] = piece["embed_text"].replace(header + "\n", "")
+    metrics = check_breaks(fixture, records, {"table_header_coverage"}, "min_table_header_coverage")
+    assert metrics["table_header_coverage"] < 1.0
+
+
+def test_offsets_off_by_one(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    records[1]["start"] -= 1  # the character before is the blank line: text no longer matches
+    # One more indexed character is the only other thing that moves (overhead has no default threshold).
+    metrics = check_breaks(fixture, records, {"localization", "overhead"}, "min_localization")
+    assert metrics["localization"] == pytest.approx(1 - 1 / len(records), abs=1e-6)
+
+
+def test_an_over_budget_chunk(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    last = records[-1]
+    last["embed_text"] = "padding " * BUDGET + last["embed_text"]
+    check_breaks(fixture, records, {"budget_compliance"}, "min_budget_compliance")
+
+
+def test_a_duplicated_chunk(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    records.append(copy.deepcopy(records[-1]))
+    # An identical chunk is index overhead by definition, so overhead moves with it.
+    metrics = check_breaks(fixture, records, {"duplicate_rate", "overhead"}, "max_duplicate_rate")
+    assert metrics["duplicate_rate"] == pytest.approx(1 / len(records), abs=1e-6)
+
+
+def test_a_wrong_section_path(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    for r in records:
+        r["section_path"] = ["Handbook"]
+    check_breaks(fixture, records, {"heading_inheritance"}, "min_heading_inheritance")
+
+
+def test_a_dropped_chunk_loses_text_coverage(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    del records[1]
+    facts = facts_of(fixture, records)
+    verdict = evaluate(facts, Thresholds())
+    assert verdict.metrics["text_coverage"] < 0.99
+    assert "min_text_coverage" in [c.check for c in verdict.failed]
+
+
+def test_short_chunks_count_only_in_documents_with_more_than_one_chunk() -> None:
+    chunker = Chunker(ChunkConfig(max_tokens=16))
+    doc = text.parse(b"Yes.\n\nNo.\n\nA much longer paragraph that takes the rest of the budget here.", "s.txt")
+    facts = measure(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 16)
+    assert rates(facts, 8)["short_chunk_rate"] > 0
+    single = text.parse(b"Yes.", "one.txt")
+    one = measure(single, [c.to_dict() for c in chunker.chunk(single)], chunker.counter, 16)
+    assert rates(one, 8)["short_chunk_rate"] == 0.0
+
+
+def test_warnings_can_fail_a_document() -> None:
+    facts = DocFacts(doc_id="x", format="text", chunks=1, text_tokens=[20], warnings={"needs_ocr": 2})
+    facts.localized, facts.body_chars, facts.covered_chars = 1, 10, 10
+    assert evaluate(facts, Thresholds()).passed
+    failed = evaluate(facts, Thresholds(fail_on_warnings=("needs_ocr",))).failed
+    assert [(c.metric, c.value) for c in failed] == [("warnings.needs_ocr", 2)]
+
+
+def test_aggregates_sum_counts_and_find_duplicates_across_documents() -> None:
+    a = DocFacts(doc_id="a", format="text", chunks=2, localized=2, text_hashes=["h1", "h2"], text_tokens=[9, 9])
+    b = DocFacts(doc_id="b", format="text", chunks=1, localized=0, text_hashes=["h1"], text_tokens=[9])
+    overall = aggregate([a, b], 8)
+    assert overall["localization"] == pytest.approx(2 / 3, abs=1e-6)
+    assert overall["duplicate_rate"] == pytest.approx(1 / 3, abs=1e-6)
+
+
+def test_run_verdict_uses_the_failed_share() -> None:
+    assert run_passes(0, 10, Thresholds())
+    assert not run_passes(1, 10, Thresholds())
+    assert run_passes(1, 10, Thresholds(max_failed_share=0.1))
+
+
+def test_config_from_parsegate_toml_with_format_tables_and_overrides(tmp_path: Path) -> None:
+    (tmp_path / "parsegate.toml").write_text(
+        "[gate]\nmax_short_chunk_rate = 0.5\nfail_on_warnings = ['needs_ocr']\n\n[gate.text]\nmin_heading_inheritance = 0\n"
+    )
+    config = load_gate_config(tmp_path, overrides=["max_duplicate_rate=0.2", "text.min_text_coverage=0.9"])
+    assert config.default.max_short_chunk_rate == 0.5 and config.default.max_duplicate_rate == 0.2
+    assert config.default.fail_on_warnings == ("needs_ocr",)
+    text_thresholds = config.for_format("text")
+    assert text_thresholds.min_heading_inheritance == 0 and text_thresholds.min_text_coverage == 0.9
+    assert text_thresholds.max_short_chunk_rate == 0.5  # inherited from the defaults
+    assert config.for_format("markdown").min_text_coverage == 0.99
+    assert config.source.endswith("parsegate.toml + --set + --set")
+
+
+def test_config_from_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='x'\n\n[tool.parsegate.gate]\nmax_overhead = 1.2\n")
+    assert load_gate_config(tmp_path).default.max_overhead == 1.2
+    assert load_gate_config(tmp_path / "nowhere").source == "built-in defaults"
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (["max_dupes=1"], "unknown gate threshold 'max_dupes'"),
+        (["max_duplicate_rate=lots"], "must be a number"),
+        (["novalue"], "--set takes key=value"),
+        (["min_localization=off"], "cannot be switched off"),
+    ],
+)
+def test_config_errors_are_clear(tmp_path: Path, overrides: list[str], message: str) -> None:
+    with pytest.raises(GateConfigError, match=message):
+        load_gate_config(tmp_path, overrides=overrides)
