@@ -29,6 +29,7 @@ class Draft:
     context: tuple[str, ...] = ()
     own_headings: int = 0  # headings the chunk's text opens with (not repeated in the prefix)
     language: str | None = None
+    symbol: str | None = None
     id: str | None = None  # strategies with their own id scheme (the fixed baseline)
     tokens: int | None = None  # the text's exact token count, when the strategy knows it
     warnings: list[dict[str, str]] = field(default_factory=list)
@@ -181,6 +182,7 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
                 kinds=draft.kinds,
                 lines=doc.lines_of(draft.start, draft.end),
                 language=draft.language,
+                symbol=draft.symbol,
                 metadata=base_meta,
                 warnings=draft.warnings,
             )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from chunkers.budget import Counter
 from chunkers.finalize import Draft, Prefixer
 from chunkers.sentences import sentence_spans
-from chunkers.units import Unit, fit_units, leaf_units
+from chunkers.units import CODE_KINDS, Unit, fit_units, leaf_units
 from parsers.model import Document
 
 
@@ -77,19 +77,33 @@ class _Packer:
         current: list[Unit] = []
         total = limit = 0
         for unit in run:
-            if current and total + unit.tokens <= limit:
+            if current and total + unit.tokens + self._extra(current, unit) <= limit:
+                total += unit.tokens + self._extra(current, unit)
                 current.append(unit)
-                total += unit.tokens
                 continue
             carried = self._carry(current, unit) if current else []
             if current:
                 chunks.append(current)
             current = [*carried, unit]
             limit = self.room(current[0]) if target is None else min(target, self.room(current[0]))
-            total = _tokens(current)
+            total = self.cost(current)
         if current:
             chunks.append(current)
         return chunks
+
+    def _extra(self, current: list[Unit], unit: Unit) -> int:
+        """Tokens of the context lines ``unit`` would add to the chunk's prefix (code only: a
+        definition packed after another brings its own imports and enclosing headers)."""
+        if unit.kind not in CODE_KINDS:
+            return 0
+        have = merged_context(current)
+        new = [c for c in unit.context if c not in have]
+        return self.prefixer.tokens("\n".join(new)) if new else 0
+
+    def cost(self, units: list[Unit]) -> int:
+        """Content tokens of a chunk of ``units``, with the context lines added after its first."""
+        extra = [c for c in merged_context(units) if c not in units[0].context]
+        return _tokens(units) + (self.prefixer.tokens("\n".join(extra)) if extra else 0)
 
     @staticmethod
     def _continues(current: list[Unit], unit: Unit) -> bool:
@@ -107,7 +121,7 @@ class _Packer:
         k = len(current)
         while k > 0 and current[k - 1].glue_next:
             k -= 1
-        while k < len(current) and _tokens(current[k:]) + unit.tokens > self.room(current[k]):
+        while k < len(current) and self.cost([*current[k:], unit]) > self.room(current[k]):
             k += 1
         carried = current[k:]
         del current[k:]
@@ -121,7 +135,7 @@ class _Packer:
             if prev is not None and (_tokens(chunk) < self.opts.min_tokens or _tokens(prev) < self.opts.min_tokens):
                 common = _common(prev[0].section, chunk[0].section)
                 related = len(common) >= max(len(prev[0].section), len(chunk[0].section)) - 1
-                if related and _tokens(prev) + _tokens(chunk) <= self.room(prev[0], common):
+                if related and self.cost(prev + chunk) <= self.room(prev[0], common):
                     out[-1] = prev + chunk
                     continue
             out.append(chunk)
@@ -140,16 +154,21 @@ class _Packer:
             for u in body[1:]:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
+            symbols = {u.symbol for u in units if u.symbol}
+            context = merged_context(units)
+            extra = [c for c in context if c not in first.context]
             drafts.append(
                 Draft(
                     start=first.start,
                     end=units[-1].end,
                     section_path=section,
                     kinds=list(dict.fromkeys(u.kind for u in units)),
-                    context=first.context,
+                    context=context,
                     own_headings=own if units[own:] else min(own, len(section)),
                     language=languages.pop() if len(languages) == 1 else None,
-                    tokens=_tokens(units) if all(u.exact for u in units) else None,
+                    symbol=_common_symbol(symbols),
+                    # Exact only when nothing beyond the first unit's context joined the prefix.
+                    tokens=_tokens(units) if all(u.exact for u in units) and not extra else None,
                 )
             )
         return drafts
@@ -168,6 +187,28 @@ class _Packer:
                 if cost <= room:
                     draft.start, draft.tokens = start, None  # measured again by finalize
                     break
+
+
+def merged_context(units: list[Unit]) -> tuple[str, ...]:
+    """The first unit's context, plus what later code units need that neither it nor the
+    chunk's own text (a signature piece it holds) already gives."""
+    provided = {u.provides for u in units if u.provides}
+    context = list(units[0].context)
+    for u in units[1:]:
+        if u.kind in CODE_KINDS:
+            context.extend(c for c in u.context if c not in context and c not in provided)
+    return tuple(context)
+
+
+def _common_symbol(symbols: set[str]) -> str | None:
+    """One definition's symbol, or the class all of a chunk's definitions belong to."""
+    paths = [tuple(s.split(".")) for s in sorted(symbols)]
+    if not paths:
+        return None
+    common = paths[0]
+    for path in paths[1:]:
+        common = _common(common, path)
+    return ".".join(common) or None
 
 
 def _tokens(units: list[Unit]) -> int:

@@ -17,9 +17,12 @@ from dataclasses import dataclass
 
 from chunkers.budget import Counter
 from chunkers.sentences import continues_previous, sentence_spans
-from parsers.model import Document, Element, line_starts
+from parsers.model import Document, Element, line_starts, trim_span
 
-_LINE_KINDS = frozenset({"code", "html", "table_row"})
+# Definitions (from the code parser): split at the parts of their body, then at lines.
+DEFINITION_KINDS = frozenset({"function", "class", "method"})
+CODE_KINDS = DEFINITION_KINDS | {"code"}
+_LINE_KINDS = CODE_KINDS | {"html", "table_row"}
 _LEAD_IN_CHARS = 300
 _FRAGMENT_WORDS = 2  # a lead-in longer than this is cut to its last sentence's tail
 
@@ -37,6 +40,8 @@ class Unit:
     language: str | None = None
     label: str | None = None  # what every later piece of a split unit repeats (a turn's speaker)
     exact: bool = True  # ``tokens`` is this span's own count (a token window's is only a bound)
+    symbol: str | None = None  # code: the qualified name of the definition this unit belongs to
+    provides: str | None = None  # code: the signature this piece holds (others in its chunk need not repeat it)
 
 
 # ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
@@ -66,9 +71,11 @@ def fit_units(doc: Document, units: list[Unit], counter: Counter, room: Room) ->
 
 
 def _unit(doc: Document, el: Element, context: tuple[str, ...], glue: bool) -> Unit:
-    language = el.data.get("language") if el.kind == "code" else None
+    language = el.data.get("language") if el.kind in CODE_KINDS else None
     label = f"{el.data['speaker']}:" if el.kind == "turn" else None
-    return Unit(el.start, el.end, el.kind, el.id, el.section_path, context, glue, language=language, label=label)
+    unit = Unit(el.start, el.end, el.kind, el.id, el.section_path, context, glue, language=language, label=label)
+    unit.symbol = el.data.get("symbol")
+    return unit
 
 
 def _with_context(doc: Document) -> list[tuple[Element, tuple[str, ...], bool]]:
@@ -89,7 +96,8 @@ def _context(doc: Document, el: Element, by_id: dict[str, Element]) -> tuple[str
         return (header,) if header else ()
     if el.kind == "list_item":
         return _list_context(doc, el, by_id)
-    return ()
+    # Code: the imports the definition references and the headers of the definitions around it.
+    return tuple(el.data.get("context", ()))
 
 
 def _list_context(doc: Document, item: Element, by_id: dict[str, Element]) -> tuple[str, ...]:
@@ -119,6 +127,9 @@ def _last_sentence(text: str, start: int, end: int) -> str:
 
 
 def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit]:
+    element = doc.element(unit.element)
+    if element is not None and element.data.get("parts") and (unit.start, unit.end) == (element.start, element.end):
+        return _split_parts(doc, unit, element, counter, room)
     limit = room(unit)
     spans = _line_spans(doc.text, unit) if unit.kind in _LINE_KINDS else sentence_spans(doc.text, unit.start, unit.end)
     pieces = [_piece(unit, s, e, first=(n == 0)) for n, (s, e) in enumerate(spans)]
@@ -137,12 +148,54 @@ def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit
     return out
 
 
+def _split_parts(doc: Document, unit: Unit, element: Element, counter: Counter, room: Room) -> list[Unit]:
+    """A definition over budget: its header (signature), then each part of its body — a nested
+    definition as its own unit, a statement as code — each later piece repeating the signature."""
+    text = doc.text
+    nested = {child.start: child for child in doc.children(element.id) if child.data.get("part")}
+    later = (*unit.context, element.data.get("signature", ""))
+    pieces: list[Unit] = []
+
+    def code_piece(start: int, end: int, context: tuple[str, ...]) -> None:
+        start, end = trim_span(text, start, end)
+        if end > start:
+            pieces.append(
+                Unit(
+                    start, end, "code", unit.element, unit.section, context, language=unit.language, symbol=unit.symbol
+                )
+            )
+
+    cursor = unit.start
+    for start, end in element.data["parts"]:
+        code_piece(cursor, start, unit.context if cursor == unit.start else later)
+        if cursor == unit.start and pieces:
+            pieces[-1].glue_next = True  # a signature never ends a chunk without its body
+            pieces[-1].provides = later[-1]
+        child = nested.get(start)
+        if child is not None:
+            pieces.append(_unit(doc, child, tuple(child.data.get("context", ())), False))
+            end = max(end, child.end)
+        else:
+            code_piece(start, end, later)
+        cursor = max(cursor, end)
+    code_piece(cursor, unit.end, later)
+    for piece, n in zip(pieces, counter.count_many([text[p.start : p.end] for p in pieces]), strict=True):
+        piece.tokens = n
+    out: list[Unit] = []
+    for piece in pieces:
+        out.extend([piece] if piece.tokens <= room(piece) else _split(doc, piece, counter, room))
+    return out
+
+
 def _piece(unit: Unit, start: int, end: int, first: bool) -> Unit:
     context = unit.context
     if unit.label and not first:
         # A later piece of a turn is only evidence if it still says who is speaking.
         context = (*context, unit.label)
-    return Unit(start, end, unit.kind, unit.element, unit.section, context, False, 0, unit.language, unit.label)
+    return Unit(
+        start, end, unit.kind, unit.element, unit.section, context, False, 0, unit.language, unit.label,
+        symbol=unit.symbol,
+    )  # fmt: skip
 
 
 def _bond(text: str, pieces: list[Unit], limit: int) -> list[Unit]:
@@ -190,6 +243,18 @@ def _windows(text: str, piece: Unit, counter: Counter, limit: int) -> list[Unit]
         context = piece.context if n == 0 else later
         # ``limit`` bounds the count by construction; finalize measures the real one.
         out.append(
-            Unit(s, e, piece.kind, piece.element, piece.section, context, False, limit, piece.language, exact=False)
+            Unit(
+                s,
+                e,
+                piece.kind,
+                piece.element,
+                piece.section,
+                context,
+                False,
+                limit,
+                piece.language,
+                exact=False,
+                symbol=piece.symbol,
+            )
         )
     return out

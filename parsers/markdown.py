@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from parsers import code
 from parsers.decode import decode_text
 from parsers.model import (
     NON_BODY_KINDS,
@@ -188,7 +189,9 @@ class _Builder:
         elif kind in ("fence", "code_block"):
             info = tok.info.strip()
             language = info.split()[0] if info else None
-            self.emit("code", tok.map, data={"language": language, "info": info or None})
+            el = self.emit("code", tok.map, data={"language": language, "info": info or None})
+            if el is not None and kind == "fence" and language and language.lower() in code.ALIASES:
+                self.code_parts(el, tok, code.ALIASES[language.lower()])
         elif kind == "html_block":
             self.emit("html", tok.map)
         elif kind == "hr":
@@ -199,6 +202,19 @@ class _Builder:
             self.open_item(tokens, i, tok)
         elif kind == "blockquote_open":
             self.frames.append(_Frame(self.emit("blockquote", tok.map)))
+
+    def code_parts(self, el: Element, tok: Token, language: str) -> None:
+        """A fence in a known language is split, when over budget, at its definitions."""
+        assert tok.map is not None
+        first = tok.map[0] + 1  # the line after the opening fence
+        start = self.starts[first] if first < len(self.starts) else el.end
+        body = self.text[start : el.end]
+        closing = body.rfind("\n")
+        body = body[:closing] if closing > 0 else body  # without the closing fence line
+        spans = code.top_level_spans(body, language)
+        el.data["language"] = language
+        if spans:
+            el.data["parts"] = [[s + start, e + start] for s, e in spans]
 
     def front_matter(self, tok: Token) -> None:
         assert tok.map is not None

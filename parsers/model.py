@@ -87,6 +87,8 @@ class Document:
     parser: str = ""
     warnings: list[ParseWarning] = field(default_factory=list)
     _line_starts: list[int] | None = field(default=None, repr=False, compare=False)
+    _children: dict[str, list[Element]] | None = field(default=None, repr=False, compare=False)
+    _index: dict[str, Element] | None = field(default=None, repr=False, compare=False)
 
     @property
     def title(self) -> str | None:
@@ -96,9 +98,26 @@ class Document:
     def by_id(self) -> dict[str, Element]:
         return {e.id: e for e in self.elements}
 
+    def element(self, element_id: str) -> Element | None:
+        if self._index is None:
+            self._index = self.by_id()
+        return self._index.get(element_id)
+
+    def children(self, parent_id: str) -> list[Element]:
+        """Elements whose structural parent is ``parent_id``, in reading order."""
+        if self._children is None:
+            self._children = {}
+            for e in self.elements:
+                if e.parent:
+                    self._children.setdefault(e.parent, []).append(e)
+        return self._children.get(parent_id, [])
+
     def leaves(self) -> list[Element]:
-        """Body elements that hold text of their own, in reading order."""
-        return [e for e in self.elements if not e.is_container and e.kind not in NON_BODY_KINDS]
+        """Body elements that hold text of their own, in reading order. Parts (a method inside
+        a class) are not leaves: they become units only when their whole is over budget."""
+        return [
+            e for e in self.elements if not e.is_container and e.kind not in NON_BODY_KINDS and not e.data.get("part")
+        ]
 
     def line_of(self, offset: int) -> int:
         """1-based line number of a character offset (CR, LF and CRLF all end a line)."""

@@ -12,9 +12,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol
 
-from parsers import markdown, text
+from parsers import code, markdown, text
 from parsers.decode import decode_text
-from parsers.model import Document, ParseError
+from parsers.model import Document, ParseError, ParseWarning
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
 
@@ -27,7 +27,7 @@ class Parser(Protocol):
     def parse(self, data: bytes, doc_id: str) -> Document: ...
 
 
-_BUILTIN: tuple[Parser, ...] = (markdown, text)  # type: ignore[assignment]
+_BUILTIN: tuple[Parser, ...] = (markdown, text, code)  # type: ignore[assignment]
 _loaded: list[Parser] | None = None
 
 
@@ -48,21 +48,27 @@ def by_name(name: str) -> Parser:
 
 
 def parser_for(path: Path, head: bytes = b"") -> Parser | None:
-    """The parser for a file, or None when no parser claims it.
-
-    A file without a suffix is read as plain text when its first bytes decode as text.
-    """
+    """The parser for a file: by suffix, then by content (a shebang names a language; other
+    text is read as plain text). None for binary content no parser claims."""
     suffix = path.suffix.lower()
     for parser in reversed(parsers()):  # later registrations override built-ins
         if suffix in parser.SUFFIXES:
             return parser
-    if suffix == "" and head:
-        try:
-            decode_text(head[:4096].rsplit(b"\n", 1)[0] or head[:4096])
-        except ParseError:
-            return None
-        return text  # type: ignore[return-value]
-    return None
+    if not head or not _looks_like_text(head):
+        return None
+    if code.language_for(path.name, head[:256].decode("utf-8", errors="replace")):
+        return code  # type: ignore[return-value]
+    return text  # type: ignore[return-value]
+
+
+def _looks_like_text(head: bytes) -> bool:
+    sample = head[:4096]
+    cut = sample.rfind(b"\n")
+    try:
+        decode_text(sample[: cut + 1] if cut > 0 else sample)
+    except ParseError:
+        return False
+    return True
 
 
 def supported_suffixes() -> list[str]:
@@ -78,4 +84,9 @@ def parse_file(path: Path, doc_id: str | None = None) -> Document:
     parser = parser_for(path, data[:8192])
     if parser is None:
         raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
-    return parser.parse(data, doc_id or path.name)
+    doc = parser.parse(data, doc_id or path.name)
+    if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
+        doc.warnings.append(
+            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {parser.NAME}")
+        )
+    return doc

@@ -71,7 +71,7 @@ def test_code_blockquote_html_and_front_matter() -> None:
     assert doc.metadata == {"title": "T", "date": "2026-01-02"}
     assert [e.kind for e in doc.elements] == ["front_matter", "code", "blockquote", "paragraph", "html"]
     code = doc.elements[1]
-    assert code.data == {"language": "py", "info": "py title=x"}
+    assert code.data == {"language": "python", "info": "py title=x"}  # the info string names the language
     quote, para = doc.elements[2], doc.elements[3]
     assert para.parent == quote.id and doc.text[para.start : para.end] == "> quoted\n> text"
 

@@ -1,0 +1,6 @@
+(function_declaration name: (identifier) @name) @unit.function
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: [(type_identifier) (pointer_type (type_identifier)) (generic_type) (pointer_type (generic_type))] @receiver))
+  name: (field_identifier) @name) @unit.method
+(type_declaration (type_spec name: (type_identifier) @name)) @unit.class
+(import_declaration) @import
