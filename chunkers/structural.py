@@ -77,8 +77,11 @@ class _Packer:
         current: list[Unit] = []
         total = limit = 0
         for unit in run:
-            if current and total + unit.tokens + self._extra(current, unit) <= limit:
-                total += unit.tokens + self._extra(current, unit)
+            grown = (
+                total + unit.tokens if unit.kind not in CODE_KINDS else self.cost([*current, unit]) if current else 0
+            )
+            if current and grown <= limit:
+                total = grown
                 current.append(unit)
                 continue
             carried = self._carry(current, unit) if current else []
@@ -91,19 +94,14 @@ class _Packer:
             chunks.append(current)
         return chunks
 
-    def _extra(self, current: list[Unit], unit: Unit) -> int:
-        """Tokens of the context lines ``unit`` would add to the chunk's prefix (code only: a
-        definition packed after another brings its own imports and enclosing headers)."""
-        if unit.kind not in CODE_KINDS:
-            return 0
-        have = merged_context(current)
-        new = [c for c in unit.context if c not in have]
-        return self.prefixer.tokens("\n".join(new)) if new else 0
-
     def cost(self, units: list[Unit]) -> int:
-        """Content tokens of a chunk of ``units``, with the context lines added after its first."""
-        extra = [c for c in merged_context(units) if c not in units[0].context]
+        """Content tokens of a chunk of ``units``: their own, and the context lines that code
+        units after the first add to the prefix (their imports, the headers around them)."""
+        extra = [c for c in self.context(units) if c not in units[0].context]
         return _tokens(units) + (self.prefixer.tokens("\n".join(extra)) if extra else 0)
+
+    def context(self, units: list[Unit]) -> tuple[str, ...]:
+        return merged_context(units, self.doc.text[units[0].start : units[-1].end])
 
     @staticmethod
     def _continues(current: list[Unit], unit: Unit) -> bool:
@@ -155,8 +153,7 @@ class _Packer:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
             symbols = {u.symbol for u in units if u.symbol}
-            context = merged_context(units)
-            extra = [c for c in context if c not in first.context]
+            context = self.context(units)
             drafts.append(
                 Draft(
                     start=first.start,
@@ -167,8 +164,8 @@ class _Packer:
                     own_headings=own if units[own:] else min(own, len(section)),
                     language=languages.pop() if len(languages) == 1 else None,
                     symbol=_common_symbol(symbols),
-                    # Exact only when nothing beyond the first unit's context joined the prefix.
-                    tokens=_tokens(units) if all(u.exact for u in units) and not extra else None,
+                    # finalize adds the prefix's own count: the text's is exact when every unit's is.
+                    tokens=_tokens(units) if all(u.exact for u in units) else None,
                 )
             )
         return drafts
@@ -189,14 +186,17 @@ class _Packer:
                     break
 
 
-def merged_context(units: list[Unit]) -> tuple[str, ...]:
-    """The first unit's context, plus what later code units need that neither it nor the
-    chunk's own text (a signature piece it holds) already gives."""
+def merged_context(units: list[Unit], text: str) -> tuple[str, ...]:
+    """The first unit's context, plus what later code units need that the chunk's ``text``
+    does not already hold (an import statement, a signature piece of the chunk)."""
+    first = units[0]
+    if all(u.kind not in CODE_KINDS for u in units[1:]):
+        return first.context
     provided = {u.provides for u in units if u.provides}
-    context = list(units[0].context)
+    context = list(first.context)
     for u in units[1:]:
         if u.kind in CODE_KINDS:
-            context.extend(c for c in u.context if c not in context and c not in provided)
+            context.extend(c for c in u.context if c not in context and c not in provided and c not in text)
     return tuple(context)
 
 

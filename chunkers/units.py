@@ -178,7 +178,7 @@ def _split_parts(doc: Document, unit: Unit, element: Element, counter: Counter, 
         else:
             code_piece(start, end, later)
         cursor = max(cursor, end)
-    code_piece(cursor, unit.end, later)
+    code_piece(cursor, unit.end, ())  # the closing "}" or "end" needs no context
     for piece, n in zip(pieces, counter.count_many([text[p.start : p.end] for p in pieces]), strict=True):
         piece.tokens = n
     out: list[Unit] = []

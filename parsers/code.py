@@ -47,8 +47,13 @@ ALIASES = {
 # Nodes that wrap a definition and belong to it (decorators, export, template<>, typedef).
 _WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration", "type_definition"})
 _ATTACHED = frozenset({"decorator", "attribute_item", "annotation", "marker_annotation"})
+_PATH_NEXT = re.compile(r"\s*(\.|::|:|/|\\)")
+_GENERICS = re.compile(r"(<.*>|\[.*\])$")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_IMPORT_WORDS = frozenset("import from as use using require require_relative load include static package".split())
+_IMPORT_WORDS = frozenset(
+    "import from as use using require require_relative load include static package type typeof export default".split()
+)
+_COMMENT_LINE = re.compile(r"\s*(#(?!\[)|//|/\*|\*|--|<!--)")
 _SIGNATURE_CHARS = 400
 _MAX_SYNTAX_WARNINGS = 20
 
@@ -160,8 +165,9 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
     for _, caps in QueryCursor(_query(language)).matches(root):
         if "import" in caps:
             node = caps["import"][0]
-            source = text[offsets(node.start_byte) : offsets(node.end_byte)]
-            imports.append((source, set(_IDENT.findall(source)) - _IMPORT_WORDS))
+            # Some grammars let an import run on over blank lines and a comment: keep the statement.
+            source = text[offsets(node.start_byte) : offsets(node.end_byte)].strip().split("\n\n")[0]
+            imports.append((source, _bound_names(source, language)))
             continue
         key = next((k for k in caps if k.startswith("unit.")), None)
         if key is None:
@@ -172,11 +178,20 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
             continue
         seen.add((outer.start_byte, outer.end_byte))
         # Generic arguments are not part of a name ("impl<K> Cache<K>" is Cache).
-        name = re.sub(r"<.*>$", "", _text(caps["name"][0])) if "name" in caps else "?"
+        name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
-            name = f"{_text(caps['receiver'][0]).lstrip('*')}.{name}"
+            name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
         defs.append(_Def(node, key[5:], name, offsets(_leading(outer).start_byte), offsets(outer.end_byte)))
     return defs, imports
+
+
+def _bound_names(source: str, language: str) -> set[str]:
+    """The names an import makes available: not the path it comes from ("use std::fmt;"
+    binds fmt, not std), except Python's "import a.b", which binds a."""
+    if language == "python" and source.startswith("import "):
+        items = source[len("import ") :].split(",")
+        return {item.split(" as ")[-1].strip().split(".")[0] for item in items}
+    return {m.group(0) for m in _IDENT.finditer(source) if not _PATH_NEXT.match(source, m.end())} - _IMPORT_WORDS
 
 
 def _text(node: Node) -> str:
@@ -238,13 +253,19 @@ def _qualified(d: _Def) -> str:
 
 
 def _signature(text: str, d: _Def, offsets: _Offsets) -> str:
-    """The definition up to its body (decorators and comments included), or its first line."""
+    """The definition up to its body (decorators included, comment lines left out), or its
+    first line."""
     body = _body(d.node)
     if body is not None and offsets(body.start_byte) > d.start:
         head = text[d.start : offsets(body.start_byte)]
     else:
         head = text[d.start : d.end].split("\n", 1)[0]
-    return head.rstrip().rstrip("{").rstrip()[:_SIGNATURE_CHARS]
+    lines = head.rstrip().split("\n")
+    while len(lines) > 1 and (not lines[0].strip() or _COMMENT_LINE.match(lines[0])):
+        lines.pop(0)
+    while len(lines) > 1 and (not lines[-1].strip() or _COMMENT_LINE.match(lines[-1])):
+        lines.pop()
+    return "\n".join(lines).rstrip().rstrip("{").rstrip()[:_SIGNATURE_CHARS]
 
 
 def _parts(text: str, d: _Def, offsets: _Offsets, base: int) -> list[list[int]]:

@@ -30,7 +30,7 @@ def case_config(case: Path) -> ChunkConfig:
 
 def actual(case: Path, chunker: Chunker) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     source = next(case.glob("input.*"))
-    doc = parse_file(source, f"{case.parent.name}/{case.name}")
+    doc = parse_file(source, f"{case.parent.name}/{case.name}/{source.name}")
     elements = [e.to_dict(doc.text) for e in doc.elements]
     chunks = [
         {
@@ -40,6 +40,8 @@ def actual(case: Path, chunker: Chunker) -> tuple[list[dict[str, Any]], list[dic
             "tokens": c.tokens,
             "section_path": c.section_path,
             "kinds": c.kinds,
+            "language": c.language,
+            "symbol": c.symbol,
             "text": c.text,
             "embed_text": c.embed_text,
         }

@@ -20,6 +20,20 @@ def test_golden_suite_has_the_required_cases() -> None:
     names = {f"{c.parent.name}/{c.name}" for c in CASES}
     assert sum(n.startswith("markdown/") for n in names) >= 6
     assert sum(n.startswith("text/") for n in names) >= 2
+    assert {n.split("/")[1] for n in names if n.startswith("code/")} >= {
+        "python",
+        "javascript",
+        "typescript",
+        "go",
+        "rust",
+        "java",
+        "c",
+        "cpp",
+        "csharp",
+        "ruby",
+        "php",
+        "kotlin",
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
