@@ -53,7 +53,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IMPORT_WORDS = frozenset(
     "import from as use using require require_relative load include static package type typeof export default".split()
 )
-_COMMENT_LINE = re.compile(r"\s*(#(?!\[)|//|/\*|\*|--|<!--)")
+_COMMENT_LINE = re.compile(r"\s*(#(?=\s|#|$)|//|/\*|\*|--|<!--)")
 _SIGNATURE_CHARS = 400
 _MAX_SYNTAX_WARNINGS = 20
 
@@ -181,7 +181,8 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        defs.append(_Def(node, key[5:], name, offsets(_leading(outer).start_byte), offsets(outer.end_byte)))
+        start = _comments_above(text, offsets(_leading(outer).start_byte))
+        defs.append(_Def(node, key[5:], name, start, offsets(outer.end_byte)))
     return defs, imports
 
 
@@ -213,6 +214,22 @@ def _leading(node: Node) -> Node:
             break
         first, prev = prev, prev.prev_named_sibling
     return first
+
+
+def _comments_above(text: str, start: int) -> int:
+    """Move ``start`` up over comment lines right above it (no blank line between), for
+    grammars that file a definition's doc comment under the node before it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return start  # something else precedes the definition on its own line
+    while line_start > 0:
+        prev_start = text.rfind("\n", 0, line_start - 1) + 1
+        line = text[prev_start : line_start - 1]
+        if not line.strip() or not _COMMENT_LINE.match(line):
+            break
+        start = line_start = prev_start
+        start += len(line) - len(line.lstrip())
+    return start
 
 
 def _nest(defs: list[_Def]) -> None:
@@ -265,7 +282,7 @@ def _signature(text: str, d: _Def, offsets: _Offsets) -> str:
         lines.pop(0)
     while len(lines) > 1 and (not lines[-1].strip() or _COMMENT_LINE.match(lines[-1])):
         lines.pop()
-    return "\n".join(lines).rstrip().rstrip("{").rstrip()[:_SIGNATURE_CHARS]
+    return "\n".join(lines).strip().rstrip("{").rstrip()[:_SIGNATURE_CHARS]
 
 
 def _parts(text: str, d: _Def, offsets: _Offsets, base: int) -> list[list[int]]:
