@@ -53,7 +53,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IMPORT_WORDS = frozenset(
     "import from as use using require require_relative load include static package type typeof export default".split()
 )
-_COMMENT_LINE = re.compile(r"\s*(#(?=\s|#|$)|//|/\*|\*|--|<!--)")
+_COMMENT_LINE = re.compile(r"\s*(#(?=\s|#|$)|//|/\*|\*(?=\s|/|$)|--|<!--)")
 _SIGNATURE_CHARS = 400
 _MAX_SYNTAX_WARNINGS = 20
 
@@ -113,9 +113,9 @@ class _Offsets:
     """Byte offsets (tree-sitter's) → character offsets (the Document's)."""
 
     def __init__(self, text: str, data: bytes) -> None:
+        self.data = data
         self.identity = len(data) == len(text)
         if not self.identity:
-            self.data = data
             self.line_bytes = [0] + [m.end() for m in re.finditer(b"\n", data)]
             self.line_chars = [0] + [m.end() for m in re.finditer("\n", text)]
 
@@ -181,7 +181,7 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        start = _comments_above(text, offsets(_leading(outer).start_byte))
+        start = _comments_above(text, offsets(_leading(outer, offsets.data).start_byte))
         defs.append(_Def(node, key[5:], name, start, offsets(outer.end_byte)))
     return defs, imports
 
@@ -205,12 +205,16 @@ def _outer(node: Node) -> Node:
     return node
 
 
-def _leading(node: Node) -> Node:
-    """The first of the comments and attributes right above a definition (no blank line between)."""
+def _leading(node: Node, data: bytes) -> Node:
+    """The first of the comments and attributes right above a definition (no blank line
+    between; a comment that ends a line of code belongs to that code, not to what follows)."""
     first = node
     prev = node.prev_named_sibling
     while prev is not None and ("comment" in prev.type or prev.type in _ATTACHED):
         if first.start_point[0] - prev.end_point[0] > 1:
+            break
+        line_start = data.rfind(b"\n", 0, prev.start_byte) + 1
+        if data[line_start : prev.start_byte].strip():
             break
         first, prev = prev, prev.prev_named_sibling
     return first
@@ -291,7 +295,7 @@ def _parts(text: str, d: _Def, offsets: _Offsets, base: int) -> list[list[int]]:
         return []
     spans: list[list[int]] = []
     for child in body.named_children:
-        start, end = trim_span(text, offsets(_leading(child).start_byte), offsets(child.end_byte))
+        start, end = trim_span(text, offsets(_leading(child, offsets.data).start_byte), offsets(child.end_byte))
         if end <= start:
             continue
         while spans and spans[-1][0] >= start + base:

@@ -1,0 +1,189 @@
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from chunkers import ChunkConfig, Chunker
+from parsers import code, markdown
+from parsers.model import ParseError
+from parsers.registry import parse_file
+
+SOURCE = '''"""Module docstring."""
+
+import json
+import os
+from typing import Any
+
+LIMIT = 10
+
+
+class Session:
+    """A session."""
+
+    # Build the headers once.
+    @staticmethod
+    def headers(token: str) -> dict[str, str]:
+        return {"Authorization": token}
+
+    def load(self, raw: str) -> Any:
+        return json.loads(raw)
+
+
+def helper() -> int:
+    def inner() -> int:
+        return LIMIT
+
+    return inner()
+'''
+
+
+def parse_py(source: str = SOURCE, name: str = "session.py"):
+    return code.parse(source.encode(), name)
+
+
+def test_definitions_with_symbols_lines_context_and_signatures() -> None:
+    doc = parse_py()
+    rows = [(e.kind, e.data.get("symbol"), e.lines, e.data.get("part", False)) for e in doc.elements]
+    assert rows == [
+        ("code", None, (1, 7), False),
+        ("class", "Session", (10, 19), False),
+        ("method", "Session.headers", (13, 16), True),
+        ("method", "Session.load", (18, 19), True),
+        ("function", "helper", (22, 26), False),
+        ("function", "helper.inner", (23, 24), True),
+    ]
+    by_symbol = {e.data.get("symbol"): e for e in doc.elements}
+    headers = by_symbol["Session.headers"]
+    # The leading comment and the decorator travel with the method.
+    assert doc.text[headers.start : headers.end].startswith("# Build the headers once.\n    @staticmethod\n")
+    assert headers.data["signature"] == "@staticmethod\n    def headers(token: str) -> dict[str, str]:"
+    # Only the imports a definition references: json for load, none for headers.
+    assert by_symbol["Session.load"].data["context"] == ["import json", "from typing import Any", "class Session:"]
+    assert headers.data["context"] == ["class Session:"]
+    assert by_symbol["helper.inner"].data["context"] == ["def helper() -> int:"]
+    assert doc.metadata == {"title": "session.py", "language": "python"}
+
+
+def test_language_by_suffix_then_shebang() -> None:
+    assert code.language_for("a/b.tsx", "") == "tsx"
+    assert code.language_for("bin/tool", "#!/usr/bin/env python3\nprint(1)\n") == "python"
+    assert code.language_for("bin/run", "#!/usr/bin/node\n") == "javascript"
+    assert code.language_for("notes", "plain words\n") is None
+
+
+def test_unknown_suffix_is_read_as_text_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "settings.conf"
+    path.write_text("key = value\n\nother = thing\n")
+    doc = parse_file(path)
+    assert doc.format == "text"
+    assert [w.code for w in doc.warnings] == ["unknown_format"]
+    script = tmp_path / "deploy"
+    script.write_text("#!/usr/bin/env python3\ndef main():\n    pass\n")
+    assert parse_file(script).format == "code"
+
+
+def test_over_budget_class_splits_at_methods_each_carrying_the_class_header() -> None:
+    doc = parse_py()
+    chunks = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)
+    methods = {name: next(c for c in chunks if f"def {name}(" in c.text) for name in ("headers", "load")}
+    assert methods["headers"] is not methods["load"]
+    for c in methods.values():
+        assert "class Session:" in c.embed_text and "class Session:" not in c.text
+    assert methods["headers"].symbol == "Session.headers" and methods["headers"].kinds == ["method"]
+    assert "import json" in methods["load"].embed_text
+    assert "import json" not in methods["headers"].embed_text
+    assert all(c.language == "python" and c.tokens <= 64 for c in chunks)
+
+
+def test_a_split_function_repeats_its_signature_and_never_cuts_a_statement_that_fits() -> None:
+    body = "\n".join(f"    value_{i} = compute(value_{i - 1}, {i})" for i in range(1, 40))
+    source = f"def pipeline(value_0):\n{body}\n    return value_39\n"
+    doc = parse_py(source, "pipeline.py")
+    chunks = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)
+    assert len(chunks) > 3
+    assert chunks[0].text.startswith("def pipeline(value_0):")
+    for c in chunks[1:]:
+        assert c.embed_text.startswith("pipeline.py\ndef pipeline(value_0):\n\n")
+    statements = [line.strip() for line in source.splitlines()[1:]]
+    for c in chunks:
+        for line in c.text.splitlines():
+            assert line.strip() in statements or line.strip().startswith("def ")
+
+
+def test_syntax_error_on_line_one_is_a_warning_and_the_file_is_still_chunked() -> None:
+    source = "def broken(:\n    pass\n\nx = 1\n\ndef fine():\n    return x\n"
+    doc = parse_py(source, "broken.py")
+    assert doc.warnings and all(w.code == "syntax_error" for w in doc.warnings)
+    assert doc.warnings[0].location == "line 1"
+    chunks = Chunker(ChunkConfig()).chunk(doc)
+    assert "".join(c.text for c in chunks).replace("\n", "") == source.replace("\n", "")
+
+
+def test_binary_file_with_a_py_suffix_is_refused() -> None:
+    with pytest.raises(ParseError) as info:
+        code.parse(b"\x7fELF\x02\x01\x01\x00\x00\x00", "tool.py")
+    assert info.value.code == "binary"
+
+
+def test_five_megabyte_generated_file(chunker_factory) -> None:
+    parts = [f"def f{i}(x):\n    '''Function {i}.'''\n    return x * {i} + len(str(x))\n" for i in range(66_000)]
+    source = "\n\n".join(parts)
+    assert len(source) > 5_000_000
+    doc = parse_py(source, "gen.py")
+    chunks = chunker_factory().chunk(doc)
+    assert max(c.tokens for c in chunks) <= 256
+    covered = sum(c.end - c.start for c in chunks)
+    assert covered >= len(source.replace("\n\n", "")) - 2 * len(parts)
+
+
+def minified(size: int) -> str:
+    rng = random.Random(3)
+    out, n = [], 0
+    while n < size:
+        piece = f"function f{n}(a,b){{var c=a+b*{rng.randint(1, 99)};return c>{rng.randint(1, 9)}?c:b}};"
+        out.append(piece)
+        n += len(piece)
+    return "".join(out)
+
+
+def test_minified_one_line_javascript_is_split_within_budget_in_linear_time(chunker_factory) -> None:
+    chunker = chunker_factory()
+    big = minified(1_000_000)
+    doc = code.parse(big.encode(), "bundle.min.js")
+    chunks = chunker.chunk(doc)
+    assert max(c.tokens for c in chunks) <= 256
+    assert "".join(c.text for c in chunks) == big
+    small = code.parse(minified(250_000).encode(), "small.min.js")
+
+    def seconds(doc_) -> float:
+        start = time.perf_counter()
+        chunker.chunk(doc_)
+        return time.perf_counter() - start
+
+    assert seconds(doc) / max(seconds(small), 1e-3) < 9
+
+
+def test_one_line_function_larger_than_the_budget_is_cut_into_windows(chunker_factory) -> None:
+    source = "function huge(){return [" + ",".join(str(i) for i in range(5000)) + "]}"
+    doc = code.parse(source.encode(), "huge.js")
+    chunks = chunker_factory(max_tokens=128).chunk(doc)
+    assert len(chunks) > 10 and max(c.tokens for c in chunks) <= 128
+    assert "".join(c.text for c in chunks) == source
+
+
+def test_markdown_fences_in_a_known_language_split_at_definitions() -> None:
+    functions = "\n\n".join(f"def step_{i}(x):\n    return x + {i}  # step {i} of the pipeline" for i in range(12))
+    source = f"# Steps\n\n```py\n{functions}\n```\n"
+    doc = markdown.parse(source.encode(), "steps.md")
+    fence = next(e for e in doc.elements if e.kind == "code")
+    assert fence.data["language"] == "python" and len(fence.data["parts"]) == 12
+    chunks = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)
+    for c in chunks:
+        for line in c.text.splitlines():
+            if line.startswith("    return"):
+                # every body sits with its own def line
+                name = line.split("+ ")[1].split()[0]
+                assert f"def step_{name}(x):" in c.text
