@@ -8,6 +8,7 @@ each piece stays within a number of tokens.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -139,6 +140,70 @@ class WordCounter:
 
     def cuts(self, text: str, limit: int) -> list[int]:
         return _window_cuts(text, [m.start() for m in _WORD.finditer(text)], limit)
+
+
+class SpanCounts:
+    """Token counts of many spans of one text from one pass of the tokenizer.
+
+    For an additive tokenizer, a span whose ends fall between tokens costs exactly the
+    number of the text's tokens that start inside it; a span whose end falls inside a token
+    (it cannot for whole elements and sentences, it can for a forced cut) is tokenized
+    on its own. So a document is tokenized once, however deeply its units are split.
+    """
+
+    _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
+
+    def __init__(self, counter: Counter, text: str) -> None:
+        self.counter = counter
+        self.text = text
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.indexed = counter.additive and isinstance(counter, HFCounter)
+        if self.indexed and text:
+            assert isinstance(counter, HFCounter)
+            blocks = _blocks(text, self._BLOCK)
+            encodings = counter.tokenizer.encode_batch([text[s:e] for s, e in blocks], add_special_tokens=False)
+            for (base, _), encoding in zip(blocks, encodings, strict=True):
+                offsets = encoding.offsets
+                self.starts.extend([base + start for start, _ in offsets])
+                self.ends.extend([base + end for _, end in offsets])
+
+    def _between_tokens(self, offset: int) -> bool:
+        i = bisect.bisect_left(self.starts, offset)
+        return i == 0 or self.ends[i - 1] <= offset
+
+    def count(self, spans: list[tuple[int, int]]) -> list[int]:
+        counts: list[int | None] = [None] * len(spans)
+        if self.indexed:
+            for n, (start, end) in enumerate(spans):
+                if self._between_tokens(start) and self._between_tokens(end):
+                    counts[n] = bisect.bisect_left(self.starts, end) - bisect.bisect_left(self.starts, start)
+        missing = [n for n, c in enumerate(counts) if c is None]
+        if missing:
+            measured = self.counter.count_many([self.text[spans[n][0] : spans[n][1]] for n in missing])
+            for n, value in zip(missing, measured, strict=True):
+                counts[n] = value
+        return [int(c) for c in counts if c is not None]
+
+    def cuts(self, start: int, end: int, limit: int) -> list[int]:
+        """Like Counter.cuts for text[start:end], from the one pass where it can."""
+        if self.indexed and self._between_tokens(start):
+            lo, hi = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
+            piece = self.text[start:end]
+            return _window_cuts(piece, [s - start for s in self.starts[lo:hi]], limit)
+        return self.counter.cuts(self.text[start:end], limit)
+
+
+def _blocks(text: str, size: int) -> list[tuple[int, int]]:
+    """Cut ``text`` into pieces of about ``size`` characters, each ending at a line end."""
+    blocks = []
+    start = 0
+    while start < len(text):
+        cut = text.find("\n", start + size)
+        end = len(text) if cut == -1 else cut + 1
+        blocks.append((start, end))
+        start = end
+    return blocks
 
 
 def _window_cuts(text: str, token_starts: list[int], limit: int) -> list[int]:

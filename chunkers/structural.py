@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chunkers.budget import Counter
+from chunkers.budget import Counter, SpanCounts
 from chunkers.finalize import Draft, Prefixer
 from chunkers.sentences import sentence_spans
 from chunkers.units import CODE_KINDS, Unit, fit_units, leaf_units
@@ -75,21 +75,23 @@ class _Packer:
     def greedy(self, run: list[Unit], target: int | None) -> list[list[Unit]]:
         chunks: list[list[Unit]] = []
         current: list[Unit] = []
+        context = _Context(self, [run[0]])
         total = limit = 0
         for unit in run:
-            grown = (
-                total + unit.tokens if unit.kind not in CODE_KINDS else self.cost([*current, unit]) if current else 0
-            )
-            if current and grown <= limit:
-                total = grown
-                current.append(unit)
-                continue
+            if current:
+                extra = context.extra_for(unit)
+                if total + unit.tokens + extra <= limit:
+                    context.add(unit)
+                    current.append(unit)
+                    total += unit.tokens + extra
+                    continue
             carried = self._carry(current, unit) if current else []
             if current:
                 chunks.append(current)
             current = [*carried, unit]
             limit = self.room(current[0]) if target is None else min(target, self.room(current[0]))
-            total = self.cost(current)
+            context = _Context(self, current)
+            total = _tokens(current) + context.extra
         if current:
             chunks.append(current)
         return chunks
@@ -97,11 +99,11 @@ class _Packer:
     def cost(self, units: list[Unit]) -> int:
         """Content tokens of a chunk of ``units``: their own, and the context lines that code
         units after the first add to the prefix (their imports, the headers around them)."""
-        extra = [c for c in self.context(units) if c not in units[0].context]
-        return _tokens(units) + (self.prefixer.tokens("\n".join(extra)) if extra else 0)
+        return _tokens(units) + _Context(self, units).extra
 
-    def context(self, units: list[Unit]) -> tuple[str, ...]:
-        return merged_context(units, self.doc.text[units[0].start : units[-1].end])
+    def line_tokens(self, line: str) -> int:
+        # A context line costs its tokens, and (for counters that count it) its line break.
+        return self.prefixer.tokens(line) + (0 if self.counter.additive else 1)
 
     @staticmethod
     def _continues(current: list[Unit], unit: Unit) -> bool:
@@ -153,7 +155,7 @@ class _Packer:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
             symbols = {u.symbol for u in units if u.symbol}
-            context = self.context(units)
+            context = tuple(_Context(self, units).lines)
             drafts.append(
                 Draft(
                     start=first.start,
@@ -186,18 +188,35 @@ class _Packer:
                     break
 
 
-def merged_context(units: list[Unit], text: str) -> tuple[str, ...]:
-    """The first unit's context, plus what later code units need that the chunk's ``text``
-    does not already hold (an import statement, a signature piece of the chunk)."""
-    first = units[0]
-    if all(u.kind not in CODE_KINDS for u in units[1:]):
-        return first.context
-    provided = {u.provides for u in units if u.provides}
-    context = list(first.context)
-    for u in units[1:]:
-        if u.kind in CODE_KINDS:
-            context.extend(c for c in u.context if c not in context and c not in provided and c not in text)
-    return tuple(context)
+class _Context:
+    """The context lines of a chunk being built: its first unit's, plus what later code units
+    need that the chunk's own text (an import statement, a signature piece) does not hold."""
+
+    def __init__(self, packer: _Packer, units: list[Unit]) -> None:
+        self.packer = packer
+        self.first = units[0]
+        self.lines = list(units[0].context)
+        self.provided: set[str] = set()
+        self.extra = 0
+        for unit in units[1:]:
+            self.add(unit)
+
+    def _new(self, unit: Unit) -> list[str]:
+        if unit.kind not in CODE_KINDS or not unit.context:
+            return []
+        provided = self.provided | {unit.provides} if unit.provides else self.provided
+        text = self.packer.doc.text[self.first.start : unit.end]
+        return [c for c in unit.context if c not in self.lines and c not in provided and c not in text]
+
+    def extra_for(self, unit: Unit) -> int:
+        return sum(self.packer.line_tokens(c) for c in self._new(unit))
+
+    def add(self, unit: Unit) -> None:
+        new = self._new(unit)
+        self.extra += sum(self.packer.line_tokens(c) for c in new)
+        self.lines.extend(new)
+        if unit.provides:
+            self.provided.add(unit.provides)
 
 
 def _common_symbol(symbols: set[str]) -> str | None:
@@ -224,9 +243,10 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 def structural(doc: Document, counter: Counter, prefixer: Prefixer, opts: Options) -> list[Draft]:
     packer = _Packer(doc, counter, prefixer, opts)
-    units = leaf_units(doc, counter)
+    counts = SpanCounts(counter, doc.text)  # the document is tokenized once, here
+    units = leaf_units(doc, counts)
     prefixer.warm((u.section, u.context, int(u.kind == "heading")) for u in units)
-    chunks = packer.pack(fit_units(doc, units, counter, packer.room))
+    chunks = packer.pack(fit_units(doc, units, counts, packer.room))
     if opts.min_tokens > 0:
         chunks = packer.merge_small(chunks)
     drafts = packer.drafts(chunks)

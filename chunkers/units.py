@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chunkers.budget import Counter
+from chunkers.budget import Counter, SpanCounts
 from chunkers.sentences import continues_previous, sentence_spans
 from parsers.model import Document, Element, line_starts, trim_span
 
@@ -49,24 +49,29 @@ Room = Callable[[Unit], int]
 
 
 def atomic_units(doc: Document, counter: Counter, room: Room) -> list[Unit]:
-    return fit_units(doc, leaf_units(doc, counter), counter, room)
+    counts = SpanCounts(counter, doc.text)
+    return fit_units(doc, leaf_units(doc, counts), counts, room)
 
 
-def leaf_units(doc: Document, counter: Counter) -> list[Unit]:
+def leaf_units(doc: Document, counts: SpanCounts) -> list[Unit]:
     """One unit per leaf element, with its context and its token count."""
     units = [_unit(doc, el, ctx, glue) for el, ctx, glue in _with_context(doc)]
-    for unit, n in zip(units, counter.count_many([doc.text[u.start : u.end] for u in units]), strict=True):
-        unit.tokens = n
+    _count(units, counts)
     return units
 
 
-def fit_units(doc: Document, units: list[Unit], counter: Counter, room: Room) -> list[Unit]:
+def _count(units: list[Unit], counts: SpanCounts) -> None:
+    for unit, n in zip(units, counts.count([(u.start, u.end) for u in units]), strict=True):
+        unit.tokens = n
+
+
+def fit_units(doc: Document, units: list[Unit], counts: SpanCounts, room: Room) -> list[Unit]:
     """Split every unit that is alone over budget; leave the others whole."""
     if all(u.tokens <= room(u) for u in units):
         return units
     out: list[Unit] = []
     for unit in units:
-        out.extend([unit] if unit.tokens <= room(unit) else _split(doc, unit, counter, room))
+        out.extend([unit] if unit.tokens <= room(unit) else _split(doc, unit, counts, room))
     return out
 
 
@@ -126,29 +131,28 @@ def _last_sentence(text: str, start: int, end: int) -> str:
 # -- splitting a unit that is alone over budget --------------------------------
 
 
-def _split(doc: Document, unit: Unit, counter: Counter, room: Room) -> list[Unit]:
+def _split(doc: Document, unit: Unit, counts: SpanCounts, room: Room) -> list[Unit]:
     element = doc.element(unit.element)
     if element is not None and element.data.get("parts") and (unit.start, unit.end) == (element.start, element.end):
-        return _split_parts(doc, unit, element, counter, room)
+        return _split_parts(doc, unit, element, counts, room)
     limit = room(unit)
     spans = _line_spans(doc.text, unit) if unit.kind in _LINE_KINDS else sentence_spans(doc.text, unit.start, unit.end)
     pieces = [_piece(unit, s, e, first=(n == 0)) for n, (s, e) in enumerate(spans)]
     if len(pieces) == 1 and (pieces[0].start, pieces[0].end) == (unit.start, unit.end):
         pieces[0].tokens = unit.tokens  # one sentence: already counted
     else:
-        for piece, n in zip(pieces, counter.count_many([doc.text[p.start : p.end] for p in pieces]), strict=True):
-            piece.tokens = n
+        _count(pieces, counts)
     if unit.kind not in _LINE_KINDS:
         pieces = _bond(doc.text, pieces, limit)
     out: list[Unit] = []
     for piece in pieces:
-        out.extend([piece] if piece.tokens <= room(piece) else _windows(doc.text, piece, counter, room(piece)))
+        out.extend([piece] if piece.tokens <= room(piece) else _windows(doc.text, piece, counts, room(piece)))
     for piece in out:
         piece.glue_next = unit.glue_next
     return out
 
 
-def _split_parts(doc: Document, unit: Unit, element: Element, counter: Counter, room: Room) -> list[Unit]:
+def _split_parts(doc: Document, unit: Unit, element: Element, counts: SpanCounts, room: Room) -> list[Unit]:
     """A definition over budget: its header (signature), then each part of its body — a nested
     definition as its own unit, a statement as code — each later piece repeating the signature."""
     text = doc.text
@@ -179,11 +183,10 @@ def _split_parts(doc: Document, unit: Unit, element: Element, counter: Counter, 
             code_piece(start, end, later)
         cursor = max(cursor, end)
     code_piece(cursor, unit.end, ())  # the closing "}" or "end" needs no context
-    for piece, n in zip(pieces, counter.count_many([text[p.start : p.end] for p in pieces]), strict=True):
-        piece.tokens = n
+    _count(pieces, counts)
     out: list[Unit] = []
     for piece in pieces:
-        out.extend([piece] if piece.tokens <= room(piece) else _split(doc, piece, counter, room))
+        out.extend([piece] if piece.tokens <= room(piece) else _split(doc, piece, counts, room))
     return out
 
 
@@ -232,8 +235,8 @@ def _line_spans(text: str, unit: Unit) -> list[tuple[int, int]]:
     return spans
 
 
-def _windows(text: str, piece: Unit, counter: Counter, limit: int) -> list[Unit]:
-    cuts = counter.cuts(text[piece.start : piece.end], limit)
+def _windows(text: str, piece: Unit, counts: SpanCounts, limit: int) -> list[Unit]:
+    cuts = counts.cuts(piece.start, piece.end, limit)
     bounds = [piece.start] + [piece.start + c for c in cuts] + [piece.end]
     out = []
     later = piece.context + ((piece.label,) if piece.label and piece.label not in piece.context else ())

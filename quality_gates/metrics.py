@@ -84,7 +84,15 @@ def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], counter: Tok
     embedded = counter.count_embedded([r["embed_text"] for r in records])
     facts.over_budget = sum(1 for n in embedded if n > budget)
     facts.largest = max(embedded, default=0)
-    facts.text_tokens = counter.count_many([r["text"] for r in records])
+    if not counter.additive:
+        facts.text_tokens = counter.count_many([r["text"] for r in records])
+        return
+    # Additive counts: the text's share is the whole less the specials and the prefix, and
+    # prefixes repeat, so each distinct one is counted once.
+    prefixes = [r["embed_text"][: len(r["embed_text"]) - len(r["text"])] for r in records]
+    distinct = sorted(set(prefixes))
+    cost = dict(zip(distinct, counter.count_many(distinct), strict=True))
+    facts.text_tokens = [n - counter.specials - cost[p] for n, p in zip(embedded, prefixes, strict=True)]
 
 
 def _leaves_by_start(doc: Document) -> tuple[list[int], list[Element]]:
