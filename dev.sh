@@ -47,7 +47,8 @@ case "${1:-}" in
     ;;
   bench)
     setup ",bench"
-    .venv/bin/python benchmarks/chunking_throughput.py "${@:2}"
+    .venv/bin/python benchmarks/chunking_throughput.py
+    .venv/bin/python benchmarks/code_throughput.py
     ;;
   *)
     echo "usage: ./dev.sh golden | test | bench" >&2

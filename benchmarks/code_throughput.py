@@ -119,7 +119,7 @@ def main() -> None:
     results: dict[str, dict[str, object]] = {}
     tools: dict[str, Callable[[], dict[str, object]]] = {
         "parsegate (one process)": lambda: run_in_process(parsegate_tool(), files),
-        "parsegate (all cores, run --workers)": lambda: run_on_all_cores(paths, args.workers),
+        "parsegate run --workers (all cores; + gate metrics)": lambda: run_on_all_cores(paths, args.workers),
         "LlamaIndex CodeSplitter": lambda: run_in_process(llamaindex_tool(), files),
         "LlamaIndex CodeSplitter + token count": lambda: run_in_process(llamaindex_counted_tool(tok), files),
         "chonkie CodeChunker": lambda: run_in_process(chonkie_tool(tok), files),
