@@ -80,7 +80,9 @@ class _Packer:
         for unit in run:
             if current:
                 extra = context.extra_for(unit)
-                if total + unit.tokens + extra <= limit:
+                # A closing brace may use the whole room, not just the balanced target.
+                bound = self.room(current[0]) if unit.glue_prev else limit
+                if total + unit.tokens + extra <= bound:
                     context.add(unit)
                     current.append(unit)
                     total += unit.tokens + extra

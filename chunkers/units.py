@@ -42,6 +42,7 @@ class Unit:
     exact: bool = True  # ``tokens`` is this span's own count (a token window's is only a bound)
     symbol: str | None = None  # code: the qualified name of the definition this unit belongs to
     provides: str | None = None  # code: the signature this piece holds (others in its chunk need not repeat it)
+    glue_prev: bool = False  # a closing "}" or "end": stays with what it closes when the budget allows
 
 
 # ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
@@ -183,6 +184,8 @@ def _split_parts(doc: Document, unit: Unit, element: Element, counts: SpanCounts
             code_piece(start, end, later)
         cursor = max(cursor, end)
     code_piece(cursor, unit.end, ())  # the closing "}" or "end" needs no context
+    if pieces and pieces[-1].start >= cursor:
+        pieces[-1].glue_prev = True
     _count(pieces, counts)
     out: list[Unit] = []
     for piece in pieces:

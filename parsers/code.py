@@ -181,8 +181,7 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        start = _comments_above(text, offsets(_leading(outer, offsets.data).start_byte))
-        defs.append(_Def(node, key[5:], name, start, offsets(outer.end_byte)))
+        defs.append(_Def(node, key[5:], name, _start(outer, offsets, text), offsets(outer.end_byte)))
     return defs, imports
 
 
@@ -218,6 +217,11 @@ def _leading(node: Node, data: bytes) -> Node:
             break
         first, prev = prev, prev.prev_named_sibling
     return first
+
+
+def _start(node: Node, offsets: _Offsets, text: str) -> int:
+    """Where a unit begins: with the comments and attributes that belong to it."""
+    return _comments_above(text, offsets(_leading(node, offsets.data).start_byte))
 
 
 def _comments_above(text: str, start: int) -> int:
@@ -295,7 +299,7 @@ def _parts(text: str, d: _Def, offsets: _Offsets, base: int) -> list[list[int]]:
         return []
     spans: list[list[int]] = []
     for child in body.named_children:
-        start, end = trim_span(text, offsets(_leading(child, offsets.data).start_byte), offsets(child.end_byte))
+        start, end = trim_span(text, _start(child, offsets, text), offsets(child.end_byte))
         if end <= start:
             continue
         while spans and spans[-1][0] >= start + base:

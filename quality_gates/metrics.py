@@ -66,7 +66,7 @@ def measure(doc: Document, records: list[dict[str, Any]], counter: TokenCounter,
     _measure_tables(facts, doc, records)
     _measure_duplicates(facts, records)
     facts.body_chars, facts.covered_chars = _coverage(doc, records)
-    facts.code_chunks = sum(1 for r in records if "code" in r.get("kinds", []))
+    _measure_code(facts, doc, records)
     return facts
 
 
@@ -152,6 +152,32 @@ def _measure_tables(facts: DocFacts, doc: Document, records: list[dict[str, Any]
             continue
         facts.table_chunks += 1
         facts.table_ok += all(h in r["embed_text"] for h in headers)
+
+
+_DEFINITIONS = frozenset({"function", "class", "method"})
+
+
+def _measure_code(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
+    """Code chunks (from the code parser): how many hold whole definitions only, and how many
+    carry, in embed_text, every context line (imports, enclosing headers) their definitions need."""
+    definitions = sorted((e for e in doc.elements if e.kind in _DEFINITIONS), key=lambda e: e.start)
+    if not definitions:
+        return
+    starts = [e.start for e in definitions]
+    facts.code_whole = facts.code_context = 0
+    for r in records:
+        if not r.get("language") or not set(r.get("kinds", [])) & (_DEFINITIONS | {"code"}):
+            continue
+        facts.code_chunks += 1
+        held = _overlapping(starts, definitions, r["start"], r["end"])
+        inside = [e for e in held if r["start"] <= e.start and e.end <= r["end"]]
+        around = [e for e in held if e.start < r["start"] and r["end"] <= e.end]
+        facts.code_whole += len(inside) == len(held)
+        # A definition held whole needs its imports and enclosing headers; a chunk inside a
+        # definition needs that definition's header.
+        needed = {line for e in inside for line in e.data.get("context", [])}
+        needed |= {e.data.get("signature", "") for e in around}
+        facts.code_context += all(line in r["embed_text"] for line in needed)
 
 
 def normalized_hash(text: str) -> str:

@@ -194,3 +194,24 @@ def test_config_from_pyproject(tmp_path: Path) -> None:
 def test_config_errors_are_clear(tmp_path: Path, overrides: list[str], message: str) -> None:
     with pytest.raises(GateConfigError, match=message):
         load_gate_config(tmp_path, overrides=overrides)
+
+
+def test_code_chunks_hold_whole_definitions_and_carry_their_context() -> None:
+    from parsers import code
+
+    source = b"import json\n\n\nclass Store:\n    def load(self, raw):\n        return json.loads(raw)\n\n    def size(self):\n        return 0\n"
+    doc = code.parse(source, "store.py")
+    chunker = Chunker(ChunkConfig(max_tokens=32))
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, 32)
+    metrics = rates(facts, 8)
+    assert facts.code_chunks == len(records) and metrics["code_with_context"] == 1.0
+    load = next(r for r in records if "def load" in r["text"])
+    assert "class Store:" in load["embed_text"] and "import json" in load["embed_text"]
+    broken = copy.deepcopy(records)
+    for r in broken:
+        r["embed_text"] = r["embed_text"].replace("class Store:\n", "")
+    assert rates(measure(doc, broken, chunker.counter, 32), 8)["code_with_context"] < 1.0
+    whole = Chunker(ChunkConfig(max_tokens=256))
+    one = [c.to_dict() for c in whole.chunk(doc)]
+    assert rates(measure(doc, one, whole.counter, 256), 8)["code_whole_definitions"] == 1.0
