@@ -63,7 +63,8 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
     outcome = FileOutcome(path=rel, status="failed")
     lines: list[bytes] = []
     try:
-        head = path.open("rb").read(8192)
+        with path.open("rb") as source:
+            head = source.read(8192)
         if parser_for(path, head) is None:
             outcome.status, outcome.code = "skipped", "unsupported"
             outcome.reason = f"no parser for '{path.suffix or path.name}' files"
