@@ -79,7 +79,7 @@ def parsegate_workers_tool(tok: Tokenizer) -> Callable[[str, bytes], list[str]]:
 
 TOOLS = {
     "parsegate structural": parsegate_tool,
-    "parsegate structural, all cores (run --workers)": parsegate_workers_tool,
+    "parsegate run --workers (all cores; + gate metrics)": parsegate_workers_tool,
     "chonkie RecursiveChunker": chonkie_tool,
     "semchunk": semchunk_tool,
     "langchain RecursiveCharacterTextSplitter": langchain_tool,

@@ -143,12 +143,14 @@ class WordCounter:
 
 
 class SpanCounts:
-    """Token counts of many spans of one text from one pass of the tokenizer.
+    """Token counts of many spans of one text, the text tokenized at most about twice.
 
-    For an additive tokenizer, a span whose ends fall between tokens costs exactly the
-    number of the text's tokens that start inside it; a span whose end falls inside a token
-    (it cannot for whole elements and sentences, it can for a forced cut) is tokenized
-    on its own. So a document is tokenized once, however deeply its units are split.
+    A document's whole units are tokenized directly, and so are the pieces of the few units
+    that must be split. When pieces add up to half the document (deeply nested code), the
+    document is tokenized once more, whole; from then on, for an additive tokenizer, a span
+    whose ends fall between tokens costs exactly the number of the document's tokens that
+    start inside it (a span whose end falls inside a token, as a forced cut can, is tokenized
+    on its own), however deeply units are split.
     """
 
     _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
@@ -158,21 +160,36 @@ class SpanCounts:
         self.text = text
         self.starts: list[int] = []
         self.ends: list[int] = []
-        self.indexed = counter.additive and isinstance(counter, HFCounter)
-        if self.indexed and text:
-            assert isinstance(counter, HFCounter)
-            blocks = _blocks(text, self._BLOCK)
-            encodings = counter.tokenizer.encode_batch([text[s:e] for s, e in blocks], add_special_tokens=False)
-            for (base, _), encoding in zip(blocks, encodings, strict=True):
-                offsets = encoding.offsets
-                self.starts.extend([base + start for start, _ in offsets])
-                self.ends.extend([base + end for _, end in offsets])
+        self.indexable = counter.additive and isinstance(counter, HFCounter)
+        self.indexed = False
+        self.calls = 0
+        self.recounted = 0  # characters of pieces counted after the first call
+
+    def _index(self) -> None:
+        """The one pass, made only when a document has units to split (most have none)."""
+        self.indexed = True
+        counter, text = self.counter, self.text
+        assert isinstance(counter, HFCounter)
+        blocks = _blocks(text, self._BLOCK)
+        encodings = counter.tokenizer.encode_batch([text[s:e] for s, e in blocks], add_special_tokens=False)
+        for (base, _), encoding in zip(blocks, encodings, strict=True):
+            offsets = encoding.offsets
+            self.starts.extend([base + start for start, _ in offsets])
+            self.ends.extend([base + end for _, end in offsets])
 
     def _between_tokens(self, offset: int) -> bool:
         i = bisect.bisect_left(self.starts, offset)
         return i == 0 or self.ends[i - 1] <= offset
 
     def count(self, spans: list[tuple[int, int]]) -> list[int]:
+        """Token counts of ``spans``. The first call (a document's whole units) tokenizes them
+        directly; later calls (pieces of split units) use the one pass over the document."""
+        self.calls += 1
+        if self.calls > 1:
+            self.recounted += sum(e - s for s, e in spans)
+            # Worth a pass over the whole document only once pieces add up to half of it.
+            if self.indexable and not self.indexed and self.recounted > len(self.text) // 2:
+                self._index()
         counts: list[int | None] = [None] * len(spans)
         if self.indexed:
             for n, (start, end) in enumerate(spans):
