@@ -8,16 +8,20 @@ is therefore a guarantee, whatever the strategy estimated while packing.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from chunkers.budget import Counter
 from chunkers.chunk import Chunk, chunk_id
 from chunkers.sentences import sentence_spans
-from parsers.model import Document
+from parsers.model import Document, Element
 
 CRUMB_SEP = " > "
+# Formats whose Document.text is the user's file, so line numbers point into it.
+LINE_FORMATS = frozenset({"markdown", "text", "code"})
 
 
 @dataclass
@@ -162,10 +166,37 @@ def _halve(doc: Document, draft: Draft, counter: Counter) -> list[Draft]:
     return [d for d in (left, right) if d.end > d.start]
 
 
+def _provenance(doc: Document) -> tuple[list[int], list[Element]]:
+    located = sorted((e for e in doc.leaves() if e.page is not None), key=lambda e: e.start)
+    return [e.start for e in located], located
+
+
+def _pages_and_boxes(
+    starts: list[int], located: list[Element], start: int, end: int
+) -> tuple[list[int] | None, list[dict[str, Any]] | None]:
+    """Pages (and boxes) of the elements a chunk overlaps, for formats that have them."""
+    if not located:
+        return None, None
+    i = max(0, bisect.bisect_right(starts, start) - 1)
+    pages: list[int] = []
+    boxes: list[dict[str, Any]] = []
+    while i < len(located) and located[i].start < end:
+        el = located[i]
+        if el.end > start and el.page is not None:
+            if el.page not in pages:
+                pages.append(el.page)
+            if el.bbox is not None:
+                boxes.append({"page": el.page, "bbox": list(el.bbox)})
+        i += 1
+    return (sorted(pages) or None), (boxes or None)
+
+
 def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter, chunk_set: str) -> list[Chunk]:
     base_meta = dict(doc.metadata)
     chunks: list[Chunk] = []
+    starts, located = _provenance(doc)
     for draft, embed, n in done:
+        pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end)
         chunks.append(
             Chunk(
                 id=draft.id or chunk_id(chunk_set, doc.doc_id, doc.version, draft.start, draft.end),
@@ -180,7 +211,9 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
                 tokenizer=counter.fingerprint,
                 section_path=list(draft.section_path),
                 kinds=draft.kinds,
-                lines=doc.lines_of(draft.start, draft.end),
+                lines=doc.lines_of(draft.start, draft.end) if doc.format in LINE_FORMATS else None,
+                pages=pages,
+                boxes=boxes,
                 language=draft.language,
                 symbol=draft.symbol,
                 metadata=base_meta,

@@ -89,8 +89,9 @@ def _with_context(doc: Document) -> list[tuple[Element, tuple[str, ...], bool]]:
     lead_ins = {el.data["lead_in"] for el in doc.elements if "lead_in" in el.data}
     out = []
     for el in doc.leaves():
-        # A heading, a lead-in and a table's header never end a chunk: they introduce what follows.
-        glue = el.kind == "heading" or el.id in lead_ins or bool(el.data.get("header"))
+        # A heading, a caption, a lead-in and a table's header never end a chunk: they introduce
+        # what follows.
+        glue = el.kind in ("heading", "caption") or el.id in lead_ins or bool(el.data.get("header"))
         out.append((el, _context(doc, el, by_id), glue))
     return out
 

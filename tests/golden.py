@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden_docs"
 
 
 def cases() -> list[Path]:
-    return sorted(p.parent for p in GOLDEN.glob("*/*/input.*"))
+    return sorted({p.parent for p in GOLDEN.glob("**/input.*")})
 
 
 def case_config(case: Path) -> ChunkConfig:
@@ -30,7 +30,7 @@ def case_config(case: Path) -> ChunkConfig:
 
 def actual(case: Path, chunker: Chunker) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     source = next(case.glob("input.*"))
-    doc = parse_file(source, f"{case.parent.name}/{case.name}/{source.name}")
+    doc = parse_file(source, f"{case.relative_to(GOLDEN).as_posix()}/{source.name}")
     elements = [e.to_dict(doc.text) for e in doc.elements]
     chunks = [
         {

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tests.conftest import IN_CI
-from tests.golden import REGENERATE_FLAG, actual, case_config, cases, regenerate_requested, write_expected
+from tests.golden import GOLDEN, REGENERATE_FLAG, actual, case_config, cases, regenerate_requested, write_expected
 
 CASES = cases()
 
@@ -17,9 +17,10 @@ def test_regenerate_flag_is_off_in_ci() -> None:
 
 
 def test_golden_suite_has_the_required_cases() -> None:
-    names = {f"{c.parent.name}/{c.name}" for c in CASES}
+    names = {c.relative_to(GOLDEN).as_posix() for c in CASES}
     assert sum(n.startswith("markdown/") for n in names) >= 6
     assert sum(n.startswith("text/") for n in names) >= 2
+    assert {n.split("/")[1] for n in names if n.startswith("office/")} >= {"docx", "html", "pptx", "xlsx"}
     assert {n.split("/")[1] for n in names if n.startswith("code/")} >= {
         "python",
         "javascript",
@@ -36,7 +37,7 @@ def test_golden_suite_has_the_required_cases() -> None:
     }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.relative_to(GOLDEN).as_posix() for c in CASES])
 def test_golden_case(case, chunker_factory) -> None:
     config = case_config(case)
     elements, chunks = actual(case, chunker_factory(**config.__dict__))
@@ -48,7 +49,7 @@ def test_golden_case(case, chunker_factory) -> None:
     assert chunks == expected_chunks
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.relative_to(GOLDEN).as_posix() for c in CASES])
 def test_golden_evidence_survives_chunking(case, chunker_factory) -> None:
     """Each question's minimum sufficient evidence lies whole in one chunk, and that chunk's
     embed_text carries the context the evidence needs (a table header, a lead-in, a speaker)."""

@@ -1,0 +1,108 @@
+"""Generates the Office golden inputs (python-docx, python-pptx and openpyxl come with
+docling's format extras). The HTML case is written by hand. Run from the repository root:
+
+    .venv/bin/python golden_docs/office/generate.py
+
+then read the new expected outputs (PARSEGATE_REGENERATE_GOLDEN=1) before committing them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from docx import Document as Docx
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+from openpyxl import Workbook
+from pptx import Presentation
+from pptx.util import Inches
+
+HERE = Path(__file__).resolve().parent
+FIXED = datetime(2026, 1, 1)  # document properties do not change from one generation to the next
+SEVERITIES = [
+    ("P1", "15 minutes", "4 hours"),
+    ("P2", "1 hour", "1 business day"),
+    ("P3", "4 hours", "5 business days"),
+    ("P4", "1 business day", "next release"),
+]
+
+
+def docx_policy(path: Path) -> None:
+    doc = Docx()
+    doc.core_properties.created = doc.core_properties.modified = FIXED
+    doc.add_heading("Incident Policy", level=1)
+    doc.add_paragraph("This policy sets how the operations team answers incidents.")
+    doc.add_heading("Response", level=2)
+    doc.add_heading("Targets", level=3)
+    doc.add_paragraph("Response targets depend on the severity of the incident:")
+    table = doc.add_table(rows=1, cols=3)
+    header = table.rows[0]
+    for cell, text in zip(header.cells, ("Severity", "Acknowledge within", "Resolve within"), strict=True):
+        cell.text = text
+    # The header row repeats on every page the table spans (w:tblHeader).
+    flag = OxmlElement("w:tblHeader")
+    flag.set(qn("w:val"), "true")
+    header._tr.get_or_add_trPr().append(flag)
+    for _ in range(6):
+        for row in SEVERITIES:
+            cells = table.add_row().cells
+            for cell, text in zip(cells, row, strict=True):
+                cell.text = text
+    doc.add_heading("Escalation", level=2)
+    doc.add_paragraph("Before you escalate, check the runbook for the affected service.")
+    for step in ("Page the secondary on-call.", "Open an incident channel.", "Inform the incident commander."):
+        doc.add_paragraph(step, style="List Number")
+    doc.save(path)
+
+
+def pptx_deck(path: Path) -> None:
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Quarterly Review"
+    body = slide.placeholders[1].text_frame
+    body.text = "Revenue grew 12% over the quarter"
+    for line in ("Churn fell to 2.1%", "Two new regions opened"):
+        body.add_paragraph().text = line
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Regional Results"
+    shape = slide.shapes.add_table(4, 3, Inches(1), Inches(2), Inches(8), Inches(2))
+    rows = [("Region", "Revenue", "Growth"), ("North", "4.2M", "9%"), ("South", "3.1M", "15%"), ("West", "2.7M", "12%")]
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            shape.table.cell(r, c).text = text
+    deck.core_properties.created = deck.core_properties.modified = FIXED
+    deck.save(path)
+
+
+def xlsx_workbook(path: Path) -> None:
+    wb = Workbook()
+    ducks = wb.active
+    ducks.title = "Ducks"
+    ducks["B2"] = "Number of freshwater ducks per year"
+    ducks["B4"], ducks["C4"] = "Year", "Freshwater Ducks"
+    for i, (year, count) in enumerate([(2019, 120), (2020, 135), (2021, 150), (2022, 160)], start=5):
+        ducks.cell(row=i, column=2, value=year)
+        ducks.cell(row=i, column=3, value=count)
+    budget = wb.create_sheet("Budget")
+    budget.append(["Item", "Cost", "Owner"])
+    for row in [("Feed", 1200, "Ana"), ("Nets", 300, "Ben"), ("Boat repair", 2500, "Ana")]:
+        budget.append(list(row))
+    wb.properties.created = wb.properties.modified = FIXED
+    wb.save(path)
+
+
+def main() -> None:
+    for folder, make, name in (
+        ("docx/incident-policy", docx_policy, "input.docx"),
+        ("pptx/quarterly-review", pptx_deck, "input.pptx"),
+        ("xlsx/ducks-and-budget", xlsx_workbook, "input.xlsx"),
+    ):
+        target = HERE / folder
+        target.mkdir(parents=True, exist_ok=True)
+        make(target / name)
+        print("wrote", target / name)
+
+
+if __name__ == "__main__":
+    main()

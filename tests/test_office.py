@@ -1,0 +1,192 @@
+"""Office and web formats through docling's backends (no torch), and what bad files get."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from chunkers import ChunkConfig, Chunker
+from parsers import office
+from parsers.model import ParseError
+from parsers.registry import parse_file
+from tests.conftest import GOLDEN, corpus_dir
+
+DOCX = GOLDEN / "office" / "docx" / "incident-policy" / "input.docx"
+XLSX = GOLDEN / "office" / "xlsx" / "ducks-and-budget" / "input.xlsx"
+
+
+def test_the_office_path_does_not_import_torch() -> None:
+    parse_file(DOCX)
+    assert "torch" not in sys.modules
+
+
+def test_docx_headings_table_header_and_numbered_list() -> None:
+    doc = parse_file(DOCX)
+    headings = [(e.level, e.section_path) for e in doc.elements if e.kind == "heading"]
+    assert headings == [
+        (1, ("Incident Policy",)),
+        (2, ("Incident Policy", "Response")),
+        (3, ("Incident Policy", "Response", "Targets")),
+        (2, ("Incident Policy", "Escalation")),
+    ]
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.data["header"] == ["Severity", "Acknowledge within", "Resolve within"]
+    assert table.data["rows"] == 24 and table.data["ref"] == "#/tables/0"
+    assert doc.text[doc.element(table.data["lead_in"]).start :].startswith("Response targets depend")
+    items = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "list_item"]
+    assert items == ["Page the secondary on-call.", "Open an incident channel.", "Inform the incident commander."]
+    assert doc.metadata["title"] == "Incident Policy"
+
+
+def test_every_table_piece_carries_the_header_that_repeats_across_pages() -> None:
+    doc = parse_file(DOCX)
+    chunks = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)
+    pieces = [c for c in chunks if "table_row" in c.kinds]
+    assert len(pieces) > 2
+    assert all("| Severity | Acknowledge within | Resolve within |" in c.embed_text for c in pieces)
+
+
+def test_xlsx_sheets_are_sections_and_a_title_row_is_a_caption() -> None:
+    doc = parse_file(XLSX)
+    assert [(e.kind, doc.text[e.start : e.end]) for e in doc.elements if e.kind in ("heading", "caption")] == [
+        ("heading", "Ducks"),
+        ("caption", "Number of freshwater ducks per year"),
+        ("heading", "Budget"),
+    ]
+    tables = [e for e in doc.elements if e.kind == "table"]
+    assert [t.data["header"] for t in tables] == [["Year", "Freshwater Ducks"], ["Item", "Cost", "Owner"]]
+    assert [(t.data["sheet"], t.data["cells"]) for t in tables] == [("Ducks", "B4:C8"), ("Budget", "A1:C4")]
+    assert tables[0].data["caption"] == "Number of freshwater ducks per year"
+
+
+def test_pptx_slides_are_sections_with_slide_numbers() -> None:
+    doc = parse_file(GOLDEN / "office" / "pptx" / "quarterly-review" / "input.pptx")
+    slides = [(doc.text[e.start : e.end], e.page) for e in doc.elements if e.kind == "heading"]
+    assert slides == [("Quarterly Review", 1), ("Regional Results", 2)]
+    chunks = Chunker(ChunkConfig()).chunk(doc)
+    assert [c.pages for c in chunks] == [[1], [2]]
+
+
+def test_html_boilerplate_is_furniture_and_never_chunked() -> None:
+    path = GOLDEN / "office" / "html" / "article" / "input.html"
+    doc = parse_file(path)
+    furniture = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "furniture"]
+    assert furniture == ["Home | Standards | Contact", "© 2026 Acme Operations · Privacy"]
+    chunks = Chunker(ChunkConfig()).chunk(doc)
+    assert not any("Privacy" in c.text or "Contact" in c.text for c in chunks)
+
+
+def test_docling_json_is_accepted_as_input(tmp_path: Path) -> None:
+    ddoc = office._convert(DOCX.read_bytes(), "policy.docx", "docx")
+    exported = tmp_path / "policy.json"
+    exported.write_text(json.dumps(ddoc.export_to_dict()))
+    from_json = parse_file(exported)
+    from_docx = parse_file(DOCX)
+    assert from_json.format == "docling"
+    assert from_json.text == from_docx.text
+    assert [e.kind for e in from_json.elements] == [e.kind for e in from_docx.elements]
+
+
+def test_other_json_is_refused_with_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "data.json"
+    path.write_text('{"a": 1}')
+    with pytest.raises(ParseError, match="not a DoclingDocument"):
+        parse_file(path)
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+def zipped(parts: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("suffix, replacement", [(".doc", ".docx"), (".ppt", ".pptx"), (".xls", ".xlsx")])
+def test_legacy_formats_ask_for_conversion(suffix: str, replacement: str) -> None:
+    with pytest.raises(ParseError) as info:
+        office.parse(b"\xd0\xcf\x11\xe0legacy", f"old{suffix}")
+    assert info.value.code == "legacy_format" and f"convert it to '{replacement}'" in info.value.message
+
+
+def test_corrupt_zip_with_a_docx_suffix() -> None:
+    with pytest.raises(ParseError) as info:
+        office.parse(b"PK\x03\x04 this is not really a zip", "broken.docx")
+    assert info.value.code == "corrupt"
+
+
+def test_external_entity_is_refused_not_fetched_or_expanded() -> None:
+    with zipfile.ZipFile(DOCX) as source:
+        parts = {info.filename: source.read(info.filename) for info in source.infolist()}
+    parts["word/document.xml"] = (
+        b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+        + parts["word/document.xml"].split(b"?>", 1)[1]
+    )
+    with pytest.raises(ParseError) as info:
+        office.parse(zipped(parts), "xxe.docx")
+    assert info.value.code == "unsafe_xml" and "word/document.xml" in info.value.message
+
+
+def test_zip_bomb_is_refused_before_inflating(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "5")
+    bomb = zipped({"[Content_Types].xml": b"<Types/>", "word/padding.bin": b"\0" * 20_000_000})
+    assert len(bomb) < 100_000
+    with pytest.raises(ParseError) as info:
+        office.parse(bomb, "bomb.docx")
+    assert info.value.code == "zip_bomb" and "over the 5 MB limit" in info.value.message
+
+
+def test_html_over_the_size_limit() -> None:
+    page = b"<html><body>" + b"<p>Paragraph with some words in it.</p>" * 520_000 + b"</body></html>"
+    assert len(page) > 20_000_000
+    with pytest.raises(ParseError) as info:
+        office.parse(page, "huge.html")
+    assert info.value.code == "too_large" and "20.3 MB" in info.value.message
+
+
+def test_xlsx_with_a_million_empty_cells_and_one_table() -> None:
+    from openpyxl import Workbook
+    from openpyxl.styles import PatternFill
+
+    wb = Workbook()
+    sheet = wb.active
+    fill = PatternFill("solid", fgColor="FFFF00")
+    for row in sheet.iter_rows(min_row=1, max_row=1000, max_col=1000):
+        for cell in row:
+            cell.fill = fill  # present in the file, styled, empty
+    sheet["B2"], sheet["C2"] = "Year", "Ducks"
+    sheet["B3"], sheet["C3"] = 2019, 120
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    doc = office.parse(buffer.getvalue(), "sparse.xlsx")
+    tables = [e for e in doc.elements if e.kind == "table"]
+    assert len(tables) == 1 and tables[0].data["header"] == ["Year", "Ducks"]
+
+
+# -- the real-world office corpus ----------------------------------------------------------
+
+
+def test_office_corpus_parses_and_table_chunks_carry_headers() -> None:
+    root = corpus_dir("office")
+    chunker = Chunker(ChunkConfig())
+    tables_seen = 0
+    for path in sorted(root.iterdir()):
+        doc = parse_file(path)  # every file parses; a failure here is a ParseError with a reason
+        for chunk in chunker.chunk(doc):
+            assert chunk.text == doc.text[chunk.start : chunk.end]
+            if "table_row" not in chunk.kinds:
+                continue
+            ids = {e.parent for e in doc.elements if e.kind == "table_row" and chunk.start <= e.start < chunk.end}
+            for table in (doc.element(i) for i in ids if i):
+                if table is not None and table.data.get("header_text"):
+                    tables_seen += 1
+                    assert table.data["header_text"] in chunk.embed_text, (path.name, chunk.text[:80])
+    assert tables_seen >= 10
