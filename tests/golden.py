@@ -37,6 +37,7 @@ def actual(case: Path, chunker: Chunker) -> tuple[list[dict[str, Any]], list[dic
             "start": c.start,
             "end": c.end,
             "lines": list(c.lines) if c.lines else None,
+            "pages": c.pages,
             "tokens": c.tokens,
             "section_path": c.section_path,
             "kinds": c.kinds,
