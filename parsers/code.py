@@ -103,9 +103,14 @@ def _parser(language: str) -> Parser:
     return get_parser(language)  # type: ignore[arg-type]
 
 
+# Grammars that share another's query file (TSX is TypeScript with JSX nodes added).
+_SHARED_QUERIES = {"tsx": "typescript"}
+
+
 @cache
 def _query(language: str) -> Query:
-    source = resources.files("parsers").joinpath("queries", f"{language}.scm").read_text()
+    name = _SHARED_QUERIES.get(language, language)
+    source = resources.files("parsers").joinpath("queries", f"{name}.scm").read_text()
     return Query(get_language(language), source)  # type: ignore[arg-type]
 
 
