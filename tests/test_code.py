@@ -187,3 +187,33 @@ def test_markdown_fences_in_a_known_language_split_at_definitions() -> None:
                 # every body sits with its own def line
                 name = line.split("+ ")[1].split()[0]
                 assert f"def step_{name}(x):" in c.text
+
+
+SNIPPETS = {
+    "a.py": ("def f(x):\n    return x\n", "f"),
+    "a.js": ("function f(x) { return x; }\n", "f"),
+    "a.ts": ("function f(x: number): number { return x; }\n", "f"),
+    "a.tsx": ("export function App() { return <div>hi</div>; }\n", "App"),
+    "a.go": ("package m\n\nfunc F(x int) int { return x }\n", "F"),
+    "a.rs": ("fn f(x: u32) -> u32 { x }\n", "f"),
+    "A.java": ("class A {\n  int f(int x) { return x; }\n}\n", "A.f"),
+    "a.c": ("int f(int x) { return x; }\n", "f"),
+    "a.cpp": ("int f(int x) { return x; }\n", "f"),
+    "a.cs": ("class A {\n  int F(int x) { return x; }\n}\n", "A.F"),
+    "a.rb": ("def f(x)\n  x\nend\n", "f"),
+    "a.php": ("<?php\nfunction f($x) { return $x; }\n", "f"),
+    "a.kt": ("fun f(x: Int): Int {\n    return x\n}\n", "f"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_every_language_has_a_query_that_finds_definitions(name: str) -> None:
+    source, symbol = SNIPPETS[name]
+    doc = code.parse(source.encode(), name)
+    assert symbol in [e.data.get("symbol") for e in doc.elements]
+    assert not doc.warnings
+
+
+def test_every_supported_language_is_covered_by_a_snippet() -> None:
+    covered = {code.language_for(name, "") for name in SNIPPETS}
+    assert covered == set(code.LANGUAGES.values())
