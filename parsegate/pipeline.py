@@ -48,7 +48,12 @@ def discover(root: Path, patterns: tuple[str, ...] = ("*",)) -> list[Path]:
     """Files under ``root`` whose name matches any of ``patterns``, in sorted order."""
     if root.is_file():
         return [root]
-    return sorted(p for p in root.rglob("*") if p.is_file() and any(p.match(g) for g in patterns))
+    # A broken symlink is listed too: it ends as a failure with its reason, not as nothing.
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if (p.is_file() or (p.is_symlink() and not p.exists())) and any(p.match(g) for g in patterns)
+    )
 
 
 def doc_id_for(path: Path, root: Path) -> str:

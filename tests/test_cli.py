@@ -22,6 +22,7 @@ def corpus(tmp_path: Path) -> Path:
     (root / "binary.md").write_bytes(b"\x00\x01\x02PNG")
     (root / "latin1.md").write_bytes(b"caf\xe9")
     (root / "image.png").write_bytes(b"\x89PNG\r\n")
+    (root / "gone.md").symlink_to(root / "nowhere.md")
     return root
 
 
@@ -34,13 +35,14 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     assert outcomes == {
         "binary.md": ("failed", "binary"),
         "empty.md": ("chunked", None),
+        "gone.md": ("failed", "unreadable"),
         "good.md": ("chunked", None),
         "image.png": ("skipped", "unsupported"),
         "latin1.md": ("failed", "invalid_utf8"),
         "sub/notes.txt": ("chunked", None),
     }
     summary = run["summary"]
-    assert summary["files"] == summary["chunked"] + summary["skipped"] + summary["failed"] == 6
+    assert summary["files"] == summary["chunked"] + summary["skipped"] + summary["failed"] == 7
     assert run["schema"] == "parsegate.run/1" and run["chunk_set"].startswith("cs-")
     records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
     assert {r["doc_id"] for r in records} == {"good.md", "sub/notes.txt"}
@@ -54,6 +56,7 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     quarantine = {q["doc_id"]: q for q in map(json.loads, (out / "quarantine.jsonl").read_text().splitlines())}
     assert {k: q["reason"] for k, q in quarantine.items()} == {
         "binary.md": "parse_failed",
+        "gone.md": "parse_failed",
         "empty.md": "gate_failed",
         "image.png": "unsupported",
         "latin1.md": "parse_failed",
@@ -63,8 +66,8 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     ]
     report = json.loads((out / "report.json").read_text())
     assert report["schema"] == "parsegate.report/1" and report["verdict"] == "fail"
-    assert report["counts"]["quarantined"] == 4 and report["counts"]["gate_passed"] == 2
-    assert [d["doc_id"] for d in report["documents"][:3]] == ["binary.md", "empty.md", "latin1.md"]
+    assert report["counts"]["quarantined"] == 5 and report["counts"]["gate_passed"] == 2
+    assert [d["doc_id"] for d in report["documents"][:4]] == ["binary.md", "empty.md", "gone.md", "latin1.md"]
 
 
 def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> None:
