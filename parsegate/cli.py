@@ -84,6 +84,14 @@ Overlap = Annotated[
         "a section and the budget (structural). Costs index size: see 'overhead' in the summary.",
     ),
 ]
+Password = Annotated[
+    str | None,
+    typer.Option(
+        "--password",
+        help="Password for encrypted PDFs (also read from PARSEGATE_PDF_PASSWORD).",
+        envvar="PARSEGATE_PDF_PASSWORD",
+    ),
+]
 FixedSize = Annotated[int, typer.Option("--fixed-size", help="Window size in characters (fixed strategy).")]
 FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overlap in characters (fixed strategy).")]
 
@@ -98,6 +106,12 @@ def make_chunker(config: ChunkConfig) -> Chunker:
         return Chunker(config)
     except (ConfigError, TokenizerUnavailable) as exc:
         fail(str(exc))
+
+
+def use_password(password: str | None) -> None:
+    # Parsers (and worker processes, which inherit the environment) read it from there.
+    if password:
+        os.environ["PARSEGATE_PDF_PASSWORD"] = password
 
 
 def load(path: Path) -> Document:
@@ -131,10 +145,12 @@ def print_warnings(doc: Document) -> None:
 
 @app.command()
 def parse(
-    file: Annotated[Path, typer.Argument(help="A Markdown or plain-text file.")],
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here instead of stdout.")] = None,
+    password: Password = None,
 ) -> None:
     """Print a document's elements as JSONL, in reading order, with exact offsets."""
+    use_password(password)
     doc = load(file)
     print_warnings(doc)
     write_lines([orjson.dumps(e.to_dict(doc.text)) for e in doc.elements], out)
@@ -142,7 +158,7 @@ def parse(
 
 @app.command()
 def chunk(
-    file: Annotated[Path, typer.Argument(help="A Markdown or plain-text file.")],
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here instead of stdout.")] = None,
     max_tokens: MaxTokens = None,
     tokenizer: TokenizerOpt = DEFAULT_TOKENIZER,
@@ -151,8 +167,10 @@ def chunk(
     overlap: Overlap = 0,
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
+    password: Password = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL)."""
+    use_password(password)
     chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap))
     doc = load(file)
     print_warnings(doc)
@@ -225,6 +243,7 @@ def run(
     config: ConfigFile = None,
     set_: SetOpt = None,
     allow_failures: AllowFailures = False,
+    password: Password = None,
 ) -> None:
     """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
 
@@ -234,6 +253,7 @@ def run(
     """
     if not corpus.exists():
         fail(f"{corpus}: no such file or folder")
+    use_password(password)
     gate = load_gate(config, set_)
     chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap))
     out.mkdir(parents=True, exist_ok=True)
@@ -319,15 +339,17 @@ def finish(
 
 @app.command()
 def inspect(
-    file: Annotated[Path, typer.Argument(help="A Markdown or plain-text file.")],
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
     max_tokens: MaxTokens = None,
     tokenizer: TokenizerOpt = DEFAULT_TOKENIZER,
     strategy: StrategyOpt = "structural",
     min_tokens: MinTokens = 0,
     overlap: Overlap = 0,
     elements: Annotated[bool, typer.Option("--elements/--no-elements", help="Also list the parsed elements.")] = True,
+    password: Password = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
+    use_password(password)
     chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap))
     doc = load(file)
     console = Console()
@@ -350,7 +372,10 @@ def inspect(
     chunks = chunker.chunk(doc)
     budget = chunker.max_tokens
     for n, c in enumerate(chunks):
-        where = f"lines {c.lines[0]}–{c.lines[1]}" if c.lines else ""
+        if c.lines:
+            where = f"lines {c.lines[0]}–{c.lines[1]}"
+        else:
+            where = f"pages {', '.join(map(str, c.pages))}" if c.pages else ""
         console.rule(
             f"[bold]chunk {n + 1}/{len(chunks)}[/] · {c.tokens}/{budget} tokens · {where} · "
             f"{' > '.join(c.section_path) or '(no section)'} · {', '.join(c.kinds)}",

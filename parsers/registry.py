@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol
 
-from parsers import code, markdown, office, text
+from parsers import code, markdown, office, pdf, text
 from parsers.decode import decode_text
 from parsers.model import Document, ParseError, ParseWarning
 
@@ -27,7 +27,7 @@ class Parser(Protocol):
     def parse(self, data: bytes, doc_id: str) -> Document: ...
 
 
-_BUILTIN: tuple[Parser, ...] = (markdown, text, code, office)  # type: ignore[assignment]
+_BUILTIN: tuple[Parser, ...] = (markdown, text, code, office, pdf)  # type: ignore[assignment]
 _loaded: list[Parser] | None = None
 
 
