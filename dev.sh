@@ -49,6 +49,7 @@ case "${1:-}" in
     setup ",bench"
     .venv/bin/python benchmarks/chunking_throughput.py
     .venv/bin/python benchmarks/code_throughput.py
+    .venv/bin/python benchmarks/pdf_throughput.py
     .venv/bin/python benchmarks/office_throughput.py
     ;;
   *)
