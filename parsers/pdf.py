@@ -29,6 +29,10 @@ SUFFIXES = (".pdf",)
 _SEP = "\n\n"
 _MARGIN = 0.08  # top and bottom share of a page where running headers and footers live
 _PAGE_NUMBER = re.compile(r"^(page\s*)?\d{1,4}(\s*(of|/)\s*\d{1,4})?$", re.IGNORECASE)
+# Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
+_JUNK_TITLE = re.compile(
+    r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE
+)
 _CAPTION = re.compile(r"^(table|figure|fig\.)\s+\d+", re.IGNORECASE)
 
 
@@ -377,8 +381,9 @@ def _metadata(pdf: pdfium.PdfDocument, builder: _Builder) -> dict[str, Any]:
     except Exception:
         info = {}
     top = [el for el in builder.elements if el.kind == "heading" and el.level == 1]
-    if info.get("Title"):
-        meta["title"] = info["Title"]
+    title = (info.get("Title") or "").strip()
+    if title and not _JUNK_TITLE.match(title):
+        meta["title"] = title
     elif len(top) == 1:
         # One top-level heading names the document; several are its sections.
         meta["title"] = "".join(builder.pieces)[top[0].start : top[0].end]
