@@ -52,6 +52,7 @@ class Line:
     x1: float
     bottom: float
     height: float  # the line's type size, in points (to half a point)
+    bold: bool = False  # most of its characters are set in a bold weight
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -240,9 +241,25 @@ def _lines(textpage: Any, number: int, frame: Frame) -> list[Line]:
                 max(b[3] for _, b in kept),
             )
             # The line's most common type size stands for it.
-            lines.append(Line(number, clean, x0, top, x1, bottom, max(set(line_sizes), key=line_sizes.count)))
+            bold = _bold(textpage, kept[0][0]) and _bold(textpage, kept[len(kept) // 2][0])
+            size = max(set(line_sizes), key=line_sizes.count)
+            lines.append(Line(number, clean, x0, top, x1, bottom, size, bold))
         start = start + len(raw_line) + 2
     return lines
+
+
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+
+
+def _bold(textpage: Any, index: int) -> bool:
+    """Bold by the font's weight, or by its name where the weight is not given (the base 14 fonts)."""
+    weight = pdfium.raw.FPDFText_GetFontWeight(textpage.raw, index)
+    if weight > 0:
+        return bool(weight >= 600)
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium.raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, 128, ctypes.byref(flags))  # type: ignore[no-untyped-call]
+    return bool(_BOLD_NAME.search(buffer.value.decode("latin-1", errors="replace")))
 
 
 def _type_sizes(textpage: Any, count: int) -> list[float]:
@@ -508,6 +525,8 @@ def _emit_page(
     outline: dict[str, int],
 ) -> None:
     kept = [ln for ln in page.lines if (page.number, ln.text) not in furniture]
+    # Bold marks headings only on a page where bold is rare (not a form or a bold table).
+    bold_heads = sum(ln.bold for ln in kept) <= 0.2 * len(kept)
     blocks: list[Block] = [*kept, *page.tables]
     paragraph: list[Line] = []
     for block in _xy_cut(blocks):
@@ -517,6 +536,9 @@ def _emit_page(
             _emit_table(b, block)
             continue
         level = outline.get(block.text.lower()) or (levels.get(round(block.height, 1)) if _wordy(block.text) else None)
+        if not level and bold_heads and block.bold and block.height <= body * 1.15 and _label(block.text):
+            # A short bold line at body size heads what follows, one level below the sized headings.
+            level = min(3, max(levels.values(), default=0) + 1)
         if level:
             _flush(b, paragraph, body)
             paragraph = []
@@ -536,7 +558,15 @@ def _wordy(text: str) -> bool:
     """Headings are a few words: not a sentence, a URL, a number or a code set large."""
     letters = sum(c.isalpha() for c in text)
     words = len(text.split())
-    return letters >= 2 and letters >= 0.6 * len(text.replace(" ", "")) and words <= 14 and text[-1] not in ".,;"
+    return letters >= 3 and letters >= 0.6 * len(text.replace(" ", "")) and words <= 14 and text[-1] not in ".,;"
+
+
+def _label(text: str) -> bool:
+    """A short run of words, perhaps after a section number ("2.1 Scope"), not a value."""
+    words = re.sub(r"^\d+(\.\d+)*\.?\s+", "", text)
+    letters = sum(c.isalpha() for c in words)
+    compact = words.replace(" ", "")
+    return letters >= 4 and letters >= 0.85 * len(compact) and len(words.split()) <= 8 and text[-1] not in ":.,;"
 
 
 def _continues(prev: Line, line: Line) -> bool:

@@ -138,3 +138,21 @@ def test_a_run_over_the_pdf_corpus_never_aborts(tmp_path: Path) -> None:
     assert sum(status == "chunked" for status, _ in outcomes.values()) == 16
     records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
     assert records and all(r["pages"] and r["lines"] is None for r in records)
+
+
+def test_a_short_bold_line_at_body_size_is_a_heading() -> None:
+    from fpdf import FPDF
+
+    doc_pdf = FPDF()
+    doc_pdf.add_page()
+    for title in ("Scope", "Exceptions"):
+        doc_pdf.set_font("Helvetica", "B", 10)
+        doc_pdf.multi_cell(0, 5, title, new_x="LMARGIN", new_y="NEXT")
+        doc_pdf.set_font("Helvetica", size=10)
+        for _ in range(4):
+            doc_pdf.multi_cell(
+                0, 5, "Body text that explains the rule in plain words for the reader.", new_x="LMARGIN", new_y="NEXT"
+            )
+    doc = pdf.parse(bytes(doc_pdf.output()), "bold.pdf")
+    assert [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"] == ["Scope", "Exceptions"]
+    assert doc.elements[-1].section_path == ("Exceptions",)
