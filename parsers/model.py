@@ -132,6 +132,31 @@ class Document:
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
+@dataclass
+class TextBuilder:
+    """Builds a normalized ``Document.text`` piece by piece (for formats whose text is ours to
+    build: PDF, Office), handing back each piece's exact span."""
+
+    pieces: list[str] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, text: str, sep: str = "\n\n") -> tuple[int, int]:
+        if self.pieces:
+            self.pieces.append(sep)
+            self.size += len(sep)
+        start = self.size
+        self.pieces.append(text)
+        self.size += len(text)
+        return start, self.size
+
+    def next_start(self, sep: str = "\n\n") -> int:
+        """Where the next piece will start."""
+        return self.size + (len(sep) if self.pieces else 0)
+
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+
 def line_starts(text: str) -> list[int]:
     """Offsets where each line begins, splitting on CRLF, CR and LF as CommonMark does."""
     return [0, *(m.end() for m in _LINE_END.finditer(text))]

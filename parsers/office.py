@@ -24,7 +24,7 @@ from importlib.metadata import version
 from pathlib import PurePosixPath
 from typing import Any
 
-from parsers.model import Document, Element, ParseError, ParseWarning, content_version
+from parsers.model import Document, Element, ParseError, ParseWarning, TextBuilder, content_version
 
 NAME = "office"
 VERSION = f"docling/{version('docling-slim')}"
@@ -157,11 +157,9 @@ _LABEL_KINDS = {
 
 
 @dataclass
-class _Builder:
-    doc_id: str
-    fmt: str
-    pieces: list[str] = field(default_factory=list)
-    size: int = 0
+class _Builder(TextBuilder):
+    doc_id: str = ""
+    fmt: str = ""
     elements: list[Element] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
     open_lists: list[tuple[int, Element]] = field(default_factory=list)  # (depth, list element)
@@ -169,13 +167,7 @@ class _Builder:
     below_title: int = 0  # 1 once a document title (h1 in HTML) is seen: section headers sit under it
 
     def add_text(self, text: str) -> tuple[int, int]:
-        if self.pieces:
-            self.pieces.append(_SEP)
-            self.size += len(_SEP)
-        start = self.size
-        self.pieces.append(text)
-        self.size += len(text)
-        return start, self.size
+        return self.add(text, _SEP)
 
     def section(self) -> tuple[str, ...]:
         return tuple(title for _, title in self.headings)
@@ -204,7 +196,7 @@ class _Builder:
 def to_document(ddoc: Any, doc_id: str, version_: str, fmt: str) -> Document:
     from docling_core.types.doc.document import GroupItem, ListItem, TableItem, TextItem  # type: ignore[attr-defined]
 
-    b = _Builder(doc_id, fmt)
+    b = _Builder(doc_id=doc_id, fmt=fmt)
     pending_title: str | None = None  # an xlsx title row, waiting for the table below it
     for item, depth in ddoc.iterate_items(with_groups=True):
         label = str(getattr(item, "label", "")).split(".")[-1].lower()
@@ -238,7 +230,7 @@ def to_document(ddoc: Any, doc_id: str, version_: str, fmt: str) -> Document:
         else:
             b.emit(kind, text, item, data={"language": getattr(item, "code_language", None)} if kind == "code" else {})
     _close_lists(b, -1)
-    text = "".join(b.pieces)
+    text = b.text()
     doc = Document(
         doc_id=doc_id,
         version=version_,
@@ -270,7 +262,7 @@ def _group(b: _Builder, item: Any, label: str, depth: int) -> None:
         data: dict[str, Any] = {"ordered": label == "ordered_list"}
         if lead_in and not b.open_lists:
             data["lead_in"] = lead_in
-        start = b.size + (len(_SEP) if b.pieces else 0)
+        start = b.next_start(_SEP)
         el = Element(f"e{len(b.elements)}", "list", start, start, section_path=b.section(),
                      level=len(b.open_lists) + 1, parent=parent.id if parent else None, data=data)  # fmt: skip
         b.elements.append(el)
@@ -298,7 +290,7 @@ def _table(b: _Builder, item: Any, grid: list[list[str]], title: str | None) -> 
         caption = b.emit("caption", title, None, data={"title_row": True})
     header_rows = _header_rows(item, len(grid))
     rows = [_row_text(cells) for cells in grid]
-    start = b.size + (len(_SEP) if b.pieces else 0)
+    start = b.next_start(_SEP)
     data: dict[str, Any] = {
         "ref": item.self_ref,
         "header": grid[0] if header_rows else [],
@@ -336,7 +328,8 @@ def _table(b: _Builder, item: Any, grid: list[list[str]], title: str | None) -> 
         )
         first = False
     for cells, row in zip(grid[header_rows:], rows[header_rows:], strict=True):
-        r_start, r_end = b.add_text(row) if first else _append_line(b, row)
+        # Table rows sit one per line, not a paragraph each.
+        r_start, r_end = b.add_text(row) if first else b.add(row, "\n")
         first = False
         b.elements.append(
             Element(
@@ -353,16 +346,6 @@ def _table(b: _Builder, item: Any, grid: list[list[str]], title: str | None) -> 
     for el in b.elements:
         if el.parent == table.id and table.page is not None:
             el.page = table.page
-
-
-def _append_line(b: _Builder, row: str) -> tuple[int, int]:
-    """Table rows sit one per line, not a paragraph each."""
-    b.pieces.append("\n")
-    b.size += 1
-    start = b.size
-    b.pieces.append(row)
-    b.size += len(row)
-    return start, b.size
 
 
 def _header_rows(item: Any, total: int) -> int:
@@ -401,7 +384,7 @@ def _metadata(ddoc: Any, b: _Builder) -> dict[str, Any]:
         meta["docling_name"] = name
     title = next((el for el in b.elements if el.kind == "heading" and el.level == 1), None)
     if title is not None and b.fmt != "xlsx":
-        meta["title"] = "".join(b.pieces)[title.start : title.end]
+        meta["title"] = b.text()[title.start : title.end]
     return meta
 
 

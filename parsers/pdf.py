@@ -20,7 +20,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
-from parsers.model import Document, Element, ParseError, ParseWarning, content_version
+from parsers.model import Document, Element, ParseError, ParseWarning, TextBuilder, content_version
 from parsers.pdf_tables import find_tables
 
 NAME = "pdf"
@@ -100,7 +100,7 @@ def parse(data: bytes, doc_id: str) -> Document:
         doc_id=doc_id,
         version=content_version(data),
         format="pdf",
-        text="".join(builder.pieces),
+        text=builder.text(),
         elements=builder.elements,
         metadata=_metadata(pdf, builder),
         parser=f"{NAME} {VERSION}",
@@ -403,7 +403,7 @@ def _metadata(pdf: pdfium.PdfDocument, builder: _Builder) -> dict[str, Any]:
         meta["title"] = title
     elif len(top) == 1:
         # One top-level heading names the document; several are its sections.
-        meta["title"] = "".join(builder.pieces)[top[0].start : top[0].end]
+        meta["title"] = builder.text()[top[0].start : top[0].end]
     return meta
 
 
@@ -490,21 +490,10 @@ def _bands(blocks: list[Block]) -> list[list[Block]] | None:
 
 
 @dataclass
-class _Builder:
-    pieces: list[str] = field(default_factory=list)
-    size: int = 0
+class _Builder(TextBuilder):
     elements: list[Element] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
     last_table: Element | None = None  # for a table continued on the next page
-
-    def add(self, text: str, sep: str = _SEP) -> tuple[int, int]:
-        if self.pieces:
-            self.pieces.append(sep)
-            self.size += len(sep)
-        start = self.size
-        self.pieces.append(text)
-        self.size += len(text)
-        return start, self.size
 
     def emit(
         self, kind: str, text: str, page: int, box: tuple[float, float, float, float], sep: str = _SEP, **fields: Any
@@ -626,7 +615,7 @@ def _emit_table(b: _Builder, table: Table) -> None:
         return
     box = _box(table.x0, table.top, table.x1, table.bottom)
     lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
-    start = b.size + (len(_SEP) if b.pieces else 0)
+    start = b.next_start(_SEP)
     data: dict[str, Any] = {
         "header": rows[0] if table.header_rows else None,
         "header_text": _row_text(rows[0]) if table.header_rows else None,
