@@ -531,16 +531,35 @@ def _emit_page(
         if level:
             _flush(b, paragraph, body)
             paragraph = []
-            while b.headings and b.headings[-1][0] >= level:
-                b.headings.pop()
-            b.headings.append((level, block.text))
-            b.emit("heading", block.text, page.number, block.box, level=level)
+            if not _extend_heading(b, block, level):
+                while b.headings and b.headings[-1][0] >= level:
+                    b.headings.pop()
+                b.headings.append((level, block.text))
+                b.emit("heading", block.text, page.number, block.box, level=level)
             continue
         if paragraph and not _continues(paragraph[-1], block):
             _flush(b, paragraph, body)
             paragraph = []
         paragraph.append(block)
     _flush(b, paragraph, body)
+
+
+def _extend_heading(b: _Builder, line: Line, level: int) -> bool:
+    """A heading set over two lines is one heading: the second line joins the first."""
+    last = b.elements[-1] if b.elements else None
+    box = last.bbox if last is not None else None
+    if last is None or last.kind != "heading" or last.level != level or last.page != line.page or box is None:
+        return False
+    if not (0 <= line.top - box[3] <= line.height) or abs(line.x0 - box[0]) > line.height * 4:
+        return False
+    joined = f"{b.pieces[-1]} {line.text}"
+    b.size += len(joined) - len(b.pieces[-1])
+    b.pieces[-1] = joined
+    last.end = b.size
+    last.bbox = (min(box[0], line.x0), box[1], max(box[2], line.x1), line.bottom)
+    b.headings[-1] = (level, joined)
+    last.section_path = (*last.section_path[:-1], joined)
+    return True
 
 
 def _wordy(text: str) -> bool:

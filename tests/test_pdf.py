@@ -156,3 +156,9 @@ def test_a_short_bold_line_at_body_size_is_a_heading() -> None:
     doc = pdf.parse(bytes(doc_pdf.output()), "bold.pdf")
     assert [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"] == ["Scope", "Exceptions"]
     assert doc.elements[-1].section_path == ("Exceptions",)
+
+
+def test_a_heading_set_over_two_lines_is_one_heading() -> None:
+    doc = parse(corpus_dir("pdf") / "federal-register-2020-17221.pdf")
+    headings = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
+    assert "Airworthiness Directives; The Boeing Company Airplanes" in headings
