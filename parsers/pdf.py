@@ -68,7 +68,6 @@ class Table:
     x1: float
     bottom: float
     header_rows: int = 0
-    continued: bool = False  # the rest of a table from the previous page
 
 
 @dataclass

@@ -77,9 +77,6 @@ class Check:
     threshold: float | int | None
     passed: bool
 
-    def reason(self) -> str:
-        return f"{self.metric} {self.value} (threshold {self.check.split('_')[0]} {self.threshold})"
-
 
 @dataclass
 class Verdict:
