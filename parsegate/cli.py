@@ -20,7 +20,15 @@ from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
-from parsegate.pipeline import FileOutcome, discover, outcome_dict, outcome_from_dict, run_corpus, summarize
+from parsegate.pipeline import (
+    FileOutcome,
+    Selection,
+    discover,
+    outcome_dict,
+    outcome_from_dict,
+    run_corpus,
+    summarize,
+)
 from parsegate.reports import write_reports
 from parsegate.routing import Router
 from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines, write_run
@@ -244,6 +252,14 @@ def run(
     set_: SetOpt = None,
     allow_failures: AllowFailures = False,
     password: Password = None,
+    include_hidden: Annotated[
+        bool,
+        typer.Option(
+            "--include-hidden",
+            help="Also read hidden files and folders (.git, .venv, …), which are "
+            "left out by default; run.json counts what was left out and why.",
+        ),
+    ] = False,
 ) -> None:
     """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
 
@@ -263,8 +279,10 @@ def run(
     started = datetime.now(UTC)
     clock = time.perf_counter()
     patterns = tuple(glob or ["*"])
-    with Router(out, gate) as router, progress_bar(len(discover(corpus, patterns))) as advance:
-        files = run_corpus(corpus, router, chunker.config, workers or os.cpu_count() or 1, advance, patterns)
+    selection = Selection(patterns, exclude=(out.resolve(),), include_hidden=include_hidden)
+    paths = discover(corpus, selection)
+    with Router(out, gate) as router, progress_bar(len(paths)) as advance:
+        files = run_corpus(corpus, router, chunker.config, workers or os.cpu_count() or 1, advance, paths)
     seconds = time.perf_counter() - clock
     chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
     record = {
@@ -277,6 +295,7 @@ def run(
         "chunk_set": chunk_set_id(chunk_sets),
         "chunk_sets": chunk_sets,
         "glob": list(patterns),
+        "left_out": selection.left_out,
         "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
     }
     finish(out, corpus, record, files, gate, seconds, allow_failures)
@@ -331,6 +350,8 @@ def finish(
     write_run(out, {**record, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes})
     report = write_reports(out, outcomes, gate_config, record, corpus)
     print_summary(summary, files, seconds, err)
+    for reason, count in sorted(record.get("left_out", {}).items()):
+        err.print(f"left out on purpose: {count} files ({reason})", highlight=False, soft_wrap=True)
     print_report(report, err)
     err.print(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html", highlight=False)
     if report["verdict"] == "fail" and not allow_failures:

@@ -44,22 +44,44 @@ class FileOutcome:
     failed_checks: list[dict[str, Any]] = field(default_factory=list)
 
 
-def discover(root: Path, patterns: tuple[str, ...] = ("*",)) -> list[Path]:
-    """Files under ``root`` whose name matches any of ``patterns``, in sorted order."""
+@dataclass
+class Selection:
+    """Which files under a corpus a run reads, and what it leaves out on purpose (said in
+    run.json, never silently): its own output folder, and hidden files and folders."""
+
+    patterns: tuple[str, ...] = ("*",)
+    exclude: tuple[Path, ...] = ()
+    include_hidden: bool = False
+    left_out: dict[str, int] = field(default_factory=dict)
+
+    def wants(self, path: Path, root: Path) -> bool:
+        if any(path == e or e in path.parents for e in self.exclude):
+            self._count("output folder")
+            return False
+        if not self.include_hidden and any(part.startswith(".") for part in path.relative_to(root).parts):
+            self._count("hidden (use --include-hidden)")
+            return False
+        return any(path.match(g) for g in self.patterns)
+
+    def _count(self, reason: str) -> None:
+        self.left_out[reason] = self.left_out.get(reason, 0) + 1
+
+
+def discover(root: Path, selection: Selection | None = None) -> list[Path]:
+    """Files under ``root`` the selection wants, in sorted order."""
     if root.is_file():
         return [root]
+    selection = selection or Selection()
+    root = root.resolve()
     # A broken symlink is listed too: it ends as a failure with its reason, not as nothing.
-    return sorted(
-        p
-        for p in root.rglob("*")
-        if (p.is_file() or (p.is_symlink() and not p.exists())) and any(p.match(g) for g in patterns)
-    )
+    found = (p for p in root.rglob("*") if p.is_file() or (p.is_symlink() and not p.exists()))
+    return sorted(p for p in found if selection.wants(p, root))
 
 
 def doc_id_for(path: Path, root: Path) -> str:
     if root.is_file():
         return path.name
-    return path.relative_to(root).as_posix()
+    return path.relative_to(root.resolve()).as_posix()
 
 
 def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
@@ -183,10 +205,10 @@ def run_corpus(
     config: ChunkConfig,
     workers: int,
     on_file: Callable[[FileOutcome], None] | None = None,
-    patterns: tuple[str, ...] = ("*",),
+    paths: list[Path] | None = None,
 ) -> list[FileOutcome]:
     files: list[FileOutcome] = []
-    for outcome, lines in run_files(discover(root, patterns), root, config, workers):
+    for outcome, lines in run_files(discover(root) if paths is None else paths, root, config, workers):
         router.route(outcome, lines)
         files.append(outcome)
         if on_file is not None:

@@ -210,3 +210,22 @@ def test_run_reads_thresholds_from_parsegate_toml(tmp_path: Path, monkeypatch: p
     result = runner.invoke(app, ["run", str(root), "--out", str(tmp_path / "out"), "-w", "1"])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "out" / "run.json").read_text())["gate"]["source"].endswith("parsegate.toml")
+
+
+def test_run_leaves_out_its_own_output_and_hidden_folders_and_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / ".git" / "config").write_text("[core]\n")
+    (root / "guide.md").write_text(GOOD)
+    out = root / "out"
+    args = ["run", str(root), "--out", str(out), "-w", "1"]
+    assert runner.invoke(app, args).exit_code == 0
+    second = runner.invoke(app, args)  # the first run's outputs now sit inside the corpus
+    assert second.exit_code == 0, second.output
+    run = json.loads((out / "run.json").read_text())
+    assert [f["path"] for f in run["files"]] == ["guide.md"]
+    assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 5}
+    assert "left out on purpose: 1 files (hidden" in second.output
+    hidden = runner.invoke(app, [*args, "--include-hidden"])
+    assert ".git/config" in [f["path"] for f in json.loads((out / "run.json").read_text())["files"]]
+    assert hidden.exit_code == 0
