@@ -155,9 +155,10 @@ class SpanCounts:
 
     _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
 
-    def __init__(self, counter: Counter, text: str) -> None:
+    def __init__(self, counter: Counter, text: str, index_first: bool = False) -> None:
         self.counter = counter
         self.text = text
+        self.index_first = index_first  # splits are expected (code): make the one pass straight away
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.indexable = counter.additive and isinstance(counter, HFCounter)
@@ -185,6 +186,8 @@ class SpanCounts:
         """Token counts of ``spans``. The first call (a document's whole units) tokenizes them
         directly; later calls (pieces of split units) use the one pass over the document."""
         self.calls += 1
+        if self.index_first and self.indexable and not self.indexed:
+            self._index()
         if self.calls > 1:
             self.recounted += sum(e - s for s, e in spans)
             # Worth a pass over the whole document only once pieces add up to half of it.

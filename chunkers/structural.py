@@ -245,7 +245,8 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 def structural(doc: Document, counter: Counter, prefixer: Prefixer, opts: Options) -> list[Draft]:
     packer = _Packer(doc, counter, prefixer, opts)
-    counts = SpanCounts(counter, doc.text)  # the document is tokenized once, here
+    # Code documents split deeply and often: one pass with offsets answers every count.
+    counts = SpanCounts(counter, doc.text, index_first=doc.format == "code")
     units = leaf_units(doc, counts)
     prefixer.warm((u.section, u.context, int(u.kind == "heading")) for u in units)
     chunks = packer.pack(fit_units(doc, units, counts, packer.room))
