@@ -38,6 +38,16 @@ class Doc(FPDF):
             self.cell(0, 6, f"Page {self.page_no()}", align="C")
 
 
+def title(pdf: FPDF, text: str, size: int = 16, height: float = 10) -> None:
+    pdf.set_font("Helvetica", "B", size)
+    pdf.multi_cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
+
+
+def para(pdf: FPDF, text: str, size: int = 10, height: float = 5) -> None:
+    pdf.set_font("Helvetica", size=size)
+    pdf.multi_cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
+
+
 def new(header: str | None = None) -> Doc:
     pdf = Doc(format="A4")
     pdf.running_header = header
@@ -65,16 +75,12 @@ def policy_headings(path: Path) -> None:
     pdf = new("Acme Operations - Internal Policy")
     pdf.add_page()
     for level1 in ("Access Policy", "Retention Policy"):
-        pdf.set_font("Helvetica", "B", 18)
-        pdf.multi_cell(0, 10, level1, new_x="LMARGIN", new_y="NEXT")
+        title(pdf, level1, 18, 10)
         for level2 in ("Scope", "Rules"):
-            pdf.set_font("Helvetica", "B", 14)
-            pdf.multi_cell(0, 8, level2, new_x="LMARGIN", new_y="NEXT")
+            title(pdf, level2, 14, 8)
             for level3 in ("Staff", "Contractors"):
-                pdf.set_font("Helvetica", "B", 12)
-                pdf.multi_cell(0, 7, level3, new_x="LMARGIN", new_y="NEXT")
-                pdf.set_font("Helvetica", size=10)
-                pdf.multi_cell(0, 5, f"{level1}, {level2.lower()} for {level3.lower()}: " + PROSE * 3, new_x="LMARGIN", new_y="NEXT")
+                title(pdf, level3, 12, 7)
+                para(pdf, f"{level1}, {level2.lower()} for {level3.lower()}: " + PROSE * 3)
                 pdf.ln(2)
     pdf.output(str(path))
 
@@ -82,10 +88,8 @@ def policy_headings(path: Path) -> None:
 def table_two_pages(path: Path) -> None:
     pdf = new()
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.multi_cell(0, 10, "Station Readings", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=10)
-    pdf.multi_cell(0, 5, "Table 1: Water level per station and week.", new_x="LMARGIN", new_y="NEXT")
+    title(pdf, "Station Readings")
+    para(pdf, "Table 1: Water level per station and week.")
     pdf.ln(2)
     with pdf.table(col_widths=(30, 30, 40), repeat_headings=1) as table:
         header = table.row()
@@ -101,8 +105,7 @@ def table_two_pages(path: Path) -> None:
 def unruled_table(path: Path) -> None:
     pdf = new()
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.multi_cell(0, 10, "Staff Directory", new_x="LMARGIN", new_y="NEXT")
+    title(pdf, "Staff Directory")
     pdf.set_font("Helvetica", size=10)
     rows = [("Name", "Team", "Extension"), ("Ana Ruiz", "Survey", "4102"), ("Ben Okafor", "Lab", "4117"),
             ("Chen Wei", "Survey", "4120"), ("Dana Holt", "Data", "4133")]  # fmt: skip
@@ -116,13 +119,10 @@ def unruled_table(path: Path) -> None:
 def footnote(path: Path) -> None:
     pdf = new()
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.multi_cell(0, 10, "Calibration Note", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=10)
-    pdf.multi_cell(0, 5, "Gauges are calibrated every month.1 A gauge that drifts is taken out of service. " + PROSE, new_x="LMARGIN", new_y="NEXT")
+    title(pdf, "Calibration Note")
+    para(pdf, "Gauges are calibrated every month.1 A gauge that drifts is taken out of service. " + PROSE)
     pdf.set_y(-35)
-    pdf.set_font("Helvetica", size=7)
-    pdf.multi_cell(0, 4, "1 Calibration follows the 2024 field manual, chapter 3.", new_x="LMARGIN", new_y="NEXT")
+    para(pdf, "1 Calibration follows the 2024 field manual, chapter 3.", size=7, height=4)
     pdf.output(str(path))
 
 
