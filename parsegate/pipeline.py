@@ -22,7 +22,7 @@ import orjson
 from chunkers import ChunkConfig, Chunker
 from parsegate.routing import Router
 from parsers.model import ParseError
-from parsers.registry import parse_file, parser_for
+from parsers.registry import parse_file
 from quality_gates.metrics import measure
 
 
@@ -90,24 +90,20 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
     outcome = FileOutcome(path=rel, status="failed")
     lines: list[bytes] = []
     try:
-        with path.open("rb") as source:
-            head = source.read(8192)
-        if parser_for(path, head) is None:
-            outcome.status, outcome.code = "skipped", "unsupported"
-            outcome.reason = f"no parser for '{path.suffix or path.name}' files"
-        else:
-            doc = parse_file(path, rel)
-            chunks = chunker.chunk(doc)
-            outcome.status, outcome.format = "chunked", doc.format
-            outcome.chunks = len(chunks)
-            outcome.max_tokens = max((c.tokens for c in chunks), default=0)
-            outcome.source_chars = len(doc.text)
-            outcome.indexed_chars = sum(c.end - c.start for c in chunks)
-            outcome.warnings = [w.to_dict() for w in doc.warnings]
-            records = [c.to_dict() for c in chunks]
-            outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens).to_dict()
-            lines = [orjson.dumps(r) for r in records]
+        doc = parse_file(path, rel)  # reads the file once, and chooses its parser
+        chunks = chunker.chunk(doc)
+        outcome.status, outcome.format = "chunked", doc.format
+        outcome.chunks = len(chunks)
+        outcome.max_tokens = max((c.tokens for c in chunks), default=0)
+        outcome.source_chars = len(doc.text)
+        outcome.indexed_chars = sum(c.end - c.start for c in chunks)
+        outcome.warnings = [w.to_dict() for w in doc.warnings]
+        records = [c.to_dict() for c in chunks]
+        outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens).to_dict()
+        lines = [orjson.dumps(r) for r in records]
     except ParseError as exc:
+        if exc.code == "unsupported":
+            outcome.status = "skipped"  # no parser reads it: listed, not failed
         outcome.code, outcome.reason = exc.code, exc.message
     except OSError as exc:
         outcome.code, outcome.reason = "unreadable", exc.strerror or str(exc)
