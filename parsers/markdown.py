@@ -24,6 +24,8 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from parsers import code
 from parsers.decode import decode_text
+from parsers.flat_tables import find_tables, table_elements
+from parsers.headings import suspect_heading
 from parsers.model import (
     NON_BODY_KINDS,
     Document,
@@ -60,6 +62,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     text = decode_text(data)
     builder = _Builder(text)
     builder.walk(_md().parse(text))
+    builder.split_flat_tables()
     builder.recover_gaps()
     doc = Document(
         doc_id=doc_id,
@@ -233,6 +236,14 @@ class _Builder:
 
     def heading(self, tok: Token, title: str) -> None:
         assert tok.map is not None
+        reason = suspect_heading(title)
+        if reason is not None:
+            line = tok.map[0] + 1
+            self.warnings.append(
+                ParseWarning("suspect_heading", f"not a heading, read as a paragraph: {reason}", f"line {line}")
+            )
+            self.emit("paragraph", tok.map)
+            return
         level = int(tok.tag[1])
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
@@ -309,6 +320,67 @@ class _Builder:
         return j + 1
 
     # -- completion ----------------------------------------------------------
+    def split_flat_tables(self) -> None:
+        """A paragraph whose lines are ``a | b | c`` rows without a delimiter row holds a table
+        that lost its markup (CommonMark reads it as prose): its rows become table rows."""
+        out: list[Element] = []
+        replaced: dict[str, str | None] = {}
+        for el in self.elements:
+            body = self.text[el.start : el.end]
+            if el.kind != "paragraph" or ("|" not in body and "\t" not in body):
+                out.append(el)
+                continue
+            pieces = self._paragraph_with_tables(el, len(out))
+            if pieces != [el]:
+                # A list after it is led in by its last sentence, not by a table.
+                replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
+            out.extend(pieces)
+        for el in out:
+            if el.data.get("lead_in") in replaced:
+                lead_in = replaced[el.data["lead_in"]]
+                if lead_in is None:
+                    del el.data["lead_in"]
+                else:
+                    el.data["lead_in"] = lead_in
+        self.elements = out
+
+    def _paragraph_with_tables(self, el: Element, ids: int) -> list[Element]:
+        first, last = self.line_of(el.start), self.line_of(el.end - 1)
+        lines = [self.line_span(n) for n in range(first, last + 1)]
+        tables = find_tables(self.text, lines)
+        if not tables:
+            return [el]
+        out: list[Element] = []
+        cursor = el.start
+        for n, table in enumerate(tables):
+            out.extend(self._piece(el, cursor, table.lines[0][0], f"{el.id}.p{n}"))
+            parts = table_elements(self.text, table, el.section_path, ids * 1000 + n)
+            parts[0].parent = el.parent
+            for part in parts:
+                part.id = f"{el.id}.{part.id}"
+                if part.kind == "table_row":
+                    part.parent = parts[0].id
+            out.extend(parts)
+            cursor = table.lines[-1][1]
+        out.extend(self._piece(el, cursor, el.end, f"{el.id}.p"))
+        return out
+
+    def _piece(self, el: Element, start: int, end: int, ident: str) -> list[Element]:
+        start, end = trim_span(self.text, start, end)
+        if end <= start:
+            return []
+        return [Element(ident, "paragraph", start, end, section_path=el.section_path, parent=el.parent)]
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def line_span(self, n: int) -> tuple[int, int]:
+        start = self.starts[n]
+        end = self.starts[n + 1] if n + 1 < len(self.starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
+
     def recover_gaps(self) -> None:
         """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
         occupied = sorted((e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS)

@@ -24,6 +24,7 @@ from importlib.metadata import version
 from pathlib import PurePosixPath
 from typing import Any
 
+from parsers.headings import suspect_heading
 from parsers.model import Document, Element, ParseError, ParseWarning, TextBuilder, content_version
 
 NAME = "office"
@@ -165,6 +166,7 @@ class _Builder(TextBuilder):
     open_lists: list[tuple[int, Element]] = field(default_factory=list)  # (depth, list element)
     section_base: int = 0  # heading level of the current slide or sheet section
     below_title: int = 0  # 1 once a document title (h1 in HTML) is seen: section headers sit under it
+    warnings: list[ParseWarning] = field(default_factory=list)
 
     def add_text(self, text: str) -> tuple[int, int]:
         return self.add(text, _SEP)
@@ -218,6 +220,10 @@ def to_document(ddoc: Any, doc_id: str, version_: str, fmt: str) -> Document:
         if not text:
             continue
         kind = _LABEL_KINDS.get(label, "paragraph")
+        reason = suspect_heading(text) if kind == "heading" else None
+        if reason is not None:
+            b.warnings.append(ParseWarning("suspect_heading", f"not a heading, read as a paragraph: {reason}"))
+            kind = "paragraph"
         if kind == "heading":
             if label == "section_header":
                 b.heading(b.section_base + b.below_title + int(getattr(item, "level", 1)), text, item)
@@ -240,6 +246,7 @@ def to_document(ddoc: Any, doc_id: str, version_: str, fmt: str) -> Document:
         metadata=_metadata(ddoc, b),
         parser=f"{NAME} {VERSION}",
     )
+    doc.warnings.extend(b.warnings)
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     return doc

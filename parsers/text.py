@@ -14,10 +14,11 @@ import re
 from collections.abc import Iterator
 
 from parsers.decode import decode_text
+from parsers.flat_tables import find_tables, table_elements
 from parsers.model import Document, Element, ParseWarning, content_version, line_starts, trim_span
 
 NAME = "text"
-VERSION = "1"
+VERSION = "2"
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
 _SPEAKER = re.compile(
@@ -46,8 +47,10 @@ def parse(data: bytes, doc_id: str) -> Document:
         doc.elements = _transcript_elements(text, lines, speakers)
     else:
         doc.elements = _prose_elements(text, lines)
-    for n, el in enumerate(doc.elements):
-        el.id = f"e{n}"
+    new_ids = {el.id: f"e{n}" for n, el in enumerate(doc.elements)}
+    for el in doc.elements:
+        el.id = new_ids[el.id]
+        el.parent = new_ids.get(el.parent) if el.parent else None
         el.lines = doc.lines_of(el.start, el.end)
     title = next((e for e in doc.elements if e.kind == "heading"), None)
     if title is not None:
@@ -111,10 +114,30 @@ def _prose_elements(text: str, lines: list[tuple[int, int]], more_follows: bool 
         start, end = trim_span(text, start, end)
         if n == 0 and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
             section = (text[start:end],)
-            elements.append(Element("", "heading", start, end, level=1, section_path=section))
+            elements.append(Element("h0", "heading", start, end, level=1, section_path=section))
             continue
-        elements.append(Element("", "paragraph", start, end, section_path=section))
+        elements.extend(_block_elements(text, lines, start, end, section, len(elements)))
     return elements
+
+
+def _block_elements(
+    text: str, lines: list[tuple[int, int]], start: int, end: int, section: tuple[str, ...], ids: int
+) -> list[Element]:
+    """A block is a paragraph, unless some of its lines are the rows of a flattened table."""
+    own = [(s, e) for s, e in lines if s >= start and e <= end]
+    out: list[Element] = []
+    cursor = start
+    for n, table in enumerate(find_tables(text, own)):
+        out.extend(_paragraph(text, cursor, table.lines[0][0], section, f"p{ids}.{n}"))
+        out.extend(table_elements(text, table, section, ids * 1000 + n))
+        cursor = table.lines[-1][1]
+    out.extend(_paragraph(text, cursor, end, section, f"p{ids}"))
+    return out
+
+
+def _paragraph(text: str, start: int, end: int, section: tuple[str, ...], ident: str) -> list[Element]:
+    start, end = trim_span(text, start, end)
+    return [Element(ident, "paragraph", start, end, section_path=section)] if end > start else []
 
 
 def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list[str | None]) -> list[Element]:
@@ -125,5 +148,5 @@ def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list
     turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
     for a, b in itertools.pairwise(turn_starts):
         start, end = trim_span(text, lines[a][0], lines[b - 1][1])
-        elements.append(Element("", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
+        elements.append(Element(f"u{a}", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
     return elements

@@ -105,3 +105,46 @@ def test_binary_and_invalid_utf8_are_refused_with_a_reason() -> None:
         markdown.parse(b"caf\xe9", "x.md")
     except ParseError as exc:
         assert "byte 0xe9 at offset 3" in exc.message
+
+
+def test_a_stray_setext_underline_does_not_make_a_paragraph_a_heading() -> None:
+    paragraph = " ".join(f"word{i}" for i in range(100))
+    doc = markdown.parse(f"# Report\n\n{paragraph}\n===\n\nNext.\n".encode(), "s.md")
+    assert [e.kind for e in doc.elements] == ["heading", "paragraph", "paragraph"]
+    assert doc.elements[1].section_path == ("Report",) and doc.elements[2].section_path == ("Report",)
+    assert doc.metadata["title"] == "Report"
+    assert [(w.code, w.location) for w in doc.warnings] == [("suspect_heading", "line 3")]
+    assert "100 words" in doc.warnings[0].message
+
+
+def test_a_hundred_word_atx_heading_is_read_as_a_paragraph() -> None:
+    long = " ".join(["clause"] * 100)
+    doc = markdown.parse(f"## {long}\n\nBody.\n\n## Real heading\n\nMore.\n".encode(), "h.md")
+    assert [(e.kind, e.section_path) for e in doc.elements] == [
+        ("paragraph", ()),
+        ("paragraph", ()),
+        ("heading", ("Real heading",)),
+        ("paragraph", ("Real heading",)),
+    ]
+    assert "title" not in doc.metadata
+    assert [w.code for w in doc.warnings] == ["suspect_heading"]
+
+
+def test_a_multi_sentence_heading_is_suspect_but_a_short_question_is_not() -> None:
+    doc = markdown.parse(b"# What is it? Why use it?\n\n# This is a sentence. So is this one and it goes on.\n", "q.md")
+    assert [e.kind for e in doc.elements] == ["heading", "paragraph"]
+
+
+def test_pipe_rows_without_a_delimiter_row_are_a_table() -> None:
+    source = "Figures for the year:\nnet sales | 1,234 | 1,100\ncost of sales | 800 | 760\n\nAfter.\n"
+    doc = markdown.parse(source.encode(), "f.md")
+    assert kinds(doc) == [
+        ("paragraph", "Figures for the year:"),
+        ("table", "net sales | 1,234 | 1,100\ncost of sales | 800 | 760"),
+        ("table_row", "net sales | 1,234 | 1,100"),
+        ("table_row", "cost of sales | 800 | 760"),
+        ("paragraph", "After."),
+    ]
+    table = doc.elements[1]
+    assert table.data["header_text"] == "net sales | 1,234 | 1,100"
+    assert [e.parent for e in doc.elements[2:4]] == [table.id, table.id]

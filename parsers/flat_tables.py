@@ -1,0 +1,102 @@
+"""Tables that lost their markup: runs of lines with the same number of ``|``- or
+tab-separated cells, as most exporters and PDF-to-text tools write them (``a | b | c``,
+no GFM delimiter row). Such a run is a table: each line a row, the first its header.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from parsers.model import Element
+
+_MIN_ROWS = 2
+_MAX_MEAN_CELL = 80  # characters: prose with a stray "|" has long "cells"
+_DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class FlatTable:
+    lines: list[tuple[int, int]]  # (start, end) of each row, without its line break
+    cells: list[list[str]]
+
+
+def find_tables(text: str, lines: list[tuple[int, int]]) -> list[FlatTable]:
+    """Runs of at least two consecutive lines with one consistent separator and cell count."""
+    found: list[FlatTable] = []
+    run: list[tuple[int, int]] = []
+    run_cells: list[list[str]] = []
+    run_key: tuple[str, int] | None = None
+
+    def close() -> None:
+        if len(run) >= _MIN_ROWS and _cell_sizes_plausible(run_cells):
+            found.append(FlatTable(list(run), list(run_cells)))
+        run.clear()
+        run_cells.clear()
+
+    for start, end in lines:
+        line = text[start:end]
+        key, cells = _row(line)
+        if key is None or (run_key is not None and key != run_key):
+            close()
+        if key is not None:
+            run.append((start, end))
+            run_cells.append(cells)
+        run_key = key
+    close()
+    return found
+
+
+def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: int) -> list[Element]:
+    """A table container, its header row (glued to what follows) and one row per line."""
+    first_start, _ = table.lines[0]
+    _, last_end = table.lines[-1]
+    header_start, header_end = table.lines[0]
+    container = Element(
+        f"t{ids}",
+        "table",
+        first_start,
+        last_end,
+        section_path=section,
+        data={
+            "header": table.cells[0],
+            "header_text": text[header_start:header_end].strip(),
+            "rows": len(table.lines) - 1,
+            "flat": True,
+        },
+    )
+    rows = [
+        Element(
+            f"t{ids}r{n}",
+            "table_row",
+            start,
+            end,
+            section_path=section,
+            parent=container.id,
+            data={"cells": cells, "header": n == 0},
+        )
+        for n, ((start, end), cells) in enumerate(zip(table.lines, table.cells, strict=True))
+    ]
+    return [container, *rows]
+
+
+def _row(line: str) -> tuple[tuple[str, int] | None, list[str]]:
+    """The separator and cell count of a line that looks like a table row, and its cells."""
+    if _DELIMITER.match(line) or not line.strip():
+        return None, []
+    if "\t" in line.strip():
+        cells = [c.strip() for c in line.strip().split("\t")]
+        return ("\t", len(cells)), cells
+    if "|" in line:
+        body = line.strip()
+        body = body[1:] if body.startswith("|") else body
+        body = body[:-1] if body.endswith("|") else body
+        cells = [c.strip() for c in body.split("|")]
+        if len(cells) >= 2:
+            return ("|", len(cells)), cells
+    return None, []
+
+
+def _cell_sizes_plausible(rows: list[list[str]]) -> bool:
+    sizes = [len(c) for row in rows for c in row]
+    return bool(sizes) and sum(sizes) / len(sizes) <= _MAX_MEAN_CELL
