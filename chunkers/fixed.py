@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunkers.finalize import Draft
+from chunkers.records import Draft
 from parsers.model import Document
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 
 from chunkers.budget import Counter
-from chunkers.finalize import Draft
+from chunkers.records import Draft
 from parsers.model import Document, trim_span
 
 SEPARATORS = ("\n\n", "\n", ". ", " ", "")

@@ -92,6 +92,15 @@ Overlap = Annotated[
         "a section and the budget (structural). Costs index size: see 'overhead' in the summary.",
     ),
 ]
+ContextShare = Annotated[
+    float,
+    typer.Option(
+        "--context-share",
+        help="At most this share of --max-tokens goes to a chunk's context prefix (title, section "
+        "path, table header, list lead-in, speaker, class header, imports), filled by priority and "
+        "cut at a word with '…' (structural).",
+    ),
+]
 Password = Annotated[
     str | None,
     typer.Option(
@@ -173,13 +182,16 @@ def chunk(
     strategy: StrategyOpt = "structural",
     min_tokens: MinTokens = 0,
     overlap: Overlap = 0,
+    context_share: ContextShare = 0.2,
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
     password: Password = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL)."""
     use_password(password)
-    chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap))
+    chunker = make_chunker(
+        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap, context_share)
+    )
     doc = load(file)
     print_warnings(doc)
     try:
@@ -236,6 +248,7 @@ def run(
     strategy: StrategyOpt = "structural",
     min_tokens: MinTokens = 0,
     overlap: Overlap = 0,
+    context_share: ContextShare = 0.2,
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes. Default: all cores.")] = 0,
@@ -271,7 +284,9 @@ def run(
         fail(f"{corpus}: no such file or folder")
     use_password(password)
     gate = load_gate(config, set_)
-    chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap))
+    chunker = make_chunker(
+        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap, context_share)
+    )
     out.mkdir(parents=True, exist_ok=True)
     archived = archive_previous(out)
     if archived is not None:
@@ -366,12 +381,15 @@ def inspect(
     strategy: StrategyOpt = "structural",
     min_tokens: MinTokens = 0,
     overlap: Overlap = 0,
+    context_share: ContextShare = 0.2,
     elements: Annotated[bool, typer.Option("--elements/--no-elements", help="Also list the parsed elements.")] = True,
     password: Password = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
     use_password(password)
-    chunker = make_chunker(ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap))
+    chunker = make_chunker(
+        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, context_share=context_share)
+    )
     doc = load(file)
     console = Console()
     print_warnings(doc)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chunkers import ChunkConfig, Chunker
-from chunkers.finalize import Prefixer
-from chunkers.units import atomic_units
+from chunkers.units import leaf_units
 from parsers import markdown, text
 from parsers.model import NON_BODY_KINDS, Document
 
@@ -123,12 +124,12 @@ def check_invariants(doc: Document, chunker: Chunker) -> None:
 def check_atomic_units_whole(doc: Document, chunker: Chunker) -> None:
     """A unit that fits the budget with its own context is never cut by a chunk boundary."""
     counter = chunker.counter
-    prefixer = Prefixer(doc, counter, chunker.max_tokens)
-    units = atomic_units(doc, counter, lambda u: 10**9)
+    builder = chunker.builder(doc)
     chunks = chunker.chunk(doc)
     bounds = {c.start for c in chunks} | {c.end for c in chunks}
-    for u in units:
-        need = u.tokens + counter.specials + prefixer.tokens(prefixer.prefix(u.section, u.context, 0))
+    for u in leaf_units(doc):
+        own = counter.count_many([doc.text[u.start : u.end]])[0]
+        need = own + counter.specials + builder.tokens(builder.prefix(u.section, u.context, 0))
         if need <= chunker.max_tokens:
             inside = [b for b in bounds if u.start < b < u.end]
             assert not inside, f"unit {doc.text[u.start : u.end][:60]!r} was split"
@@ -170,3 +171,34 @@ def test_baselines_keep_slices_and_budget(source: str, budget: int, strategy: st
 
 def test_chunk_config_is_hashable_for_the_fixture() -> None:
     assert hash(ChunkConfig(max_tokens=10)) == hash(ChunkConfig(max_tokens=10))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    title=st.one_of(st.none(), TITLE),
+    headings=st.lists(TITLE, max_size=4),
+    lead=st.one_of(st.none(), PARAGRAPH),
+    header=st.one_of(st.none(), PARAGRAPH),
+    budget=BUDGETS,
+    share=st.sampled_from([0.1, 0.2, 0.3]),
+)
+def test_context_never_exceeds_its_budget_nor_starts_or_ends_mid_word(
+    title: str | None, headings: list[str], lead: str | None, header: str | None, budget: int, share: float
+) -> None:
+    from chunkers.budget import load_counter
+    from chunkers.context import Context, ContextBuilder
+
+    builder = ContextBuilder(load_counter(), title, budget, share)
+    prefix = builder.prefix(tuple(headings), Context(lead_in=lead, header=header), 0)
+    if prefix:
+        assert builder.tokens(prefix) <= builder.cap
+    sources = [s for s in (title, *headings, lead, header) if s]
+    for part in re.split(r"\n| > ", prefix) if prefix else []:
+        if part.startswith("… "):
+            kept = part[2:]
+            assert any(s.endswith(kept) and (s == kept or s[-len(kept) - 1] == " ") for s in sources), part
+        elif part.endswith(" …"):
+            kept = part[:-2]
+            assert any(s.startswith(kept) and s[len(kept)] == " " for s in sources), part
+        else:
+            assert part in sources, part

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from chunkers import ChunkConfig, Chunker
-from chunkers.finalize import breadcrumb
+from chunkers.context import breadcrumb
 from parsers import markdown, text
 
 
@@ -159,3 +159,66 @@ def test_tokenizer_json_path_counts_like_the_default() -> None:
     assert [c.tokens for c in by_path] == [c.tokens for c in by_name]
     assert Chunker(ChunkConfig(tokenizer=str(default_tokenizer_path()))).max_tokens == 256
     assert by_path[0].tokenizer.split("@")[1] == by_name[0].tokenizer.split("@")[1]
+
+
+def test_context_is_budgeted_and_cut_only_at_words_with_an_ellipsis() -> None:
+    lead = "Before you start make sure that every one of the following conditions holds for the account:"
+    items = "".join(f"- condition number {i} holds\n" for i in range(12))
+    source = f"# Account closure procedure for regulated customers\n\n{lead}\n\n{items}"
+    doc, chunks = chunk_md(source, tokenizer="words", max_tokens=24)
+    chunker = Chunker(ChunkConfig(tokenizer="words", max_tokens=24))
+    cap = chunker.builder(doc).cap
+    assert cap == 8  # a fifth of 24 is under the floor of 8 words
+    later = chunks[1:]
+    assert later
+    for c in later:
+        prefix = c.embed_text[: len(c.embed_text) - len(c.text)].removesuffix("\n\n")
+        assert len(prefix.split()) <= cap
+        assert prefix.startswith("Account closure procedure")
+        lead_line = prefix.split("\n")[1]
+        # The lead-in keeps its last words, cut at a word, with a visible ellipsis.
+        assert lead_line.startswith("… ") and lead.endswith(lead_line[2:])
+        assert lead[: len(lead) - len(lead_line) + 2].endswith(" ")
+
+
+def test_flattened_table_rows_stay_whole_and_carry_the_first_row_as_header() -> None:
+    rows = "".join(f"region {i} | {1000 + i} | {900 + i} | up\n" for i in range(30))
+    source = f"Sales by region\n\nregion | 2009 | 2008 | trend\n{rows}"
+    doc = text.parse(source.encode(), "t.txt")
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=60)).chunk(doc)
+    row_spans = [(e.start, e.end) for e in doc.elements if e.kind == "table_row"]
+    assert len(row_spans) == 31 and len(chunks) > 3
+    for c in chunks:
+        assert all(not (s < c.start < e or s < c.end < e) for s, e in row_spans)
+    for c in chunks[1:]:
+        assert c.embed_text.startswith("Sales by region\nregion | 2009 | 2008 | trend\n\n")
+
+
+def test_one_tokenizer_pass_per_document(chunker_factory) -> None:
+    """The document is tokenized once (with offsets); embed_texts are counted off that pass, and
+    only a sample of them is tokenized again to check it."""
+    from chunkers.budget import HFCounter, default_tokenizer_path
+
+    counter = HFCounter(default_tokenizer_path(), "all-MiniLM-L6-v2")
+    seen = {"chars": 0}
+    real = counter.tokenizer
+
+    class Spy:
+        def __getattr__(self, name: str):
+            method = getattr(real, name)
+
+            def call(arg, *a, **k):
+                seen["chars"] += len(arg) if isinstance(arg, str) else sum(len(x) for x in arg)
+                return method(arg, *a, **k)
+
+            return call
+
+    paragraphs = "\n\n".join(f"## Part {i}\n\n" + "The rule applies to every claim. " * 30 for i in range(40))
+    doc = markdown.parse(f"# Guide\n\n{paragraphs}\n".encode(), "g.md")
+    chunker = Chunker(ChunkConfig(max_tokens=128))
+    chunker.counter = counter
+    counter.tokenizer = Spy()  # type: ignore[assignment]
+    chunks = chunker.chunk(doc)
+    assert len(chunks) > 40
+    assert seen["chars"] < 1.2 * len(doc.text), seen["chars"] / len(doc.text)
+    assert [c.tokens for c in chunks] == [len(e.ids) for e in real.encode_batch_fast([c.embed_text for c in chunks])]

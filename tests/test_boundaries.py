@@ -1,0 +1,144 @@
+"""The boundary descent on messy text: lower case, no punctuation, hard wraps, German,
+Japanese. Exact pieces, under the "words" counter so that budgets are easy to read."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chunkers import ChunkConfig, Chunker
+from chunkers.boundaries import PROSE, Level, descend, prose_lines
+from chunkers.budget import load_counter
+from chunkers.sentences import boundaries
+from parsers import text
+
+
+def pieces(source: str, limit: int, counter: str = "words") -> list[tuple[str, Level]]:
+    index = load_counter(counter).index(source)
+    return [(source[p.start : p.end], p.level) for p in descend(source, 0, len(source), PROSE, limit, index)]
+
+
+def test_lower_case_sentences_are_still_sentences() -> None:
+    source = (
+        "amounts expensed for deferred compensation arrangements were material. "
+        "in 2009, 2008 and 2007 they were $1.2 million, $1.1 million and $0.9 million. "
+        "no other plans exist."
+    )
+    assert pieces(source, 14) == [
+        ("amounts expensed for deferred compensation arrangements were material.", Level.ELEMENT),
+        ("in 2009, 2008 and 2007 they were $1.2 million, $1.1 million and $0.9 million.", Level.WEAK),
+        ("no other plans exist.", Level.WEAK),
+    ]
+
+
+def test_a_strong_sentence_end_is_preferred_to_a_weak_one() -> None:
+    source = "One two three. four five six. Seven eight nine. ten eleven twelve."
+    # Strong boundaries first: two pieces, each holding a weak boundary inside.
+    assert pieces(source, 7) == [
+        ("One two three. four five six.", Level.ELEMENT),
+        ("Seven eight nine. ten eleven twelve.", Level.SENTENCE),
+    ]
+
+
+def test_unpunctuated_text_descends_to_clauses_commas_then_words() -> None:
+    source = "first part of it; second part here, with a comma and more words in it"
+    got = pieces(source, 6)
+    assert got[:3] == [("first part of it;", Level.ELEMENT), ("second part here,", Level.CLAUSE), ("with", Level.COMMA)]
+    assert got[3:] == [(w, Level.WORD) for w in "a comma and more words in it".split()]
+    # Packing joins them back, cutting at the strongest boundary in reach each time.
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=8)).chunk(text.parse(source.encode(), "u.txt"))
+    assert [c.text for c in chunks] == ["first part of it;", "second part here,", "with a comma and more words in it"]
+    # Where only words remain, the cut makes the pieces even.
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=8)).chunk(text.parse(b"a b c d e f g h i j", "w.txt"))
+    assert [c.text for c in chunks] == ["a b c d e", "f g h i j"]
+
+
+def test_a_line_break_after_a_long_line_is_a_paragraph_boundary() -> None:
+    source = "Ragged first line that is quite long.\nshort one\nAnother line that is long enough to matter."
+    assert pieces(source, 10) == [
+        ("Ragged first line that is quite long.", Level.ELEMENT),
+        ("short one", Level.LINE),
+        ("Another line that is long enough to matter.", Level.LINE),
+    ]
+
+
+def test_hard_wrapped_prose_is_not_cut_at_its_wraps() -> None:
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi".split()
+    prose = " ".join(words * 6)
+    wrapped, line = [], ""
+    for word in prose.split():
+        if len(line) + 1 + len(word) > 60:
+            wrapped.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    source = "\n".join(wrapped) + "\n" + line + "\n\nshort tail."
+    # The wraps are the wrapper's, not the writer's: no line boundary at any of them.
+    assert prose_lines(source, 0, len(source.split("\n\n")[0])) == []
+    ragged = "a long first line of the list that goes on\nb\nc"
+    assert len(prose_lines(ragged, 0, len(ragged))) == 2
+
+
+def test_german_abbreviations_and_ordinals_do_not_end_sentences() -> None:
+    source = "Wir liefern z.B. am 3. Mai aus. Die Ware kommt im 2. Stock an. Das ist alles."
+    spans = [source[b.start :] for b in boundaries(source)]
+    assert spans == ["Die Ware kommt im 2. Stock an. Das ist alles.", "Das ist alles."]
+
+
+def test_japanese_is_cut_at_its_full_stops_not_inside_words() -> None:
+    source = "東京都は日本の首都です。大阪は西にあります。「明日は晴れる。」と彼は言った。"
+    assert [source[b.start :][:3] for b in boundaries(source)] == ["大阪は", "「明日"]
+    got = pieces(source, 16, counter="all-MiniLM-L6-v2")
+    assert [p for p, _ in got] == [
+        "東京都は日本の首都です。",
+        "大阪は西にあります。",
+        "「明日は晴れる。」と彼は言った。",
+    ]
+
+
+def test_mixed_text_keeps_urls_decimals_and_versions_whole() -> None:
+    source = "Install v1.2.3 from https://x.example/a.b. It costs 3.50 EUR. see also e.g. the faq."
+    spans = [source[b.start :][:8] for b in boundaries(source)]
+    assert spans == ["It costs", "see also"]
+
+
+def test_a_paragraph_over_budget_in_lower_case_is_cut_between_sentences() -> None:
+    source = (
+        "the plan covers all staff. it does not cover contractors unless they are employed for a year. "
+        "claims are paid monthly. the fund is audited every year by an outside firm."
+    )
+    doc = text.parse(source.encode(), "p.txt")
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=20)).chunk(doc)
+    assert [c.text for c in chunks] == [
+        "the plan covers all staff. it does not cover contractors unless they are employed for a year.",
+        "claims are paid monthly. the fund is audited every year by an outside firm.",
+    ]
+
+
+SENTENCE = st.builds(
+    lambda words, cap, end: (" ".join(words).capitalize() if cap else " ".join(words)) + end,
+    st.lists(
+        st.sampled_from("the fee is waived for staff who join before march and stay".split()), min_size=1, max_size=14
+    ),
+    st.booleans(),
+    st.sampled_from([".", ".", "!", "?"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sentences=st.lists(SENTENCE, min_size=1, max_size=12), budget=st.integers(8, 40))
+def test_no_cut_inside_a_sentence_that_fits(sentences: list[str], budget: int, chunker_factory) -> None:
+    """A chunk boundary falls inside a sentence only when that sentence alone is over budget."""
+    source = " ".join(sentences)
+    doc = text.parse(source.encode(), "s.txt")
+    chunker = chunker_factory(tokenizer="words", max_tokens=budget)
+    chunks = chunker.chunk(doc)
+    starts = {0} | {b.start for b in boundaries(source)}
+    spans = sorted(starts)
+    for c in chunks[1:]:
+        if c.start in starts:
+            continue
+        opened = max(s for s in spans if s < c.start)
+        closed = min([s for s in spans if s > c.start] + [len(source)])
+        sentence = source[opened:closed].strip()
+        assert len(sentence.split()) > budget, f"cut inside {sentence!r} at budget {budget}"
