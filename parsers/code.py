@@ -69,6 +69,8 @@ _BLOCK_INSIDE = re.compile(r"\s*\*(?=\s|/|$)")
 
 def _comment_line(language: str) -> re.Pattern[str]:
     return _COMMENT_LINES.get(language, _SLASHES)
+
+
 _SIGNATURE_CHARS = 400
 _MAX_SYNTAX_WARNINGS = 20
 

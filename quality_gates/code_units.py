@@ -3,12 +3,16 @@ hold whole definitions really does: tree-sitter parses it on its own without an 
 that the file itself does not have.
 
 A chunk that holds anything but whole definitions says so with the kind ``code`` (module code,
-or a piece of a definition split over budget) and is not parsed alone. A method is parsed inside a stand-in class for languages
-whose members cannot stand at the top level; Python's indentation is restored first.
+or a piece of a definition split over budget) and is not parsed alone. Python is parsed with
+Python's own ``ast`` as well: tree-sitter's grammar accepts a header with an empty body
+("def f(x):"), which is exactly what a cut definition looks like. A method is parsed inside a
+stand-in class for languages whose members cannot stand at the top level; Python's indentation
+is restored first.
 """
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from functools import cache
 from typing import Any
@@ -43,6 +47,8 @@ def measure_code(facts: DocFacts, records: list[dict[str, Any]], ref: Reference 
             continue
         if file_errors is None:
             file_errors = _errors(_parser(r["language"]).parse(ref.text.encode("utf-8")).root_node)
+            if r["language"] == "python" and _python_error(ref.text):
+                file_errors = [(0, ref.text.count("\n"))]  # not valid Python here (say, Python 2)
         if _file_has_error_in(ref.text, file_errors, r["start"], r["end"]):
             facts.code_parsed += 1  # the source itself does not parse there: not the chunk's fault
             continue
@@ -94,10 +100,18 @@ def _parser(language: str) -> Parser:
     return get_parser(language)  # type: ignore[arg-type]
 
 
+def _python_error(text: str) -> str | None:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        return f"Python: {exc.msg if isinstance(exc, SyntaxError) else exc}"
+    return None
+
+
 def _first_error(text: str, language: str) -> str | None:
     root = _parser(language).parse(text.encode("utf-8")).root_node
     if not root.has_error:
-        return None
+        return _python_error(text) if language == "python" else None
     node = _errors(root, limit=1)
     return f"syntax error at line {node[0][0] + 1}" if node else "syntax error"
 

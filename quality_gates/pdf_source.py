@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,12 +53,15 @@ class PdfPage:
             )
         )
 
-    def word_boxes(self, wanted: set[str], limit: int) -> list[tuple[str, Box]]:
-        """Page-space boxes of the words of this page's text layer that are in ``wanted``."""
+    def word_boxes(self, wanted: Counter[str], limit: int) -> list[tuple[str, Box]]:
+        """Page-space boxes of words of this page's text layer, as many of each as ``wanted``
+        says (the last occurrences: which of equal words were lost cannot be told)."""
         found: list[tuple[str, Box]] = []
-        for word, start, end in located(self.text):
-            if word not in wanted:
+        left = Counter(wanted)
+        for word, start, end in reversed(list(located(self.text))):
+            if not left[word]:
                 continue
+            left[word] -= 1
             boxes = [self.textpage.get_charbox(i) for i in range(start, end)]
             boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
             if boxes:

@@ -2,8 +2,10 @@
 
 This is the check that catches a parser losing text. The reference is the source file for text
 formats (each word by its position: inside some chunk's span or not), PDFium's raw text layer
-for PDFs (each page's words against the words of the chunks that name that page, as multisets),
-and docling's export for Office and HTML (the document's words against all chunk words). What a
+for PDFs (each page's words against the words embedded by the chunks that name that page, as
+multisets), and docling's export for Office and HTML (the document's words against all words
+embedded). For PDF and Office a word counts when it reaches an ``embed_text``: a table header
+repeated on every page is dropped from the text once it is known, and travels as context. What a
 parser *declared* furniture or front matter (running headers, page numbers, YAML metadata) is
 taken out of the reference and listed with its reason, so a parser cannot drop text silently by
 calling it furniture: the report shows what was dropped and why.
@@ -103,7 +105,7 @@ def _by_page(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref:
             furniture.setdefault(e.page, Counter()).update(bag(doc.text[e.start : e.end]))
     chunked: dict[int, Counter[str]] = {}
     for r in records:
-        held = bag(r["text"])
+        held = bag(r["embed_text"])
         for page in r.get("pages") or []:
             chunked.setdefault(page, Counter()).update(held)
     total = found = 0
@@ -114,7 +116,7 @@ def _by_page(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref:
         total += reference.total()
         found += reference.total() - lost.total()
         if lost:
-            boxes = page.word_boxes(set(lost), _MISSING_BOXES - drawn) if drawn < _MISSING_BOXES else []
+            boxes = page.word_boxes(lost, _MISSING_BOXES - drawn) if drawn < _MISSING_BOXES else []
             drawn += len(boxes)
             facts.fault(
                 "extraction_recall",
@@ -131,11 +133,11 @@ def _whole(facts: DocFacts, records: list[dict[str, Any]], ref: Reference) -> No
     reference = bag(ref.text)
     chunked: Counter[str] = Counter()
     for r in records:
-        chunked.update(bag(r["text"]))
+        chunked.update(bag(r["embed_text"]))
     lost = reference - chunked
     # docling's export runs inline items together ("WiktionaryMedia"): such a run is found
     # when the chunks hold it, spaces aside.
-    squashed = "".join(w for r in records for w in words(r["text"]))
+    squashed = "".join(w for r in records for w in words(r["embed_text"]))
     lost = Counter({w: n for w, n in lost.items() if w not in squashed})
     facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
     if lost:

@@ -85,7 +85,12 @@ def check_breaks(fixture, records, expected_metrics: set[str], expected_check: s
 def test_an_empty_chunk_moves_only_the_empty_rate(fixture) -> None:
     records = copy.deepcopy(fixture[2])
     first = records[0]
-    records.insert(0, honest(fixture, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": [], "lines": [1, 1]}))
+    records.insert(
+        0,
+        honest(
+            fixture, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": [], "lines": [1, 1]}
+        ),
+    )
     metrics = check_breaks(fixture, records, {"empty_chunk_rate"}, "max_empty_chunk_rate")
     assert metrics["empty_chunk_rate"] == pytest.approx(1 / len(records), abs=1e-6)
 
