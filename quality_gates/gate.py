@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from quality_gates.metrics import DocFacts, not_measured, rates
+from quality_gates.facts import MAX_FAULTS
+from quality_gates.metrics import DocFacts, is_short, not_measured, rates
 
 
 class GateConfigError(ValueError):
@@ -62,6 +63,8 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
 RUN_CHECKS: tuple[tuple[str, str, str], ...] = (("duplicate_rate", "<=", "max_duplicate_rate"),)
 # Which check's faults (DocFacts.faults) show the chunks and spans behind each metric.
 FAULTS = {
+    "empty_chunk_rate": "empty",
+    "text_coverage": "text_coverage",
     "localization": "localization",
     "heading_inheritance": "heading_inheritance",
     "budget_compliance": "budget",
@@ -135,12 +138,19 @@ def evaluate(facts: DocFacts, thresholds: Thresholds) -> Verdict:
             continue
         ok = value >= limit if op == ">=" else value <= limit
         faults = [] if ok else facts.faults.get(FAULTS.get(metric, ""), [])
+        if not ok and metric == "short_chunk_rate":
+            faults = _short_faults(facts, thresholds.short_chunk_tokens)
         checks.append(Check(name, metric, value, limit, ok, faults))
     for code in thresholds.fail_on_warnings:
         count = facts.warnings.get(code, 0)
         checks.append(Check("fail_on_warnings", f"warnings.{code}", count, 0, count == 0))
     passed = all(c.passed for c in checks)
     return Verdict(facts.doc_id, facts.format, passed, metrics, checks, not_measured(facts))
+
+
+def _short_faults(facts: DocFacts, limit: int) -> list[dict[str, Any]]:
+    short = [(i, t) for i, t in enumerate(facts.text_tokens) if is_short(facts, t, limit)]
+    return [{"chunk_index": i, "why": f"{t} tokens of text (under {limit})"} for i, t in short[:MAX_FAULTS]]
 
 
 def run_checks(overall: dict[str, float | int | None], thresholds: Thresholds) -> list[Check]:

@@ -24,7 +24,7 @@ from parsers.model import NON_BODY_KINDS, Document, Element
 from quality_gates.code_units import measure_code
 from quality_gates.facts import DocFacts
 
-__all__ = ["DocFacts", "aggregate", "measure", "not_measured", "rates"]
+__all__ = ["DocFacts", "aggregate", "is_short", "measure", "not_measured", "rates"]
 from quality_gates.headings import measure_headings
 from quality_gates.localization import measure_localization
 from quality_gates.recall import measure_recall
@@ -49,10 +49,13 @@ def measure(
     facts.indexed_chars = sum(max(0, r["end"] - r["start"]) for r in records)
     facts.warnings = dict(Counter(w.code for w in doc.warnings))
     facts.empty = sum(1 for r in records if not r["text"].strip())
+    for r in records:
+        if not r["text"].strip():
+            _fault(facts, "empty", r, "no text")
     _measure_tokens(facts, records, _resolver(tokenizers), budget)
     _measure_tables(facts, doc, records)
     _measure_duplicates(facts, records)
-    facts.body_chars, facts.covered_chars = _coverage(doc, records)
+    facts.body_chars, facts.covered_chars = _coverage(doc, records, facts)
     _measure_code_context(facts, doc, records)
     ref = open_reference(doc.format, source, doc.doc_id)
     try:
@@ -204,8 +207,9 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _coverage(doc: Document, records: list[dict[str, Any]]) -> tuple[int, int]:
-    """(body characters, body characters inside some chunk), whitespace not counted."""
+def _coverage(doc: Document, records: list[dict[str, Any]], facts: DocFacts) -> tuple[int, int]:
+    """(body characters, body characters inside some chunk), whitespace not counted; the gaps
+    are listed as faults (offsets into the parser's text, which is the file for text formats)."""
     text = doc.text
     excluded = _merge([(e.start, e.end) for e in doc.elements if e.kind in NON_BODY_KINDS])
     body = _nonspace(text) - sum(_nonspace(text[s:e]) for s, e in excluded)
@@ -217,6 +221,9 @@ def _coverage(doc: Document, records: list[dict[str, Any]]) -> tuple[int, int]:
         cursor = max(cursor, e)
     gaps.append((cursor, len(text)))
     uncovered = sum(_nonspace(text[s:e]) for s, e in gaps if e > s)
+    for s, e in gaps:
+        if text[s:e].strip():
+            facts.fault("text_coverage", start=s, end=e, text=text[s:e].strip()[:200])
     return body, body - uncovered
 
 
