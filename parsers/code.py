@@ -255,11 +255,14 @@ def _comments_above(text: str, start: int, language: str) -> int:
     if text[line_start:start].strip():
         return start  # something else precedes the definition on its own line
     committed = start
+    indent = start - line_start
     while line_start > 0:
         prev_start = text.rfind("\n", 0, line_start - 1) + 1
         line = text[prev_start : line_start - 1]
         if not line.strip() or not comment.match(line):
             break
+        if language in ("python", "ruby") and len(line) - len(line.lstrip()) > indent:
+            break  # indented deeper: the end of the block above (or of its last line's comment)
         line_start = prev_start
         start = prev_start + len(line) - len(line.lstrip())
         if not _BLOCK_INSIDE.match(line) or _BLOCK_OPEN.match(line):
@@ -340,9 +343,12 @@ def _parts(text: str, d: _Def, offsets: _Offsets, base: int, language: str) -> l
         while spans and spans[-1][0] >= start + base:
             spans.pop()  # comments that belong to this child are part of its span
         if spans and spans[-1][1] > start + base:
-            # The grammar filed this child's leading comments under the one before: they go
-            # with this child, and the one before ends above them (parts never overlap).
-            spans[-1][1] = trim_span(text, spans[-1][0] - base, start)[1] + base
+            # The grammar filed this child's leading comments under the one before (inside its
+            # block): they stay there, as they do in that child's own span, and this part
+            # starts after it (parts never overlap).
+            start = trim_span(text, spans[-1][1] - base, end)[0]
+            if end <= start:
+                continue
         spans.append([start + base, end + base])
     return spans
 

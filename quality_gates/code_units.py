@@ -87,7 +87,15 @@ def _standalone(source: str, r: dict[str, Any]) -> str:
     start, text, language = r["start"], r["text"], r["language"]
     line_start = source.rfind("\n", 0, start) + 1
     indent = source[line_start:start]
-    body = textwrap.dedent((indent if not indent.strip() else "") + text)
+    body = (indent if not indent.strip() else "") + text
+    if language == "python":
+        # Comment lines above a definition say nothing about blocks: leave them out of the
+        # indentation (a trailing comment of the line above may sit deeper than the def).
+        lines = body.split("\n")
+        while len(lines) > 1 and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
+            lines.pop(0)
+        body = "\n".join(lines)
+    body = textwrap.dedent(body)
     if language == "python" and body[:1].isspace():
         body = "if True:\n" + body  # a definition nested in a block, followed by outer code
     if language in _MEMBERS_NEED_CLASS and "method" in (r.get("kinds") or []):

@@ -7,7 +7,8 @@
 - Office and HTML: every word of the chunk is among the words of docling's own export.
 
 Text layers and exports run some words together (PDFium's text in a box joins table cells,
-docling joins inline list items): a word found inside such a run, spaces taken out, counts.
+docling joins inline list items): a chunk word counts as present when two or three consecutive
+chunk words, joined, are one word of the reference, or when it begins or ends a reference word.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from quality_gates.facts import DocFacts
 from quality_gates.reference import TEXT_FORMATS, Reference
-from quality_gates.words import words
+from quality_gates.words import present, words
 
 
 def measure_localization(facts: DocFacts, fmt: str, records: list[dict[str, Any]], ref: Reference | None) -> None:
@@ -28,9 +29,8 @@ def measure_localization(facts: DocFacts, fmt: str, records: list[dict[str, Any]
         inside: dict[tuple[int, tuple[float, ...]], str] = {}
         problems = [_in_boxes(ref, r, inside) for r in records]
     else:
-        exported = words(ref.everything or ref.text)
-        separate, squashed = set(exported), "".join(exported)
-        problems = [_in_export(separate, squashed, r) for r in records]
+        exported = set(words(ref.everything or ref.text))
+        problems = [_in_export(exported, r) for r in records]
     facts.localized = sum(p is None for p in problems)
     for r, problem in zip(records, problems, strict=True):
         if problem is not None:
@@ -53,9 +53,8 @@ def _in_source(ref: Reference, r: dict[str, Any]) -> str | None:
 
 
 def _in_boxes(ref: Reference, r: dict[str, Any], inside: dict[tuple[int, tuple[float, ...]], str]) -> str | None:
-    """A word counts as inside when PDFium's text in the boxes has it as a word or, with the
-    spaces taken out, as a run of characters: PDFium's bounded text runs table cells together
-    ("2,839" and "5" come out as "2,8395")."""
+    """A word counts as inside when PDFium's text in the boxes has it as a word, or has it run
+    together with its neighbours as one word (table cells "2,839" and "5" come out "2,8395")."""
     assert ref.pdf is not None
     wanted = set(words(r["text"]))
     boxes = r.get("boxes") or []
@@ -71,18 +70,18 @@ def _in_boxes(ref: Reference, r: dict[str, Any], inside: dict[tuple[int, tuple[f
         if key not in inside:
             inside[key] = " ".join(words(ref.pdf.pages[page].text_in(bbox)))  # type: ignore[arg-type]
         texts.append(inside[key])
-    found = " ".join(texts)
-    separate, squashed = set(found.split()), found.replace(" ", "")
-    absent = sorted(w for w in wanted if w not in separate and w not in squashed)
+    inside_words = set(" ".join(texts).split())
+    absent = sorted(wanted - present(words(r["text"]), inside_words))
     if absent:
         return f"{len(absent)} words not inside its boxes on the page: {' '.join(absent[:12])}"
     return None
 
 
-def _in_export(separate: set[str], squashed: str, r: dict[str, Any]) -> str | None:
-    """As in a PDF's boxes, a word run together with the next in docling's export (its inline
-    groups are joined without a space: "WiktionaryMedia") still counts."""
-    absent = sorted(w for w in set(words(r["text"])) - separate if w not in squashed)
+def _in_export(exported: set[str], r: dict[str, Any]) -> str | None:
+    """As in a PDF's boxes, words run together in docling's export (its inline groups are
+    joined without a space: "WiktionaryMedia") still count."""
+    held = words(r["text"])
+    absent = sorted(set(held) - present(held, exported))
     if absent:
         return f"{len(absent)} words not in docling's export of the file: {' '.join(absent[:12])}"
     return None

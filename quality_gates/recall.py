@@ -20,7 +20,7 @@ from typing import Any
 from parsers.model import NON_BODY_KINDS, Document
 from quality_gates.facts import DocFacts
 from quality_gates.reference import TEXT_FORMATS, Reference
-from quality_gates.words import bag, located, words
+from quality_gates.words import bag, located, runs, words
 
 _MISSING_BOXES = 400  # lost words drawn on page images, per document
 
@@ -135,10 +135,10 @@ def _whole(facts: DocFacts, records: list[dict[str, Any]], ref: Reference) -> No
     for r in records:
         chunked.update(bag(r["embed_text"]))
     lost = reference - chunked
-    # docling's export runs inline items together ("WiktionaryMedia"): such a run is found
-    # when the chunks hold it, spaces aside.
-    squashed = "".join(w for r in records for w in words(r["embed_text"]))
-    lost = Counter({w: n for w, n in lost.items() if w not in squashed})
+    # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
+    # when two or three consecutive words of a chunk make it up.
+    joined = {w for r in records for w in runs(words(r["embed_text"]))}
+    lost = Counter({w: n for w, n in lost.items() if w not in joined})
     facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
     if lost:
         facts.fault("extraction_recall", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())

@@ -34,3 +34,30 @@ def located(text: str) -> Iterator[tuple[str, int, int]]:
     must stay exact; NFKC folding is applied word by word)."""
     for m in _WORD.finditer(text):
         yield unicodedata.normalize("NFKC", m.group(0)).casefold(), m.start(), m.end()
+
+
+def runs(sequence: list[str], longest: int = 3) -> dict[str, tuple[int, int]]:
+    """Concatenations of 2..``longest`` consecutive words, each with the positions it spans:
+    how a word of one text can be found when another runs neighbours together ("2,839" and
+    "5" in two table cells come out of a PDF text layer as "2,8395")."""
+    out: dict[str, tuple[int, int]] = {}
+    for i in range(len(sequence)):
+        joined = sequence[i]
+        for j in range(i + 1, min(len(sequence), i + longest)):
+            joined += sequence[j]
+            out.setdefault(joined, (i, j + 1))
+    return out
+
+
+def present(sequence: list[str], reference: set[str]) -> set[str]:
+    """The words of ``sequence`` found in ``reference``: as words, inside a run of consecutive
+    words that the reference has as one word, or at the start or end of a reference word (a
+    text layer joins table cells in its own order: "6,617" beside "7" comes out "6,6177")."""
+    found = {w for w in sequence if w in reference}
+    for joined, (i, j) in runs(sequence).items():
+        if joined in reference:
+            found.update(sequence[i:j])
+    for w in set(sequence) - found:
+        if any(r.startswith(w) or r.endswith(w) for r in reference):
+            found.add(w)
+    return found
