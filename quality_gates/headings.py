@@ -86,7 +86,9 @@ def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    md.core.ruler.disable(["inline", "text_join"])  # block structure is enough: titles stay raw
+    return md
 
 
 def markdown_headings(source: str) -> list[Heading]:

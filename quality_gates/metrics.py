@@ -73,6 +73,12 @@ def _fault(facts: DocFacts, check: str, r: dict[str, Any], why: str) -> None:
     facts.fault(check, chunk=r["id"], start=r["start"], end=r["end"], why=why)
 
 
+def _count(counter: TokenCounter, records: list[dict[str, Any]]) -> tuple[list[int], list[int]]:
+    """Tokens of each embed_text as embedded (the budget's count) and of its text alone (for
+    short chunks): two batches, no offsets (reading offsets back costs more than counting)."""
+    return counter.count_embedded([r["embed_text"] for r in records]), counter.count_many([r["text"] for r in records])
+
+
 def _resolver(tokenizers: TokenCounter | Tokenizers) -> Tokenizers:
     if callable(tokenizers) and not hasattr(tokenizers, "fingerprint"):
         return tokenizers
@@ -96,8 +102,7 @@ def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: 
                 r = records[i]
                 _fault(facts, "budget", r, f"unknown tokenizer {name!r}")
             continue
-        counts = counter.count_embedded([records[i]["embed_text"] for i in indices])
-        texts = counter.count_many([records[i]["text"] for i in indices])
+        counts, texts = _count(counter, [records[i] for i in indices])
         for i, n, t in zip(indices, counts, texts, strict=True):
             embedded[i] = n
             text_tokens[i] = t

@@ -13,7 +13,6 @@ calling it furniture: the report shows what was dropped and why.
 
 from __future__ import annotations
 
-import bisect
 from collections import Counter
 from typing import Any
 
@@ -67,11 +66,6 @@ def _spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return [m[0] for m in merged], [m[1] for m in merged]
 
 
-def _inside(starts: list[int], ends: list[int], start: int, end: int) -> bool:
-    i = bisect.bisect_right(starts, start) - 1
-    return i >= 0 and ends[i] >= end
-
-
 def _by_position(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference) -> None:
     """Text formats: every word of the source file, by position (front matter and furniture
     the parser declared are left out)."""
@@ -80,11 +74,18 @@ def _by_position(facts: DocFacts, doc: Document, records: list[dict[str, Any]], 
     total = found = 0
     lost: list[list[int]] = []  # runs of consecutive lost words, as source spans
     previous_lost = False
+    d_starts, d_ends = declared
+    c_starts, c_ends = chunked
+    d = c = 0  # words come in order: walk both span lists alongside
     for _, start, end in located(ref.text):
-        if _inside(*declared, start, end):
+        while d < len(d_ends) and d_ends[d] < end:
+            d += 1
+        if d < len(d_starts) and d_starts[d] <= start:
             continue
         total += 1
-        hit = _inside(*chunked, start, end)
+        while c < len(c_ends) and c_ends[c] < end:
+            c += 1
+        hit = c < len(c_starts) and c_starts[c] <= start
         found += hit
         if not hit and previous_lost:
             lost[-1][1] = end
