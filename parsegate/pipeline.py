@@ -13,7 +13,7 @@ import traceback
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +99,9 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
         outcome.indexed_chars = sum(c.end - c.start for c in chunks)
         outcome.warnings = [w.to_dict() for w in doc.warnings]
         records = [c.to_dict() for c in chunks]
-        outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens).to_dict()
+        # The gate reads the file again itself: its checks compare the chunks with the source,
+        # not with what the parser made of it.
+        outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens, path.read_bytes()).to_dict()
         lines = [orjson.dumps(r) for r in records]
     except ParseError as exc:
         if exc.code == "unsupported":
@@ -217,4 +219,7 @@ def outcome_dict(outcome: FileOutcome) -> dict[str, Any]:
 
 
 def outcome_from_dict(data: dict[str, Any]) -> FileOutcome:
-    return FileOutcome(**data)
+    """A file's outcome from run.json, written by this or an older parsegate (fields this
+    version does not know are ignored)."""
+    known = {f.name for f in fields(FileOutcome)}
+    return FileOutcome(**{k: v for k, v in data.items() if k in known})

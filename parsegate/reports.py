@@ -1,6 +1,7 @@
 """Write report.json and report.html for a run, gathering what the HTML drill-down shows:
-each document's chunk spans and, for text formats, its source text (read back from the
-corpus and checked against the version the chunks name)."""
+each document's chunk spans and, for text formats, its source text; for PDFs, its first pages
+rendered by PDFium with every chunk's boxes (both read back from the corpus and checked against
+the version the chunks name)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ import orjson
 from parsers.decode import decode_text
 from parsers.model import ParseError
 from quality_gates.gate import GateConfig
+from quality_gates.page_images import page_images
 from quality_gates.report import build_report, render_html
 
 # Formats whose Document.text is the decoded source file itself.
 SOURCE_IS_TEXT = frozenset({"markdown", "text"})
 DETAIL_DOCS = 300  # documents with chunk detail in report.html, failures first
 DETAIL_CHARS = 20_000_000  # and no more source text than this in the page
+PAGES_PER_PDF = 8  # PDF pages drawn per document...
+PAGES_IN_REPORT = 60  # ...and in the whole page (about 40 KB each)
 
 
 def write_reports(
@@ -27,7 +31,8 @@ def write_reports(
 ) -> dict[str, Any]:
     report = build_report(files, gate, run)
     (outdir / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    details = _details(outdir, report, corpus)
+    facts = {f["path"]: f.get("facts") or {} for f in files}
+    details = _details(outdir, report, corpus, facts)
     (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")
     return report
 
@@ -54,28 +59,48 @@ def _chunks_by_doc(outdir: Path, wanted: set[str]) -> dict[str, list[dict[str, A
     return found
 
 
-def _source(corpus: Path, doc_id: str, fmt: str | None, version: str | None) -> tuple[str | None, str | None]:
-    if fmt not in SOURCE_IS_TEXT:
-        return None, f"Source view is available for text formats; {fmt} text is the parser's normalized text."
+def _read(corpus: Path, doc_id: str, version: str | None) -> tuple[bytes | None, str | None]:
     path = corpus if corpus.is_file() else corpus / doc_id
     try:
         data = path.read_bytes()
     except OSError as exc:
         return None, f"Source file not readable now ({exc.strerror})."
     if version and "sha256:" + hashlib.sha256(data).hexdigest() != version:
-        return None, "The source file changed since this run; its text is not shown."
+        return None, "The source file changed since this run; it is not shown."
+    return data, None
+
+
+def _source(corpus: Path, doc_id: str, fmt: str | None, version: str | None) -> tuple[str | None, str | None]:
+    if fmt not in SOURCE_IS_TEXT:
+        return None, f"Source view is available for text formats; {fmt} text is the parser's normalized text."
+    data, note = _read(corpus, doc_id, version)
+    if data is None:
+        return None, note
     try:
         return decode_text(data), None
     except ParseError as exc:
         return None, exc.message
 
 
-def _details(outdir: Path, report: dict[str, Any], corpus: Path) -> dict[str, dict[str, Any]]:
+def _pages(
+    corpus: Path, doc_id: str, version: str | None, chunks: list[dict[str, Any]], facts: dict[str, Any], room: int
+) -> list[dict[str, Any]]:
+    data, _ = _read(corpus, doc_id, version)
+    if data is None or room <= 0:
+        return []
+    lost = (facts.get("faults") or {}).get("extraction_recall", [])
+    return page_images(data, chunks, facts.get("furniture") or [], lost, min(PAGES_PER_PDF, room))
+
+
+def _details(
+    outdir: Path, report: dict[str, Any], corpus: Path, facts: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     wanted = _wanted(report)
     by_doc = _chunks_by_doc(outdir, set(wanted))
     formats = {d["doc_id"]: d["format"] for d in report["documents"]}
     details: dict[str, dict[str, Any]] = {}
     budget = DETAIL_CHARS
+    pages_left = PAGES_IN_REPORT
     for doc_id in wanted:
         chunks = sorted(by_doc.get(doc_id, []), key=lambda c: (c["start"], c["end"]))
         version = chunks[0]["doc_version"] if chunks else None
@@ -83,11 +108,18 @@ def _details(outdir: Path, report: dict[str, Any], corpus: Path) -> dict[str, di
         if text is not None and len(text) > budget:
             text, note = None, "Source text left out: the page's size limit was reached."
         budget -= len(text or "")
+        pages = []
+        if formats.get(doc_id) == "pdf":
+            pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left)
+            pages_left -= len(pages)
         details[doc_id] = {
             "text": text,
             "text_note": note,
+            "pages": pages,
             "chunks": [
                 {
+                    "id": c["id"],
+                    "symbol": c.get("symbol"),
                     "start": c["start"],
                     "end": c["end"],
                     "tokens": c["tokens"],

@@ -53,7 +53,24 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IMPORT_WORDS = frozenset(
     "import from as use using require require_relative load include static package type typeof export default".split()
 )
-_COMMENT_LINE = re.compile(r"\s*(#(?=\s|#|$)|//|/\*|\*(?=\s|/|$)|--|<!--)")
+# Lines that are comments, per language (a shared pattern took "* b)" in a Python expression
+# and "--count;" in C for comments, so definitions started mid-statement). A line starting
+# with "*" is a comment only inside a block comment: see _comments_above.
+_HASH = re.compile(r"\s*#")
+_SLASHES = re.compile(r"\s*(//|/\*|\*(?=\s|/|$))")
+_COMMENT_LINES = {
+    "python": _HASH,
+    "ruby": _HASH,
+    "php": re.compile(r"\s*(#(?!\[)|//|/\*|\*(?=\s|/|$))"),  # "#[Attribute]" is code
+}
+_BLOCK_OPEN = re.compile(r"\s*/\*")
+_BLOCK_INSIDE = re.compile(r"\s*\*(?=\s|/|$)")
+
+
+def _comment_line(language: str) -> re.Pattern[str]:
+    return _COMMENT_LINES.get(language, _SLASHES)
+
+
 _SIGNATURE_CHARS = 400
 _MAX_SYNTAX_WARNINGS = 20
 
@@ -150,7 +167,7 @@ def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element]
     tree = _parser(language).parse(data)
     offsets = _Offsets(text, data)
     defs, imports = _captures(tree.root_node, language, offsets, text)
-    _nest(defs)
+    _nest(defs, text)
     elements = _elements(text, language, defs, imports, offsets, base)
     return elements, _syntax_warnings(tree.root_node)
 
@@ -159,7 +176,7 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
     """Spans of the outermost definitions in ``text`` (for code embedded in other formats)."""
     data = text.encode("utf-8")
     defs, _ = _captures(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
-    _nest(defs)
+    _nest(defs, text)
     return [(d.start, d.end) for d in defs if d.parent is None]
 
 
@@ -186,7 +203,7 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        defs.append(_Def(node, key[5:], name, _start(outer, offsets, text), offsets(outer.end_byte)))
+        defs.append(_Def(node, key[5:], name, _start(outer, offsets, text, language), offsets(outer.end_byte)))
     return defs, imports
 
 
@@ -224,33 +241,46 @@ def _leading(node: Node, data: bytes) -> Node:
     return first
 
 
-def _start(node: Node, offsets: _Offsets, text: str) -> int:
+def _start(node: Node, offsets: _Offsets, text: str, language: str) -> int:
     """Where a unit begins: with the comments and attributes that belong to it."""
-    return _comments_above(text, offsets(_leading(node, offsets.data).start_byte))
+    return _comments_above(text, offsets(_leading(node, offsets.data).start_byte), language)
 
 
-def _comments_above(text: str, start: int) -> int:
+def _comments_above(text: str, start: int, language: str) -> int:
     """Move ``start`` up over comment lines right above it (no blank line between), for
-    grammars that file a definition's doc comment under the node before it."""
+    grammars that file a definition's doc comment under the node before it. Lines that start
+    with "*" are taken only as part of a block comment whose "/*" is reached."""
+    comment = _comment_line(language)
     line_start = text.rfind("\n", 0, start) + 1
     if text[line_start:start].strip():
         return start  # something else precedes the definition on its own line
+    committed = start
+    indent = start - line_start
     while line_start > 0:
         prev_start = text.rfind("\n", 0, line_start - 1) + 1
         line = text[prev_start : line_start - 1]
-        if not line.strip() or not _COMMENT_LINE.match(line):
+        if not line.strip() or not comment.match(line):
             break
-        start = line_start = prev_start
-        start += len(line) - len(line.lstrip())
-    return start
+        if language in ("python", "ruby") and len(line) - len(line.lstrip()) > indent:
+            break  # indented deeper: the end of the block above (or of its last line's comment)
+        line_start = prev_start
+        start = prev_start + len(line) - len(line.lstrip())
+        if not _BLOCK_INSIDE.match(line) or _BLOCK_OPEN.match(line):
+            committed = start  # a whole comment line, or the line that opens the block
+    return committed
 
 
-def _nest(defs: list[_Def]) -> None:
+def _nest(defs: list[_Def], text: str) -> None:
     """Parent of each definition: the innermost definition that contains it."""
     defs.sort(key=lambda d: (d.start, -d.end))
     stack: list[_Def] = []
     for d in defs:
         while stack and stack[-1].end <= d.start:
+            stack.pop()
+        while stack and d.end > stack[-1].end:
+            # Its leading comments reach into the definition before it (the grammar filed
+            # them there): they stay there, and this one starts after it.
+            d.start = trim_span(text, stack[-1].end, d.end)[0]
             stack.pop()
         if stack:
             d.parent = stack[-1]
@@ -282,7 +312,7 @@ def _qualified(d: _Def) -> str:
     return ".".join(reversed(names))
 
 
-def _signature(text: str, d: _Def, offsets: _Offsets) -> str:
+def _signature(text: str, d: _Def, offsets: _Offsets, language: str) -> str:
     """The definition up to its body (decorators included, comment lines left out), or its
     first line."""
     body = _body(d.node)
@@ -291,24 +321,34 @@ def _signature(text: str, d: _Def, offsets: _Offsets) -> str:
     else:
         head = text[d.start : d.end].split("\n", 1)[0]
     lines = head.rstrip().split("\n")
-    while len(lines) > 1 and (not lines[0].strip() or _COMMENT_LINE.match(lines[0])):
+    comment = _comment_line(language)
+    while len(lines) > 1 and (not lines[0].strip() or comment.match(lines[0])):
         lines.pop(0)
-    while len(lines) > 1 and (not lines[-1].strip() or _COMMENT_LINE.match(lines[-1])):
+    while len(lines) > 1 and (not lines[-1].strip() or comment.match(lines[-1])):
         lines.pop()
     return "\n".join(lines).strip().rstrip("{").rstrip()[:_SIGNATURE_CHARS]
 
 
-def _parts(text: str, d: _Def, offsets: _Offsets, base: int) -> list[list[int]]:
+def _parts(text: str, d: _Def, offsets: _Offsets, base: int, language: str) -> list[list[int]]:
+    """Spans of the statements (and nested definitions) of a definition's body: disjoint and in
+    order, each with the comments right above it."""
     body = _body(d.node)
     if body is None:
         return []
     spans: list[list[int]] = []
     for child in body.named_children:
-        start, end = trim_span(text, _start(child, offsets, text), offsets(child.end_byte))
+        start, end = trim_span(text, _start(child, offsets, text, language), offsets(child.end_byte))
         if end <= start:
             continue
         while spans and spans[-1][0] >= start + base:
             spans.pop()  # comments that belong to this child are part of its span
+        if spans and spans[-1][1] > start + base:
+            # The grammar filed this child's leading comments under the one before (inside its
+            # block): they stay there, as they do in that child's own span, and this part
+            # starts after it (parts never overlap).
+            start = trim_span(text, spans[-1][1] - base, end)[0]
+            if end <= start:
+                continue
         spans.append([start + base, end + base])
     return spans
 
@@ -329,9 +369,9 @@ def _elements(
         data: dict[str, Any] = {
             "language": language,
             "symbol": _qualified(d),
-            "signature": _signature(text, d, offsets),
+            "signature": _signature(text, d, offsets, language),
             "context": used + list(reversed(enclosing)),
-            "parts": _parts(text, d, offsets, base),
+            "parts": _parts(text, d, offsets, base, language),
         }
         if d.parent is not None:
             data["part"] = True  # a unit of its own only when its parent is split

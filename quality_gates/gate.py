@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from quality_gates.metrics import DocFacts, rates
+from quality_gates.facts import MAX_FAULTS
+from quality_gates.metrics import DocFacts, is_short, not_measured, rates
 
 
 class GateConfigError(ValueError):
@@ -30,8 +31,12 @@ class Thresholds:
     min_table_header_coverage: float = 1.0
     min_localization: float = 1.0
     min_budget_compliance: float = 1.0
-    max_duplicate_rate: float = 0.1
+    min_token_count_accuracy: float = 1.0  # the record's ``tokens`` equals the real count
+    max_duplicate_rate: float = 0.1  # per document, and over the whole run (run level)
     min_text_coverage: float = 0.99
+    min_extraction_recall: float = 0.99
+    max_code_overlaps: int = 0
+    min_code_parse: float = 1.0
     max_overhead: float | None = None  # index size cap (overlap raises it); off by default
     fail_on_warnings: tuple[str, ...] = ()  # warning codes that fail a document, e.g. needs_ocr
     max_failed_share: float = 0.0  # run level: share of documents that may fail before the run fails
@@ -46,10 +51,30 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("table_header_coverage", ">=", "min_table_header_coverage"),
     ("localization", ">=", "min_localization"),
     ("budget_compliance", ">=", "min_budget_compliance"),
+    ("token_count_accuracy", ">=", "min_token_count_accuracy"),
     ("duplicate_rate", "<=", "max_duplicate_rate"),
     ("text_coverage", ">=", "min_text_coverage"),
+    ("extraction_recall", ">=", "min_extraction_recall"),
+    ("code_overlaps", "<=", "max_code_overlaps"),
+    ("code_parse", ">=", "min_code_parse"),
     ("overhead", "<=", "max_overhead"),
 )
+# Run level: checks over all documents of a run together.
+RUN_CHECKS: tuple[tuple[str, str, str], ...] = (("duplicate_rate", "<=", "max_duplicate_rate"),)
+# Which check's faults (DocFacts.faults) show the chunks and spans behind each metric.
+FAULTS = {
+    "empty_chunk_rate": "empty",
+    "text_coverage": "text_coverage",
+    "localization": "localization",
+    "heading_inheritance": "heading_inheritance",
+    "budget_compliance": "budget",
+    "token_count_accuracy": "token_count",
+    "duplicate_rate": "duplicates",
+    "extraction_recall": "extraction_recall",
+    "code_overlaps": "code_overlaps",
+    "code_parse": "code_parse",
+    "table_header_coverage": "table_header",
+}
 
 
 @dataclass(frozen=True)
@@ -76,6 +101,7 @@ class Check:
     value: float | int | None
     threshold: float | int | None
     passed: bool
+    faults: list[dict[str, Any]] = field(default_factory=list)  # the chunks and spans at fault
 
 
 @dataclass
@@ -85,6 +111,7 @@ class Verdict:
     passed: bool
     metrics: dict[str, float | int | None]
     checks: list[Check]
+    not_measured: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[Check]:
@@ -97,6 +124,7 @@ class Verdict:
             "verdict": "pass" if self.passed else "fail",
             "metrics": self.metrics,
             "failed_checks": [asdict(c) for c in self.failed],
+            "not_measured": self.not_measured,
         }
 
 
@@ -109,15 +137,38 @@ def evaluate(facts: DocFacts, thresholds: Thresholds) -> Verdict:
         if limit is None or value is None:
             continue
         ok = value >= limit if op == ">=" else value <= limit
-        checks.append(Check(name, metric, value, limit, ok))
+        faults = [] if ok else facts.faults.get(FAULTS.get(metric, ""), [])
+        if not ok and metric == "short_chunk_rate":
+            faults = _short_faults(facts, thresholds.short_chunk_tokens)
+        checks.append(Check(name, metric, value, limit, ok, faults))
     for code in thresholds.fail_on_warnings:
         count = facts.warnings.get(code, 0)
         checks.append(Check("fail_on_warnings", f"warnings.{code}", count, 0, count == 0))
-    return Verdict(facts.doc_id, facts.format, all(c.passed for c in checks), metrics, checks)
+    passed = all(c.passed for c in checks)
+    return Verdict(facts.doc_id, facts.format, passed, metrics, checks, not_measured(facts))
 
 
-def run_passes(failed_docs: int, total_docs: int, thresholds: Thresholds) -> bool:
-    return total_docs == 0 or failed_docs / total_docs <= thresholds.max_failed_share
+def _short_faults(facts: DocFacts, limit: int) -> list[dict[str, Any]]:
+    short = [(i, t) for i, t in enumerate(facts.text_tokens) if is_short(facts, t, limit)]
+    return [{"chunk_index": i, "why": f"{t} tokens of text (under {limit})"} for i, t in short[:MAX_FAULTS]]
+
+
+def run_checks(overall: dict[str, float | int | None], thresholds: Thresholds) -> list[Check]:
+    """Checks of the run as a whole (say, the same text embedded from four copies of a file)."""
+    out = []
+    for metric, op, name in RUN_CHECKS:
+        limit, value = getattr(thresholds, name), overall.get(metric)
+        if limit is None or value is None:
+            continue
+        out.append(Check(name, f"run.{metric}", value, limit, value >= limit if op == ">=" else value <= limit))
+    return out
+
+
+def run_passes(failed_docs: int, total_docs: int, thresholds: Thresholds, checks: list[Check] | None = None) -> bool:
+    """A run passes when no more than max_failed_share of its documents failed and every
+    run-level check passes."""
+    share_ok = total_docs == 0 or failed_docs / total_docs <= thresholds.max_failed_share
+    return share_ok and all(c.passed for c in checks or [])
 
 
 # -- configuration ---------------------------------------------------------------------

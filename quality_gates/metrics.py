@@ -1,8 +1,14 @@
 """What parsing and chunking did to a document's evidence, measured before embedding.
 
-``measure`` reads a Document and its chunk records and returns ``DocFacts``: counts that
-do not depend on any threshold (so a run can be re-gated later without re-parsing).
-``rates`` turns facts into the metrics the gate compares with thresholds.
+``measure`` reads a Document, its chunk records and the source file's bytes, and returns
+``DocFacts``: counts that do not depend on any threshold (so a run can be re-gated later
+without re-parsing). ``rates`` turns facts into the metrics the gate compares with thresholds.
+
+Localization, extraction recall, heading inheritance and code units are measured against an
+independent view of the source (``quality_gates.reference``); the budget is counted for real on
+every ``embed_text`` with the tokenizer each record names. Table header coverage, code context
+and text coverage compare the chunks with the parser's own Document (what it called a table
+header, a definition's imports, its normalized text): useful, but they trust the parser.
 """
 
 from __future__ import annotations
@@ -10,94 +16,105 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from chunkers.budget import Counter as TokenCounter
 from parsers.model import NON_BODY_KINDS, Document, Element
+from quality_gates.code_units import measure_code
+from quality_gates.facts import DocFacts
+
+__all__ = ["DocFacts", "aggregate", "is_short", "measure", "not_measured", "rates"]
+from quality_gates.headings import measure_headings
+from quality_gates.localization import measure_localization
+from quality_gates.recall import measure_recall
+from quality_gates.reference import open_reference
 
 _WHITESPACE = " \t\n\r\x0b\x0c\x85\xa0\u2028\u2029\u3000"
+# The tokenizer a record names (its fingerprint) → a loaded counter, or None when unknown.
+Tokenizers = Callable[[str], TokenCounter | None]
 
 
-@dataclass
-class DocFacts:
-    doc_id: str
-    format: str
-    chunks: int = 0
-    empty: int = 0
-    text_tokens: list[int] = field(default_factory=list)  # per chunk, the evidence alone
-    has_headings: bool = False
-    heading_checked: int = 0  # chunks of documents that have headings
-    heading_ok: int = 0
-    table_chunks: int = 0
-    table_ok: int = 0
-    localized: int = 0
-    budget: int = 0
-    over_budget: int = 0
-    largest: int = 0
-    duplicates: int = 0
-    text_hashes: list[str] = field(default_factory=list)  # normalized text, for run-wide duplicates
-    source_chars: int = 0
-    indexed_chars: int = 0
-    body_chars: int = 0  # non-whitespace characters outside furniture and front matter
-    covered_chars: int = 0
-    warnings: dict[str, int] = field(default_factory=dict)
-    code_chunks: int = 0
-    code_whole: int | None = None  # needs the code parser's definitions (not yet available)
-    code_context: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DocFacts:
-        return cls(**data)
-
-
-def measure(doc: Document, records: list[dict[str, Any]], counter: TokenCounter, budget: int) -> DocFacts:
+def measure(
+    doc: Document,
+    records: list[dict[str, Any]],
+    tokenizers: TokenCounter | Tokenizers,
+    budget: int,
+    source: bytes | None = None,
+) -> DocFacts:
+    """Facts about ``records`` (the chunks of ``doc``). ``source`` is the file's bytes, read
+    again by the caller; without it the checks against the source are reported not measured."""
     facts = DocFacts(doc_id=doc.doc_id, format=doc.format, chunks=len(records), budget=budget)
     facts.source_chars = len(doc.text)
     facts.indexed_chars = sum(max(0, r["end"] - r["start"]) for r in records)
     facts.warnings = dict(Counter(w.code for w in doc.warnings))
     facts.empty = sum(1 for r in records if not r["text"].strip())
-    facts.localized = sum(1 for r in records if _localized(doc, r))
-    _measure_tokens(facts, records, counter, budget)
-    _measure_headings(facts, doc, records)
+    for r in records:
+        if not r["text"].strip():
+            _fault(facts, "empty", r, "no text")
+    _measure_tokens(facts, records, _resolver(tokenizers), budget)
     _measure_tables(facts, doc, records)
     _measure_duplicates(facts, records)
-    facts.body_chars, facts.covered_chars = _coverage(doc, records)
-    _measure_code(facts, doc, records)
+    facts.body_chars, facts.covered_chars = _coverage(doc, records, facts)
+    _measure_code_context(facts, doc, records)
+    ref = open_reference(doc.format, source, doc.doc_id)
+    try:
+        measure_localization(facts, doc.format, records, ref)
+        measure_recall(facts, doc, records, ref)
+        measure_headings(facts, doc, records, ref)
+        measure_code(facts, records, ref)
+    finally:
+        if ref is not None:
+            ref.close()
     return facts
 
 
-def _localized(doc: Document, r: dict[str, Any]) -> bool:
-    start, end = r["start"], r["end"]
-    if not (0 <= start <= end <= len(doc.text)) or doc.text[start:end] != r["text"]:
-        return False
-    boxes, pages = r.get("boxes"), r.get("pages")
-    # PDF chunks: every box must lie on a page the chunk names.
-    return not boxes or all(b.get("page") in (pages or []) for b in boxes)
+def _fault(facts: DocFacts, check: str, r: dict[str, Any], why: str) -> None:
+    facts.fault(check, chunk=r["id"], start=r["start"], end=r["end"], why=why)
 
 
-def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], counter: TokenCounter, budget: int) -> None:
-    """Budget compliance is re-measured on embed_text, not taken from the record's own count."""
-    embedded = counter.count_embedded([r["embed_text"] for r in records])
-    facts.over_budget = sum(1 for n in embedded if n > budget)
-    facts.largest = max(embedded, default=0)
-    if not counter.additive:
-        facts.text_tokens = counter.count_many([r["text"] for r in records])
-        return
-    # Additive counts: the text's share is the whole less the specials and the prefix, and
-    # prefixes repeat, so each distinct one is counted once.
-    prefixes = [r["embed_text"][: len(r["embed_text"]) - len(r["text"])] for r in records]
-    distinct = sorted(set(prefixes))
-    cost = dict(zip(distinct, counter.count_many(distinct), strict=True))
-    facts.text_tokens = [n - counter.specials - cost[p] for n, p in zip(embedded, prefixes, strict=True)]
+def _count(counter: TokenCounter, records: list[dict[str, Any]]) -> tuple[list[int], list[int]]:
+    """Tokens of each embed_text as embedded (the budget's count) and of its text alone (for
+    short chunks): two batches, no offsets (reading offsets back costs more than counting)."""
+    return counter.count_embedded([r["embed_text"] for r in records]), counter.count_many([r["text"] for r in records])
 
 
-def _leaves_by_start(doc: Document) -> tuple[list[int], list[Element]]:
-    leaves = doc.leaves()
-    return [e.start for e in leaves], leaves
+def _resolver(tokenizers: TokenCounter | Tokenizers) -> Tokenizers:
+    if callable(tokenizers) and not hasattr(tokenizers, "fingerprint"):
+        return tokenizers
+    counter: TokenCounter = tokenizers  # type: ignore[assignment]
+    return lambda name: counter if name == counter.fingerprint else None
+
+
+def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: Tokenizers, budget: int) -> None:
+    """Every embed_text is counted for real, in one batch per tokenizer, with the tokenizer the
+    record names; the record's own ``tokens`` is only compared with that count, never trusted.
+    A record naming a tokenizer that is not at hand cannot be shown within budget: it fails."""
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(records):
+        groups.setdefault(r.get("tokenizer") or "", []).append(i)
+    embedded: list[int | None] = [None] * len(records)
+    text_tokens = [0] * len(records)
+    for name, indices in groups.items():
+        counter = tokenizers(name)
+        if counter is None:
+            for i in indices:
+                r = records[i]
+                _fault(facts, "budget", r, f"unknown tokenizer {name!r}")
+            continue
+        counts, texts = _count(counter, [records[i] for i in indices])
+        for i, n, t in zip(indices, counts, texts, strict=True):
+            embedded[i] = n
+            text_tokens[i] = t
+    facts.text_tokens = text_tokens
+    facts.over_budget = sum(1 for n in embedded if n is None or n > budget)
+    facts.largest = max((n for n in embedded if n is not None), default=0)
+    facts.tokens_exact = sum(1 for n, r in zip(embedded, records, strict=True) if n is not None and n == r["tokens"])
+    for count, r in zip(embedded, records, strict=True):
+        if count is not None and count > budget:
+            _fault(facts, "budget", r, f"{count} tokens over the budget of {budget}")
+        if count is not None and count != r["tokens"]:
+            _fault(facts, "token_count", r, f"says {r['tokens']} tokens, counts {count}")
 
 
 def _overlapping(starts: list[int], leaves: list[Element], start: int, end: int) -> list[Element]:
@@ -108,32 +125,6 @@ def _overlapping(starts: list[int], leaves: list[Element], start: int, end: int)
             out.append(leaves[i])
         i += 1
     return out
-
-
-def _common(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
-    first = paths[0]
-    n = len(first)
-    for p in paths[1:]:
-        n = min(n, len(p))
-        while n and p[:n] != first[:n]:
-            n -= 1
-    return first[:n]
-
-
-def _measure_headings(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
-    """A chunk's section path is correct when it equals the common section of the content it
-    holds (headings it opens with are stated in its text), and is empty only before the first heading."""
-    facts.has_headings = any(e.kind == "heading" for e in doc.elements)
-    if not facts.has_headings:
-        return
-    facts.heading_checked = len(records)
-    starts, leaves = _leaves_by_start(doc)
-    for r in records:
-        held = _overlapping(starts, leaves, r["start"], r["end"])
-        body = [e for e in held if e.kind != "heading"] or held
-        expected = _common([e.section_path for e in body]) if body else ()
-        path = tuple(r.get("section_path") or ())
-        facts.heading_ok += path == expected and (bool(path) or not expected)
 
 
 def _measure_tables(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
@@ -151,13 +142,18 @@ def _measure_tables(facts: DocFacts, doc: Document, records: list[dict[str, Any]
         if not headers:
             continue
         facts.table_chunks += 1
-        facts.table_ok += all(h in r["embed_text"] for h in headers)
+        if all(h in r["embed_text"] for h in headers):
+            facts.table_ok += 1
+        else:
+            facts.fault(
+                "table_header", chunk=r["id"], start=r["start"], end=r["end"], why="table header not in embed_text"
+            )
 
 
 _DEFINITIONS = frozenset({"function", "class", "method"})
 
 
-def _measure_code(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
+def _measure_code_context(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
     """Code chunks (from the code parser): how many hold whole definitions only, and how many
     carry, in embed_text, every context line (imports, enclosing headers) their definitions need."""
     definitions = sorted((e for e in doc.elements if e.kind in _DEFINITIONS), key=lambda e: e.start)
@@ -177,7 +173,10 @@ def _measure_code(facts: DocFacts, doc: Document, records: list[dict[str, Any]])
         # definition needs that definition's header.
         needed = {line for e in inside for line in e.data.get("context", [])}
         needed |= {e.data.get("signature", "") for e in around}
-        facts.code_context += all(line in r["embed_text"] for line in needed)
+        absent = [line for line in needed if line not in r["embed_text"]]
+        facts.code_context += not absent
+        if absent:
+            _fault(facts, "code_context", r, f"lacks {absent[0]!r}")
 
 
 def normalized_hash(text: str) -> str:
@@ -185,8 +184,18 @@ def normalized_hash(text: str) -> str:
 
 
 def _measure_duplicates(facts: DocFacts, records: list[dict[str, Any]]) -> None:
-    facts.text_hashes = [normalized_hash(r["text"]) for r in records]
-    facts.duplicates = len(facts.text_hashes) - len(set(facts.text_hashes))
+    """Duplicates are what gets embedded twice: the same embed_text (whitespace and case aside)."""
+    facts.embed_hashes = [normalized_hash(r["embed_text"]) for r in records]
+    seen: dict[str, dict[str, Any]] = {}
+    facts.duplicates = 0
+    for h, r in zip(facts.embed_hashes, records, strict=True):
+        if h in seen:
+            facts.duplicates += 1
+            facts.fault(
+                "duplicates", chunk=r["id"], start=r["start"], end=r["end"], why=f"same embed_text as {seen[h]['id']}"
+            )
+        else:
+            seen[h] = r
 
 
 def _nonspace(text: str) -> int:
@@ -203,8 +212,9 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _coverage(doc: Document, records: list[dict[str, Any]]) -> tuple[int, int]:
-    """(body characters, body characters inside some chunk), whitespace not counted."""
+def _coverage(doc: Document, records: list[dict[str, Any]], facts: DocFacts) -> tuple[int, int]:
+    """(body characters, body characters inside some chunk), whitespace not counted; the gaps
+    are listed as faults (offsets into the parser's text, which is the file for text formats)."""
     text = doc.text
     excluded = _merge([(e.start, e.end) for e in doc.elements if e.kind in NON_BODY_KINDS])
     body = _nonspace(text) - sum(_nonspace(text[s:e]) for s, e in excluded)
@@ -216,6 +226,9 @@ def _coverage(doc: Document, records: list[dict[str, Any]]) -> tuple[int, int]:
         cursor = max(cursor, e)
     gaps.append((cursor, len(text)))
     uncovered = sum(_nonspace(text[s:e]) for s, e in gaps if e > s)
+    for s, e in gaps:
+        if text[s:e].strip():
+            facts.fault("text_coverage", start=s, end=e, text=text[s:e].strip()[:200])
     return body, body - uncovered
 
 
@@ -229,83 +242,82 @@ def short_count(facts: DocFacts, threshold: int) -> int:
     return sum(is_short(facts, t, threshold) for t in facts.text_tokens)
 
 
-def _share(part: int | None, whole: int) -> float | None:
-    return None if part is None or whole == 0 else round(part / whole, 6)
+def _share(part: int | None, whole: int | None) -> float | None:
+    return None if part is None or not whole else round(part / whole, 6)
+
+
+# metric → (numerator, denominator) fields of DocFacts; "chunks - over_budget" is computed.
+RATIOS: dict[str, tuple[str, str]] = {
+    "empty_chunk_rate": ("empty", "chunks"),
+    "short_chunk_rate": ("short", "chunks"),
+    "heading_inheritance": ("heading_ok", "heading_checked"),
+    "table_header_coverage": ("table_ok", "table_chunks"),
+    "localization": ("localized", "chunks"),
+    "budget_compliance": ("within_budget", "chunks"),
+    "token_count_accuracy": ("tokens_exact", "chunks"),
+    "duplicate_rate": ("duplicates", "chunks"),
+    "overhead": ("indexed_chars", "source_chars"),
+    "text_coverage": ("covered_chars", "body_chars"),
+    "extraction_recall": ("recall_found", "recall_words"),
+    "code_whole_definitions": ("code_whole", "code_chunks"),
+    "code_with_context": ("code_context", "code_chunks"),
+    "code_parse": ("code_parsed", "code_checked"),
+}
+# Metrics measured against an independent signal: None there means "not measured".
+INDEPENDENT = ("localization", "extraction_recall", "heading_inheritance", "token_count_accuracy", "duplicate_rate")
+
+
+def _counts(facts: DocFacts, short_tokens: int) -> dict[str, int | None]:
+    counts: dict[str, int | None] = {
+        name: getattr(facts, name) for pair in RATIOS.values() for name in pair if hasattr(facts, name)
+    }
+    counts["short"] = short_count(facts, short_tokens)
+    counts["within_budget"] = facts.chunks - facts.over_budget
+    return counts
 
 
 def rates(facts: DocFacts, short_tokens: int) -> dict[str, float | int | None]:
-    return _rates(
-        chunks=facts.chunks,
-        empty=facts.empty,
-        short=short_count(facts, short_tokens),
-        heading=(facts.heading_ok, facts.heading_checked),
-        table=(facts.table_ok, facts.table_chunks),
-        localized=facts.localized,
-        over_budget=facts.over_budget,
-        largest=facts.largest,
-        duplicates=facts.duplicates,
-        chars=(facts.indexed_chars, facts.source_chars, facts.covered_chars, facts.body_chars),
-        code=(facts.code_whole, facts.code_context, facts.code_chunks),
-    )
+    counts = _counts(facts, short_tokens)
+    out: dict[str, float | int | None] = {"chunks": facts.chunks}
+    for metric, (part, whole) in RATIOS.items():
+        out[metric] = _share(counts[part], counts[whole])
+    out["largest_chunk_tokens"] = facts.largest
+    out["code_overlaps"] = facts.code_overlaps
+    return out
+
+
+def not_measured(facts: DocFacts) -> list[str]:
+    """Metrics with no value because their input was not measured (an older run, or no
+    independent view of the source), as opposed to metrics that do not apply."""
+    out = []
+    for metric, (part, _) in RATIOS.items():
+        field = "over_budget" if part == "within_budget" else part
+        unavailable = metric in INDEPENDENT and facts.chunks and getattr(facts, field, 0) is None
+        if metric == "heading_inheritance" and not facts.has_headings:
+            unavailable = False  # no headings: the check does not apply
+        if field in facts.missing or unavailable:
+            out.append(metric)
+    if "code_overlaps" in facts.missing:
+        out.append("code_overlaps")
+    return out
 
 
 def aggregate(all_facts: list[DocFacts], short_tokens: int) -> dict[str, float | int | None]:
-    """Rates over many documents: sums of their counts (not an average of their rates).
-    Duplicates are counted across documents too."""
-    hashes = [h for f in all_facts for h in f.text_hashes]
-    code_whole = [f.code_whole for f in all_facts if f.code_whole is not None]
-    code_context = [f.code_context for f in all_facts if f.code_context is not None]
-    return _rates(
-        chunks=sum(f.chunks for f in all_facts),
-        empty=sum(f.empty for f in all_facts),
-        short=sum(short_count(f, short_tokens) for f in all_facts),
-        heading=(sum(f.heading_ok for f in all_facts), sum(f.heading_checked for f in all_facts)),
-        table=(sum(f.table_ok for f in all_facts), sum(f.table_chunks for f in all_facts)),
-        localized=sum(f.localized for f in all_facts),
-        over_budget=sum(f.over_budget for f in all_facts),
-        largest=max((f.largest for f in all_facts), default=0),
-        duplicates=len(hashes) - len(set(hashes)),
-        chars=(
-            sum(f.indexed_chars for f in all_facts),
-            sum(f.source_chars for f in all_facts),
-            sum(f.covered_chars for f in all_facts),
-            sum(f.body_chars for f in all_facts),
-        ),
-        code=(
-            sum(code_whole) if code_whole else None,
-            sum(code_context) if code_context else None,
-            sum(f.code_chunks for f in all_facts),
-        ),
-    )
-
-
-def _rates(
-    *,
-    chunks: int,
-    empty: int,
-    short: int,
-    heading: tuple[int, int],
-    table: tuple[int, int],
-    localized: int,
-    over_budget: int,
-    largest: int,
-    duplicates: int,
-    chars: tuple[int, int, int, int],
-    code: tuple[int | None, int | None, int],
-) -> dict[str, float | int | None]:
-    indexed, source, covered, body = chars
-    return {
-        "chunks": chunks,
-        "empty_chunk_rate": _share(empty, chunks),
-        "short_chunk_rate": _share(short, chunks),
-        "heading_inheritance": _share(*heading),
-        "table_header_coverage": _share(*table),
-        "localization": _share(localized, chunks),
-        "budget_compliance": _share(chunks - over_budget, chunks),
-        "largest_chunk_tokens": largest,
-        "duplicate_rate": _share(duplicates, chunks),
-        "overhead": _share(indexed, source),
-        "text_coverage": _share(covered, body),
-        "code_whole_definitions": _share(code[0], code[2]),
-        "code_with_context": _share(code[1], code[2]),
-    }
+    """Rates over many documents: sums of their counts (not an average of their rates), over
+    the documents where the count was measured. Duplicates are counted across documents too:
+    the same embed_text in two files is embedded twice."""
+    per_doc = [_counts(f, short_tokens) for f in all_facts]
+    out: dict[str, float | int | None] = {"chunks": sum(f.chunks for f in all_facts)}
+    for metric, (part, whole) in RATIOS.items():
+        measured = [c for c in per_doc if c[part] is not None]
+        out[metric] = _share(
+            sum(int(c[part] or 0) for c in measured) if measured else None,
+            sum(int(c[whole] or 0) for c in measured),
+        )
+    hashed = [f for f in all_facts if f.embed_hashes is not None]
+    hashes = [h for f in hashed for h in f.embed_hashes or []]
+    out["duplicate_rate"] = _share(len(hashes) - len(set(hashes)), len(hashes)) if hashed else None
+    out["largest_chunk_tokens"] = max((f.largest for f in all_facts), default=0)
+    overlaps = [f.code_overlaps for f in all_facts if f.code_overlaps is not None]
+    out["code_overlaps"] = sum(overlaps) if overlaps else None
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import asdict
 from importlib import resources
 from typing import Any
 
@@ -12,8 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from quality_gates.gate import GateConfig, run_passes
-from quality_gates.metrics import DocFacts, aggregate, rates
+from quality_gates.gate import GateConfig, run_checks, run_passes
+from quality_gates.metrics import DocFacts, aggregate, not_measured, rates
 
 REPORT_SCHEMA = "parsegate.report/1"
 # Metrics shown to people: (metric, name, threshold field).
@@ -23,11 +24,15 @@ THRESHOLDED = (
     ("heading_inheritance", "heading inheritance", "min_heading_inheritance"),
     ("table_header_coverage", "table header coverage", "min_table_header_coverage"),
     ("localization", "localization", "min_localization"),
+    ("extraction_recall", "extraction recall", "min_extraction_recall"),
     ("budget_compliance", "budget compliance", "min_budget_compliance"),
+    ("token_count_accuracy", "token counts exact", "min_token_count_accuracy"),
     ("largest_chunk_tokens", "largest chunk (tokens)", "-"),
     ("duplicate_rate", "duplicates", "max_duplicate_rate"),
-    ("text_coverage", "text coverage", "min_text_coverage"),
+    ("text_coverage", "text coverage (parser's text)", "min_text_coverage"),
     ("overhead", "index overhead", "max_overhead"),
+    ("code_overlaps", "code: overlapping chunks", "max_code_overlaps"),
+    ("code_parse", "code: definitions parse alone", "min_code_parse"),
     ("code_whole_definitions", "code: whole definitions", "-"),
     ("code_with_context", "code: with context", "-"),
 )
@@ -55,11 +60,14 @@ def build_report(files: list[dict[str, Any]], gate: GateConfig, run: dict[str, A
             "metrics": aggregate([facts[f["path"]] for f in group], thresholds.short_chunk_tokens),
         }
     failed_total = len(gate_failed) + len(parse_failed)
-    passed = run_passes(failed_total, len(chunked) + len(parse_failed), gate.default)
+    overall = aggregate(list(facts.values()), gate.default.short_chunk_tokens)
+    checks = run_checks(overall, gate.default)
+    passed = run_passes(failed_total, len(chunked) + len(parse_failed), gate.default, checks)
     return {
         "schema": REPORT_SCHEMA,
         "verdict": "pass" if passed else "fail",
         "run": run,
+        "run_checks": [asdict(c) for c in checks],
         "thresholds": gate.to_dict(),
         "counts": {
             "files": len(files),
@@ -71,7 +79,7 @@ def build_report(files: list[dict[str, Any]], gate: GateConfig, run: dict[str, A
             "quarantined": len(files) - (len(chunked) - len(gate_failed)),
             "failed_share": round(failed_total / max(1, len(chunked) + len(parse_failed)), 6),
         },
-        "overall": aggregate(list(facts.values()), gate.default.short_chunk_tokens),
+        "overall": overall,
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
         "documents": [_document(f, gate) for f in sorted(files, key=_failures_first)],
@@ -89,9 +97,11 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
 
 
 def _document(f: dict[str, Any], gate: GateConfig) -> dict[str, Any]:
-    metrics = None
+    metrics, missing, furniture, recall_source = None, [], [], None
     if f.get("facts"):
-        metrics = rates(DocFacts.from_dict(f["facts"]), gate.for_format(f["format"]).short_chunk_tokens)
+        facts = DocFacts.from_dict(f["facts"])
+        metrics = rates(facts, gate.for_format(f["format"]).short_chunk_tokens)
+        missing, furniture, recall_source = not_measured(facts), facts.furniture, facts.recall_source
     return {
         "doc_id": f["path"],
         "format": f.get("format"),
@@ -102,6 +112,9 @@ def _document(f: dict[str, Any], gate: GateConfig) -> dict[str, Any]:
         "chunks": f.get("chunks", 0),
         "metrics": metrics,
         "failed_checks": f.get("failed_checks", []),
+        "not_measured": missing,
+        "recall_source": recall_source,
+        "furniture": furniture,
         "warnings": f.get("warnings", []),
     }
 
@@ -151,6 +164,13 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         console.print(Text("FAIL ", style="bold red") + Text(f"{d['doc_id']}: " + "; ".join(reasons)), soft_wrap=True)
     if len(failures) > 30:
         console.print(f"… {len(failures) - 30} more failures in report.json")
+    for c in report.get("run_checks", []):
+        if not c["passed"]:
+            console.print(Text("FAIL ", style="bold red") + Text("the run: " + check_text(c)), soft_wrap=True)
+    unmeasured = Counter(m for d in report["documents"] for m in d.get("not_measured") or [])
+    if unmeasured:
+        listed = ", ".join(f"{m} ({n} documents)" for m, n in sorted(unmeasured.items()))
+        console.print(Text("not measured: ", style="yellow") + Text(listed), soft_wrap=True)
     c = report["counts"]
     style = "bold green" if report["verdict"] == "pass" else "bold red"
     console.print(

@@ -62,7 +62,7 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
         "latin1.md": "parse_failed",
     }
     assert quarantine["empty.md"]["failed_checks"] == [
-        {"check": "min_chunks", "metric": "chunks", "value": 0, "threshold": 1, "passed": False}
+        {"check": "min_chunks", "metric": "chunks", "value": 0, "threshold": 1, "passed": False, "faults": []}
     ]
     report = json.loads((out / "report.json").read_text())
     assert report["schema"] == "parsegate.report/1" and report["verdict"] == "fail"

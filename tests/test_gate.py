@@ -11,7 +11,7 @@ import pytest
 from chunkers import ChunkConfig, Chunker
 from parsers import markdown, text
 from quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
-from quality_gates.metrics import DocFacts, aggregate, measure, rates
+from quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates
 
 SOURCE = b"""# Handbook
 
@@ -46,7 +46,13 @@ def fixture():
 
 def facts_of(fixture, records) -> DocFacts:
     doc, chunker, _ = fixture
-    return measure(doc, records, chunker.counter, BUDGET)
+    return measure(doc, records, chunker.counter, BUDGET, SOURCE)
+
+
+def honest(fixture, record: dict) -> dict:
+    """A hand-edited record whose ``tokens`` still tells the truth (so only the edit is wrong)."""
+    record["tokens"] = fixture[1].counter.count(record["embed_text"])
+    return record
 
 
 def moved(before: dict, after: dict) -> set[str]:
@@ -61,7 +67,9 @@ def test_the_fixture_passes_every_check(fixture) -> None:
     metrics = verdict.metrics
     assert metrics["table_header_coverage"] == 1.0 and facts.table_chunks >= 2
     assert metrics["heading_inheritance"] == metrics["localization"] == metrics["budget_compliance"] == 1.0
-    assert metrics["text_coverage"] == 1.0 and metrics["empty_chunk_rate"] == metrics["duplicate_rate"] == 0.0
+    assert metrics["text_coverage"] == metrics["extraction_recall"] == metrics["token_count_accuracy"] == 1.0
+    assert metrics["empty_chunk_rate"] == metrics["duplicate_rate"] == 0.0
+    assert facts.recall_words == 51 and facts.recall_source == "source file"
 
 
 def check_breaks(fixture, records, expected_metrics: set[str], expected_check: str) -> dict:
@@ -77,7 +85,12 @@ def check_breaks(fixture, records, expected_metrics: set[str], expected_check: s
 def test_an_empty_chunk_moves_only_the_empty_rate(fixture) -> None:
     records = copy.deepcopy(fixture[2])
     first = records[0]
-    records.insert(0, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": []})
+    records.insert(
+        0,
+        honest(
+            fixture, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": [], "lines": [1, 1]}
+        ),
+    )
     metrics = check_breaks(fixture, records, {"empty_chunk_rate"}, "max_empty_chunk_rate")
     assert metrics["empty_chunk_rate"] == pytest.approx(1 / len(records), abs=1e-6)
 
@@ -87,6 +100,7 @@ def test_a_table_piece_missing_its_header(fixture) -> None:
     header = "| Severity | Acknowledge within |"
     piece = next(r for r in records if "table_row" in r["kinds"] and not r["text"].startswith(header))
     piece["embed_text"] = piece["embed_text"].replace(header + "\n", "")
+    honest(fixture, piece)
     metrics = check_breaks(fixture, records, {"table_header_coverage"}, "min_table_header_coverage")
     assert metrics["table_header_coverage"] < 1.0
 
@@ -103,22 +117,35 @@ def test_an_over_budget_chunk(fixture) -> None:
     records = copy.deepcopy(fixture[2])
     last = records[-1]
     last["embed_text"] = "padding " * BUDGET + last["embed_text"]
+    honest(fixture, last)  # honest about its count: only the budget fails
     check_breaks(fixture, records, {"budget_compliance"}, "min_budget_compliance")
+
+
+def test_a_wrong_tokens_field_moves_only_token_count_accuracy(fixture) -> None:
+    records = copy.deepcopy(fixture[2])
+    records[0]["tokens"] -= 3
+    metrics = check_breaks(fixture, records, {"token_count_accuracy"}, "min_token_count_accuracy")
+    assert metrics["token_count_accuracy"] == pytest.approx(1 - 1 / len(records), abs=1e-6)
 
 
 def test_a_duplicated_chunk(fixture) -> None:
     records = copy.deepcopy(fixture[2])
-    records.append(copy.deepcopy(records[-1]))
+    records.append({**copy.deepcopy(records[-1]), "id": "ch-copy"})
     # An identical chunk is index overhead by definition, so overhead moves with it.
     metrics = check_breaks(fixture, records, {"duplicate_rate", "overhead"}, "max_duplicate_rate")
     assert metrics["duplicate_rate"] == pytest.approx(1 / len(records), abs=1e-6)
+    failed = evaluate(facts_of(fixture, records), Thresholds()).failed[0]
+    assert [f["chunk"] for f in failed.faults] == ["ch-copy"]  # the report points at the copy
 
 
-def test_a_wrong_section_path(fixture) -> None:
+def test_the_same_text_under_another_section_is_not_a_duplicate(fixture) -> None:
+    """Duplicates compare embed_text: the same words with other context embed differently."""
     records = copy.deepcopy(fixture[2])
-    for r in records:
-        r["section_path"] = ["Handbook"]
-    check_breaks(fixture, records, {"heading_inheritance"}, "min_heading_inheritance")
+    twin = {**copy.deepcopy(records[-1]), "id": "ch-twin"}
+    twin["embed_text"] = "Another section\n\n" + twin["text"]
+    honest(fixture, twin)
+    records.append(twin)
+    assert evaluate(facts_of(fixture, records), Thresholds()).metrics["duplicate_rate"] == 0.0
 
 
 def test_a_dropped_chunk_loses_text_coverage(fixture) -> None:
@@ -134,6 +161,7 @@ def test_short_chunks_count_only_in_documents_with_more_than_one_chunk() -> None
     chunker = Chunker(ChunkConfig(max_tokens=16))
     doc = text.parse(b"Yes.\n\nNo.\n\nA much longer paragraph that takes the rest of the budget here.", "s.txt")
     facts = measure(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 16)
+    assert facts.localized is None and "localization" in not_measured(facts)  # no source given
     assert rates(facts, 8)["short_chunk_rate"] > 0
     single = text.parse(b"Yes.", "one.txt")
     one = measure(single, [c.to_dict() for c in chunker.chunk(single)], chunker.counter, 16)
@@ -149,8 +177,8 @@ def test_warnings_can_fail_a_document() -> None:
 
 
 def test_aggregates_sum_counts_and_find_duplicates_across_documents() -> None:
-    a = DocFacts(doc_id="a", format="text", chunks=2, localized=2, text_hashes=["h1", "h2"], text_tokens=[9, 9])
-    b = DocFacts(doc_id="b", format="text", chunks=1, localized=0, text_hashes=["h1"], text_tokens=[9])
+    a = DocFacts(doc_id="a", format="text", chunks=2, localized=2, embed_hashes=["h1", "h2"], text_tokens=[9, 9])
+    b = DocFacts(doc_id="b", format="text", chunks=1, localized=0, embed_hashes=["h1"], text_tokens=[9])
     overall = aggregate([a, b], 8)
     assert overall["localization"] == pytest.approx(2 / 3, abs=1e-6)
     assert overall["duplicate_rate"] == pytest.approx(1 / 3, abs=1e-6)

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from parsegate.cli import app
-from tests.conftest import IN_CI
+from tests.conftest import GOLDEN, IN_CI
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -87,3 +87,78 @@ def test_report_embeds_document_text_as_data_not_markup(fixture_run: Path) -> No
     assert "alert('x')" in payload["details"]["good.md"]["text"]
     assert not re.search(r"<script>alert", html)
     assert payload["details"]["bad.txt"]["chunks"][0]["tokens"] > 0
+
+
+# -- in a driven browser: the reader clicks -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Forty Markdown pages (a long documents table), a PDF with a table and a Python file."""
+    root = tmp_path_factory.mktemp("mixed")
+    for n in range(40):
+        (root / f"page-{n:02d}.md").write_text(f"# Page {n}\n\nThis page explains item {n} in a sentence or two.\n")
+    shutil.copy(GOLDEN / "pdf" / "table-two-pages" / "input.pdf", root / "zz-table.pdf")
+    (root / "zz-store.py").write_text(
+        "import json\n\n\nclass Store:\n    def load(self, raw):\n        return json.loads(raw)\n"
+    )
+    out = tmp_path_factory.mktemp("mixed-out")
+    result = CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "48"])
+    assert result.exit_code in (0, 1), result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = chromium()
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS[1:9])
+        yield launched
+        launched.close()
+
+
+def test_clicking_a_document_opens_its_detail_in_view(mixed_run: Path, browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((mixed_run / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    row = page.locator('tr.doc[data-doc="page-01.md"]')
+    row.scroll_into_view_if_needed()
+    table = page.locator("#documents").bounding_box()
+    assert table is not None and table["y"] + table["height"] > 1600  # below the table is far out of view
+    row.click()
+    detail = page.locator("#detail")
+    assert detail.locator("h2").first.inner_text() == "page-01.md"
+    box = detail.bounding_box()
+    assert box is not None and 0 <= box["y"] < 800, box  # the detail starts inside the viewport
+    page.locator('tr.doc[data-doc="zz-table.pdf"]').click()
+    # The PDF's first page: PDFium's image with the chunks' boxes, alternating colours.
+    pdf_page = page.locator("#pdf-page-1")
+    assert pdf_page.locator("img").get_attribute("src").startswith("data:image/jpeg;base64,")
+    assert pdf_page.locator(".pbox.c0").count() > 0 and pdf_page.locator(".pbox.c1").count() > 0
+    page.locator('tr.doc[data-doc="zz-store.py"]').click()
+    assert page.locator("#detail table.chunks code").first.inner_text() == "Store"  # code chunks show their symbol
+    assert errors == []
+
+
+def test_a_failed_check_links_to_the_chunk_at_fault(run_with_duplicates: Path, browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((run_with_duplicates / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    faults = page.locator("#detail ul.faults li")
+    assert faults.count() == 5 and "same embed_text as" in faults.first.inner_text()
+    faults.first.locator("a.go", has_text="chunk #2").click()
+    assert "flash" in (page.locator("#chunk-row-1").get_attribute("class") or "")
+    faults.first.locator("a.go", has_text="source").click()
+    assert page.locator(".source .seg.flash").count() >= 1
+
+
+@pytest.fixture(scope="module")
+def run_with_duplicates(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("dupes")
+    (root / "bad.txt").write_text("\n\n".join(["The very same paragraph is repeated in this file."] * 6))
+    out = tmp_path_factory.mktemp("dupes-out")
+    CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "20"])
+    return out

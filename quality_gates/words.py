@@ -1,0 +1,63 @@
+"""Words, as the gate compares them between an independent extraction and the chunks.
+
+Both sides go through the same normalization: Unicode compatibility folding (ligatures such as
+"ﬁ" become "fi"), case folding, and a word hyphenated at a line end joined again ("exam-\\nple"),
+which is how a text layer differs from the text a reader sees. Punctuation separates words, so
+table pipes, Markdown markup and list bullets never count as words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+
+_WORD = re.compile(r"\w+")
+_HYPHENATED = re.compile(r"(?<=\w)-[ \t]*\r?\n[ \t]*(?=[a-zà-ÿ])")
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", _HYPHENATED.sub("", text)).casefold()
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+def bag(text: str) -> Counter[str]:
+    return Counter(words(text))
+
+
+def located(text: str) -> Iterator[tuple[str, int, int]]:
+    """Each word of ``text`` with its span in ``text`` itself (no hyphen joining: the spans
+    must stay exact; NFKC folding is applied word by word)."""
+    for m in _WORD.finditer(text):
+        yield unicodedata.normalize("NFKC", m.group(0)).casefold(), m.start(), m.end()
+
+
+def runs(sequence: list[str], longest: int = 3) -> dict[str, tuple[int, int]]:
+    """Concatenations of 2..``longest`` consecutive words, each with the positions it spans:
+    how a word of one text can be found when another runs neighbours together ("2,839" and
+    "5" in two table cells come out of a PDF text layer as "2,8395")."""
+    out: dict[str, tuple[int, int]] = {}
+    for i in range(len(sequence)):
+        joined = sequence[i]
+        for j in range(i + 1, min(len(sequence), i + longest)):
+            joined += sequence[j]
+            out.setdefault(joined, (i, j + 1))
+    return out
+
+
+def present(sequence: list[str], reference: set[str]) -> set[str]:
+    """The words of ``sequence`` found in ``reference``: as words, inside a run of consecutive
+    words that the reference has as one word, or at the start or end of a reference word (a
+    text layer joins table cells in its own order: "6,617" beside "7" comes out "6,6177")."""
+    found = {w for w in sequence if w in reference}
+    for joined, (i, j) in runs(sequence).items():
+        if joined in reference:
+            found.update(sequence[i:j])
+    for w in set(sequence) - found:
+        if any(r.startswith(w) or r.endswith(w) for r in reference):
+            found.add(w)
+    return found

@@ -1,0 +1,243 @@
+"""The gate's checks against independent signals, each broken by a fixture that breaks exactly
+it: a parser that files content under the wrong heading, alters text or drops a table column;
+an over-budget chunk under an additive tokenizer with an added token; overlapping code chunks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chunkers import ChunkConfig, Chunker
+from chunkers.budget import default_tokenizer_path, load_counter
+from parsers import code, markdown, pdf
+from quality_gates.gate import Thresholds, evaluate
+from quality_gates.metrics import measure
+from tests.conftest import GOLDEN
+
+GUIDE = b"""# Guide
+
+Read this guide before you install anything on the servers.
+
+## Install
+
+Run the installer and accept the licence.
+
+## Configure
+
+Set the region to eu-west and the retention to 30 days.
+"""
+
+
+def verdict_of(doc, records, counter, budget, source):
+    return evaluate(measure(doc, records, counter, budget, source), Thresholds())
+
+
+def failed(verdict) -> list[tuple[str, object]]:
+    return [(c.check, c.value) for c in verdict.failed]
+
+
+@pytest.fixture(scope="module")
+def chunker() -> Chunker:
+    return Chunker(ChunkConfig(max_tokens=64))
+
+
+def test_the_guide_passes_as_parsed(chunker: Chunker) -> None:
+    doc = markdown.parse(GUIDE, "guide.md")
+    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, GUIDE)
+    assert verdict.passed, verdict.failed
+    assert verdict.metrics["heading_inheritance"] == verdict.metrics["extraction_recall"] == 1.0
+
+
+def test_a_parser_that_files_content_under_the_wrong_heading(chunker: Chunker) -> None:
+    """Every element claims to sit under "Install": the chunks agree with the parser (the old
+    check scored 1.0), markdown-it's own headings do not."""
+    doc = markdown.parse(GUIDE, "guide.md")
+    for e in doc.elements:
+        if e.kind != "heading":
+            e.section_path = ("Guide", "Install")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
+    wrong = sum(1 for r in records if "Set the region" in r["text"] or "Read this guide" in r["text"])
+    assert failed(verdict) == [("min_heading_inheritance", pytest.approx(1 - wrong / len(records), abs=1e-6))]
+    fault = next(f for f in verdict.failed[0].faults if "Set the region" in GUIDE.decode()[f["start"] : f["end"]])
+    assert "the source puts it under guide > configure" in fault["why"]
+
+
+def test_a_parser_that_alters_text(chunker: Chunker) -> None:
+    """The parser's text says 60 days where the file says 30: the chunk is its slice of the
+    parser's text (the old check passed), not of the file."""
+    doc = markdown.parse(GUIDE, "guide.md")
+    doc.text = doc.text.replace("30 days", "60 days")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
+    assert failed(verdict) == [("min_localization", pytest.approx(2 / 3, abs=1e-6))]
+    offset = GUIDE.decode().index("30 days")
+    assert verdict.failed[0].faults[0]["why"] == f"text differs from the source file at offset {offset}"
+
+
+def test_wrong_line_numbers_fail_localization(chunker: Chunker) -> None:
+    doc = markdown.parse(GUIDE, "guide.md")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records[-1]["lines"] = [records[-1]["lines"][0] + 1, records[-1]["lines"][1] + 1]
+    verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
+    assert failed(verdict) == [("min_localization", pytest.approx(2 / 3, abs=1e-6))]
+    assert "but the span covers lines [9, 11]" in verdict.failed[0].faults[0]["why"]
+
+
+# -- PDF ---------------------------------------------------------------------------------
+
+TABLE_PDF = GOLDEN / "pdf" / "table-two-pages" / "input.pdf"
+
+
+def test_a_pdf_parser_that_drops_a_table_column(chunker: Chunker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table finder loses the last column ("Level (cm)"): the chunks are consistent with the
+    parser's text (text coverage 1.0), but PDFium's text layer still has every level."""
+    data = TABLE_PDF.read_bytes()
+    whole = pdf.parse(data, "input.pdf")
+    assert verdict_of(whole, [c.to_dict() for c in chunker.chunk(whole)], chunker.counter, 64, data).passed
+    find_tables = pdf.find_tables
+    monkeypatch.setattr(
+        pdf,
+        "find_tables",
+        lambda *args: [(box, [row[:-1] for row in rows]) for box, rows in find_tables(*args)],
+    )
+    doc = pdf.parse(data, "input.pdf")
+    assert "| S1 | 1 |" in doc.text and "100" not in doc.text
+    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, data)
+    assert verdict.metrics["text_coverage"] == 1.0
+    ((check, value),) = failed(verdict)
+    assert check == "min_extraction_recall" and value < 0.8
+    pages = verdict.failed[0].faults
+    assert [f["page"] for f in pages] == [1, 2] and {"100", "137", "142"} <= set(pages[0]["words"].split())
+    assert all(len(f["boxes"]) == f["count"] for f in pages)  # each lost word is drawn on its page
+
+
+def test_a_pdf_parser_that_misreads_a_word(chunker: Chunker) -> None:
+    """The word is not in its box. (Recall does not move: "level" reaches other chunks in the
+    table header they repeat, as many times as the page has it.)"""
+    data = TABLE_PDF.read_bytes()
+    doc = pdf.parse(data, "input.pdf")
+    doc.text = doc.text.replace("Water level", "Water lever")
+    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, data)
+    assert [c for c, _ in failed(verdict)] == ["min_localization"]
+    assert verdict.failed[0].faults[0]["why"] == "1 words not inside its boxes on the page: lever"
+
+
+def test_a_pdf_chunk_with_boxes_elsewhere(chunker: Chunker) -> None:
+    data = TABLE_PDF.read_bytes()
+    doc = pdf.parse(data, "input.pdf")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    first, table = records[0], next(r for r in records[1:] if "table_row" in r["kinds"])
+    assert "Station Readings" in first["text"]
+    first["boxes"] = table["boxes"]  # the heading's words are not in the table's box
+    verdict = verdict_of(doc, records, chunker.counter, 64, data)
+    assert failed(verdict) == [("min_localization", pytest.approx(1 - 1 / len(records), abs=1e-6))]
+    assert (
+        verdict.failed[0]
+        .faults[0]["why"]
+        .startswith("5 words not inside its boxes on the page: and per readings table water")
+    )
+    first["boxes"] = [{**b, "page": 2} for b in table["boxes"]]
+    why = verdict_of(doc, records, chunker.counter, 64, data).failed[0].faults[0]["why"]
+    assert why == "a box on page 2, which the chunk does not name or the file does not have"
+
+
+# -- budget -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def newline_tokenizer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """all-MiniLM-L6-v2 with one added token, "\\n": each newline now costs a token, which a
+    BERT-style additivity check that ignores added tokens does not see."""
+    spec = json.loads(default_tokenizer_path().read_text())
+    spec["added_tokens"].append(
+        {"id": len(spec["model"]["vocab"]), "content": "\n", "single_word": False, "lstrip": False,
+         "rstrip": False, "normalized": False, "special": False}
+    )  # fmt: skip
+    folder = tmp_path_factory.mktemp("newline-tokenizer")
+    (folder / "tokenizer.json").write_text(json.dumps(spec))
+    return folder / "tokenizer.json"
+
+
+def test_an_over_budget_chunk_under_an_additive_tokenizer_with_an_added_token(newline_tokenizer: Path) -> None:
+    """The record says 60 tokens (what the units add up to); the tokenizer it names counts more.
+    The gate counts every embed_text with that tokenizer and never trusts the record."""
+    plain, newline = load_counter(), load_counter(str(newline_tokenizer))
+    source = b"".join(b"Item %d is ready.\n" % n for n in range(1, 13))
+    doc = code_free_text(source)
+    text = source.decode().rstrip("\n")
+    record = {
+        "id": "ch-over", "start": 0, "end": len(text), "text": text, "embed_text": text,
+        "tokens": plain.count(text), "tokenizer": newline.fingerprint, "section_path": [], "kinds": ["paragraph"],
+        "lines": [1, 12], "language": None, "symbol": None,
+    }  # fmt: skip
+    assert record["tokens"] <= 64 < newline.count(text)
+    verdict = verdict_of(doc, [record], newline, 64, source)
+    assert failed(verdict) == [("min_budget_compliance", 0.0), ("min_token_count_accuracy", 0.0)]
+    assert verdict.failed[0].faults[0]["why"] == f"{newline.count(text)} tokens over the budget of 64"
+    # The same record under the tokenizer it does not name is within budget: the name matters.
+    unknown = verdict_of(doc, [{**record, "tokenizer": "elsewhere@sha256:0"}], newline, 64, source)
+    assert unknown.failed[0].faults[0]["why"] == "unknown tokenizer 'elsewhere@sha256:0'"
+
+
+def code_free_text(source: bytes):
+    from parsers import text
+
+    return text.parse(source, "items.txt")
+
+
+# -- code units -------------------------------------------------------------------------
+
+STORE = b"""import json
+
+
+class Store:
+    def load(self, raw):
+        return json.loads(raw)
+
+    def size(self):
+        return 0
+
+
+def helper(x):
+    return x + 1
+"""
+
+
+def test_overlapping_code_chunks(chunker: Chunker) -> None:
+    doc = code.parse(STORE, "store.py")
+    records = [c.to_dict() for c in Chunker(ChunkConfig(max_tokens=32)).chunk(doc)]
+    counter = chunker.counter
+    assert verdict_of(doc, records, counter, 64, STORE).passed
+    last = records[-1]
+    start = records[-2]["start"]  # takes in the chunk before too (whole statements: still parses)
+    last.update(start=start, text=doc.text[start : last["end"]], lines=list(doc.lines_of(start, last["end"])))
+    last["embed_text"] = last["text"]
+    last["tokens"] = counter.count(last["embed_text"])
+    verdict = verdict_of(doc, records, counter, 64, STORE)
+    assert failed(verdict) == [("max_code_overlaps", 1)]
+    assert verdict.failed[0].faults[0]["other"] == records[-2]["id"]
+
+
+TOTAL = b"""def total(values, weight):
+    result = 0
+    for value in values:
+        result += value * weight
+    return result
+"""
+
+
+def test_a_chunk_that_claims_a_whole_definition_but_does_not_parse() -> None:
+    """A piece of a split function ("for value in values:") labelled as a whole function."""
+    doc = code.parse(TOTAL, "total.py")
+    small = Chunker(ChunkConfig(max_tokens=20))
+    records = [c.to_dict() for c in small.chunk(doc)]
+    assert [r["kinds"] for r in records] == [["code"]] * 3  # pieces, marked as such: not parsed alone
+    before = failed(verdict_of(doc, records, small.counter, 20, TOTAL))
+    assert before == [("max_short_chunk_rate", pytest.approx(1 / 3, abs=1e-6))]  # "for value in values:"
+    records[1]["kinds"] = ["function"]
+    verdict = verdict_of(doc, records, small.counter, 20, TOTAL)
+    assert failed(verdict) == [*before, ("min_code_parse", 0.0)]
+    assert verdict.failed[1].faults[0]["chunk"] == records[1]["id"]

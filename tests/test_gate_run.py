@@ -1,0 +1,66 @@
+"""The gate over a whole run: run-level duplicates, and re-gating a run written by an older
+parsegate (facts/1: unknown fields ignored, missing ones reported as not measured)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from parsegate.cli import app
+
+PARAGRAPH = "Backups run every night at two and are kept for thirty days in the second region.\n"
+
+
+def run(corpus: Path, out: Path, *extra: str) -> tuple[int, dict]:
+    result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(out), "-w", "1", *extra])
+    return result.exit_code, json.loads((out / "report.json").read_text())
+
+
+def test_four_identical_files_fail_the_run_on_duplicates(tmp_path: Path) -> None:
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    for name in "abcd":
+        (corpus / f"{name}.txt").write_text(PARAGRAPH)
+    code, report = run(corpus, tmp_path / "out")
+    assert code == 1 and report["verdict"] == "fail"
+    assert report["counts"]["gate_failed"] == 0  # each file alone is fine...
+    assert report["overall"]["duplicate_rate"] == 0.75  # ...but 3 of 4 chunks embed the same text
+    assert report["run_checks"] == [
+        {"check": "max_duplicate_rate", "metric": "run.duplicate_rate", "value": 0.75, "threshold": 0.1,
+         "passed": False, "faults": []}
+    ]  # fmt: skip
+    (corpus / "b.txt").write_text("Restores are tested every month on a copy of the production database.\n")
+    (corpus / "c.txt").unlink()
+    (corpus / "d.txt").unlink()
+    code, report = run(corpus, tmp_path / "out2")
+    assert code == 0 and report["run_checks"][0]["passed"]
+
+
+def test_gate_reads_a_run_written_by_an_older_parsegate(tmp_path: Path) -> None:
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "guide.md").write_text("# Guide\n\n" + PARAGRAPH)
+    out = tmp_path / "out"
+    assert run(corpus, out)[0] == 0
+    record = json.loads((out / "run.json").read_text())
+    for f in record["files"]:
+        facts = f["facts"]
+        # What facts/1 had: no schema, text_hashes, no independent measurements; plus a field
+        # from some other version that this one does not know.
+        for name in ("schema", "recall_words", "recall_found", "recall_source", "tokens_exact", "embed_hashes"):
+            facts.pop(name)
+        facts["text_hashes"] = ["0" * 16]
+        facts["from_the_future"] = {"x": 1}
+        f["added_later"] = True
+    (out / "run.json").write_text(json.dumps(record))
+    result = CliRunner().invoke(app, ["gate", str(out)])
+    assert result.exit_code == 0, result.output
+    document = json.loads((out / "report.json").read_text())["documents"][0]
+    # localization, heading_ok and duplicates were redefined in facts/2: old values are not evidence.
+    assert document["not_measured"] == [
+        "heading_inheritance", "localization", "token_count_accuracy", "duplicate_rate", "extraction_recall",
+    ]  # fmt: skip
+    assert document["metrics"]["localization"] is None and document["verdict"] == "pass"
+    assert "not measured: duplicate_rate (1 documents)" in " ".join(result.output.split())
