@@ -22,6 +22,8 @@ from chunkers.tokens import SpanIndex
 from chunkers.units import Unit
 from parsers.model import Document
 
+_MIN_CHUNK_TOKENS = 8  # the gate's "abnormally short" chunk
+
 
 @dataclass
 class Options:
@@ -112,14 +114,27 @@ class Packer:
         ]
         if not allowed:
             allowed = [k for k in range(i + 1, reach + 1) if not self._glued(run, i, k)] or [reach]
+        room = max(1, self.room(run[i]))
+        allowed = self._not_scraps(run, i, allowed, room)
         strongest = min(run[k].level for k in allowed)
         candidates = [k for k in allowed if run[k].level == strongest]
         # The stretch to even out ends at the next boundary stronger than the one chosen.
         end = stretch_ends[strongest][reach]
         total = self.index.count(run[i].start, run[end - 1].end)
-        room = max(1, self.room(run[i]))
         target = total / -(-total // room)
         return min(candidates, key=lambda k: (abs(self.index.count(run[i].start, run[k - 1].end) - target), -k))
+
+    def _not_scraps(self, run: list[Unit], i: int, allowed: list[int], room: int) -> list[int]:
+        """Leave out cuts that would make a scrap of a chunk (an import line alone, "Yes."), unless
+        the cuts left would fall inside a sentence that a scrap-making cut would not."""
+        floor = min(max(_MIN_CHUNK_TOKENS, room // 8), room // 3)
+        big = [k for k in allowed if self.index.count(run[i].start, run[k - 1].end) >= floor]
+        if not big:
+            return allowed
+        strongest_big = min(run[k].level for k in big)
+        if strongest_big <= Level.WEAK or strongest_big == min(run[k].level for k in allowed):
+            return big
+        return allowed
 
     def _glued(self, run: list[Unit], i: int, k: int) -> bool:
         """Would a cut before ``run[k]`` break a heading, lead-in or header from what it

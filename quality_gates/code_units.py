@@ -96,11 +96,26 @@ def _standalone(source: str, r: dict[str, Any]) -> str:
             lines.pop(0)
         body = "\n".join(lines)
     body = textwrap.dedent(body)
-    if language == "python" and body[:1].isspace():
-        body = "if True:\n" + body  # a definition nested in a block, followed by outer code
+    if language == "python":
+        body = wrap_python_blocks(body)
     if language in _MEMBERS_NEED_CLASS and "method" in (r.get("kinds") or []):
         body = "class _ {\n" + body + "\n}"
     return _PREAMBLE.get(language, "") + body
+
+
+def wrap_python_blocks(body: str) -> str:
+    """A chunk that starts inside nested blocks and ends outside them (a class under an ``if``,
+    then module code) gets a stand-in block header at each indentation it later returns to."""
+    lines = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        return body
+    first = len(lines[0]) - len(lines[0].lstrip())
+    outer = sorted({len(ln) - len(ln.lstrip()) for ln in lines[1:]} - {first})
+    levels = [lvl for lvl in outer if lvl < first]
+    if first > 0 and (not levels or levels[0] > 0):
+        levels.insert(0, 0)  # the outermost block the first line sits in
+    headers = "".join(" " * lvl + "if True:\n" for lvl in levels)
+    return headers + body
 
 
 @cache

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import code
+from quality_gates.code_units import wrap_python_blocks
 from parsers.model import ParseError
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -33,12 +34,9 @@ def standalone(doc, start: int, chunk_text: str) -> str:
         indent = text[indent_start : parent.start] if not text[indent_start : parent.start].strip() else ""
         headers.insert(0, indent + ("class _:" if parent.kind == "class" else "def _():"))
         parent = doc.element(parent.parent) if parent.parent else None
-    source = textwrap.dedent("\n".join([*headers, body]))
-    lines = [line for line in source.split("\n") if line.strip()]
-    if lines and lines[0][0].isspace():
-        # A definition nested in an if/else or try block: give it a block to sit in.
-        source = "if True:\n" + source
-    return source
+    # A definition nested in an if/else or try block: give it (and any outer block the chunk
+    # returns to) a block to sit in.
+    return wrap_python_blocks(textwrap.dedent("\n".join([*headers, body])))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -241,3 +241,17 @@ def test_a_chunk_that_claims_a_whole_definition_but_does_not_parse() -> None:
     verdict = verdict_of(doc, records, small.counter, 20, TOTAL)
     assert failed(verdict) == [*before, ("min_code_parse", 0.0)]
     assert verdict.failed[1].faults[0]["chunk"] == records[1]["id"]
+
+
+def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
+    """A class under an ``if`` inside an ``else``, then a sibling class, then a module function:
+    every indentation the chunk returns to gets a stand-in block, so it parses; a chunk that
+    really is broken still does not."""
+    import ast
+
+    from quality_gates.code_units import wrap_python_blocks
+
+    body = "        class A:\n            x = 1\n\n    # c\n    class B:\n        y = 2\n\n\ndef f():\n    pass\n"
+    ast.parse(wrap_python_blocks(body))
+    with pytest.raises(SyntaxError):
+        ast.parse(wrap_python_blocks("        class A:\n            x = 1\n      y = 2\n"))

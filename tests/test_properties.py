@@ -199,6 +199,6 @@ def test_context_never_exceeds_its_budget_nor_starts_or_ends_mid_word(
             assert any(s.endswith(kept) and (s == kept or s[-len(kept) - 1] == " ") for s in sources), part
         elif part.endswith(" …"):
             kept = part[:-2]
-            assert any(s.startswith(kept) and s[len(kept)] == " " for s in sources), part
+            assert any(s.startswith(kept) and s[len(kept) : len(kept) + 1] == " " for s in sources), part
         else:
             assert part in sources, part
