@@ -10,8 +10,8 @@ with that checkout's .venv when it has one), scores every document against its t
 and prints and writes the figures per engine and overall to benchmarks/results/pdf_structure.json.
 --limit keeps the first N documents of each engine. The real PDFs in ../shared/corpus/pdf are
 scored too, against raw PDFium's own text as a *reference* (not a truth): words F1 and order only.
---sabotage breaks parsegate's output on purpose (shuffle, drop-words, drop-column, fake-heading,
-wrong-level, leak-furniture) to show which metric catches it.
+--sabotage breaks parsegate's output on purpose (shuffle, drop-words, drop-column, drop-headings,
+fake-heading, wrong-level, leak-furniture) to show which metric catches it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ REAL = REPO.parent / "shared" / "corpus" / "pdf"
 TOOLS = ("parsegate", "pdfium", "pdfplumber", "pdfminer")
 STRUCTURE = {"parsegate"}  # tools that report headings and tables; the others get n/a
 STYLES = ("ruled", "booktabs", "inner", "unruled")
-SABOTAGE = ("shuffle", "drop-words", "drop-column", "fake-heading", "wrong-level", "leak-furniture")
+SABOTAGE = ("shuffle", "drop-words", "drop-column", "drop-headings", "fake-heading", "wrong-level", "leak-furniture")
 
 
 def main() -> None:
@@ -118,6 +118,8 @@ def sabotage(records: dict[str, dict[str, Any]], truths: list[dict[str, Any]], k
                 rec["body"] = [b for n, b in enumerate(rec["body"]) if n % 5 != 2]
             elif kind == "drop-column":
                 rec["tables"] = [[row[:-1] for row in table] for table in rec["tables"]]
+            elif kind == "drop-headings":
+                rec["headings"] = rec["headings"][::2]
             elif kind == "fake-heading":
                 heads = {h["text"] for h in rec["headings"]}
                 rec["headings"] = rec["headings"] + [{"text": b, "level": 2} for b in rec["body"] if b not in heads][:3]
