@@ -46,6 +46,8 @@ def test_headings_ignore_numbers_and_count_fakes_and_levels() -> None:
     counts = score.heading_counts(truth, good)
     assert (counts["matched"], counts["predicted"], counts["truth"]) == (3, 3, 3)
     assert score.level_accuracy(counts["level_pairs"]) == 1.0  # one shift for all
+    twice = score.heading_counts(truth, [*good, {"text": "Usage", "level": 2}])
+    assert (twice["matched"], twice["predicted"]) == (3, 4)  # a truth heading matches once
     fake = score.heading_counts(truth, [*good, {"text": "A body line", "level": 2}])
     assert score.prf(fake["matched"], fake["predicted"], fake["truth"])["precision"] == 0.75
     flat = score.heading_counts(truth, [{**h, "level": 1} for h in good])
@@ -57,6 +59,8 @@ def test_table_cells_align_rows_and_count_a_dropped_column() -> None:
     truth = [{"style": "ruled", "rows": rows}]
     perfect = score.table_counts(truth, [rows])["tables"][0]
     assert perfect["matched"] == perfect["truth"] == perfect["predicted"] == 12
+    merged = [rows[0], rows[1], ["beta gamma", "7.5 3", "bob cy"]]  # two rows read as one
+    assert score.table_counts(truth, [merged])["tables"][0]["matched"] == 6
     missing_row = score.table_counts(truth, [[rows[0], rows[2], rows[3]]])["tables"][0]
     assert missing_row["matched"] == 9  # the rows after the gap still count
     no_column = score.table_counts(truth, [[r[:2] for r in rows]])["tables"][0]
