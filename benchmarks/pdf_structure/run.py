@@ -7,7 +7,8 @@
 Reads the generated documents (generate.py) from ``benchmarks/pdf_structure/out``, runs each tool
 in its own process over the same PDFs (parsegate from the checkout at --repo, default this one,
 with that checkout's .venv when it has one), scores every document against its truth (score.py)
-and prints and writes the figures per engine and overall to benchmarks/results/pdf_structure.json.
+and prints and writes the figures per engine and overall to benchmarks/results/pdf_structure.json
+(other runs: another --repo, --sabotage, a subset, write benchmarks/results/pdf_structure.*.tmp).
 --limit keeps the first N documents of each engine. The real PDFs in ../shared/corpus/pdf are
 scored too, against raw PDFium's own text as a *reference* (not a truth): words F1 and order only.
 --sabotage breaks parsegate's output on purpose (shuffle, drop-words, drop-column, drop-headings,
@@ -56,9 +57,15 @@ def main() -> None:
         records["parsegate"] = sabotage(records["parsegate"], truths, args.sabotage)
     report = build_report(truths, real, records, args)
     print_report(report)
-    default = (
-        HERE.parent / "results" / ("pdf_structure.json" if not args.sabotage else f"pdf_structure.{args.sabotage}.tmp")
-    )
+    # Only a full run of this checkout's own, unbroken parser writes the committed figures; others go to .tmp.
+    name = "pdf_structure"
+    if args.repo.resolve() != REPO:
+        name += f".{args.repo.resolve().name}"
+    if args.sabotage:
+        name += f".{args.sabotage}"
+    if args.engine or args.limit is not None or args.no_real or set(tools) != set(TOOLS):
+        name += ".partial"
+    default = HERE.parent / "results" / (f"{name}.json" if name == "pdf_structure" else f"{name}.tmp")
     out = args.out or default
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
