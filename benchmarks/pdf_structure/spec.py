@@ -152,7 +152,7 @@ def body_sections(draw: _Draw, layout: str, *, rtl: tuple[str, ...], long_table:
             if draw.rng.random() < 0.4:
                 body.blocks += draw.section(3, paragraphs=1, cols=cols, notes=notes)
         if rtl and n == 0:
-            body.blocks += [draw.heading(1), *draw.rtl_paragraphs(rtl)]
+            body.blocks += [draw.heading(1, cols), *draw.rtl_paragraphs(rtl)]
     if long_table:
         body.blocks.insert(min(len(body.blocks), 4), draw.table(cols=cols, rows=draw.rng.randint(45, 60)))
     sections.append(body)
@@ -188,14 +188,18 @@ class _Draw:
                 self.used.add(text.casefold())
                 return text
 
-    def heading_text(self) -> str:
-        return self._fresh(self.en.headings)
+    def heading_text(self, narrow: bool = False) -> str:
+        """A heading phrase; in a column, none with a word Writer would have to break ("EventSourceResponse")."""
+        while True:
+            text = self._fresh(self.en.headings)
+            if not narrow or max(len(w) for w in text.split()) <= 13:
+                return text
 
-    def heading(self, level: int) -> Heading:
+    def heading(self, level: int, cols: int = 1) -> Heading:
         self.counters[level - 1] += 1
         self.counters[level:] = [0] * (3 - level)
         number = ".".join(str(c) for c in self.counters[:level]) if self.numbered else ""
-        return Heading(level, self.heading_text(), number)
+        return Heading(level, self.heading_text(narrow=cols > 1), number)
 
     def paragraph(self, notes: bool = False) -> Paragraph:
         note = None
@@ -211,7 +215,7 @@ class _Draw:
         return [Paragraph(text, lang=lang) for text in pool[start : start + self.rng.randint(1, 2)]]
 
     def section(self, level: int, *, paragraphs: int, cols: int, notes: bool, extras: bool = True) -> list[Block]:
-        blocks: list[Block] = [self.heading(level)]
+        blocks: list[Block] = [self.heading(level, cols)]
         blocks += [self.paragraph(notes) for _ in range(paragraphs)]
         extra = self.rng.random() if extras else 1.0
         if extra < 0.3:
