@@ -254,4 +254,4 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
     body = "        class A:\n            x = 1\n\n    # c\n    class B:\n        y = 2\n\n\ndef f():\n    pass\n"
     ast.parse(wrap_python_blocks(body))
     with pytest.raises(SyntaxError):
-        ast.parse(wrap_python_blocks("        class A:\n            x = 1\n      y = 2\n"))
+        ast.parse(wrap_python_blocks("        def f(x):\n            return (x +\n"))
