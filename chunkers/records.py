@@ -26,7 +26,7 @@ from parsers.model import Document, Element
 
 # Formats whose Document.text is the user's file, so line numbers point into it.
 LINE_FORMATS = frozenset({"markdown", "text", "code"})
-_SAMPLE_EVERY = 16  # one chunk in this many is measured for real even when its count is exact
+_SAMPLE_EVERY = 32  # one chunk in this many (and at least one per document) is measured for real
 
 
 @dataclass
@@ -89,7 +89,8 @@ class Finalizer:
                 if index.exact(d.start) and index.exact(d.end):
                     prefix = embed[: len(embed) - (d.end - d.start)].removesuffix("\n\n")
                     counts[i] = self.counter.specials + self.builder.tokens(prefix) + index.count(d.start, d.end)
-        sample = [i for i, n in enumerate(counts) if n is not None and i % _SAMPLE_EVERY == 0]
+        exact = [i for i, n in enumerate(counts) if n is not None]
+        sample = exact[::_SAMPLE_EVERY]
         missing = [i for i, n in enumerate(counts) if n is None]
         measured = self._measure([embeds[i] for i in sample + missing])
         if any(counts[i] != n for i, n in zip(sample, measured, strict=False)):

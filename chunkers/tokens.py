@@ -15,6 +15,7 @@ import bisect
 import re
 import unicodedata
 from array import array
+from collections.abc import Callable
 from typing import Protocol
 
 _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
@@ -62,6 +63,50 @@ class OffsetIndex:
     def windows(self, start: int, end: int, limit: int) -> list[int]:
         lo, hi = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
         return _balanced([self.starts[i] for i in range(lo, hi)], start, limit)
+
+
+class WordPieceIndex:
+    """The same counts for a WordPiece tokenizer over BERT's pre-tokenizer, without running the
+    tokenizer over the document: a WordPiece count depends on the pre-token (word) alone, so the
+    document is split into pre-tokens by a regular expression that mirrors BERT's, and each
+    distinct word is counted once (wordpieces.py caches them across documents). Prefix sums
+    over the words give every span's count."""
+
+    def __init__(self, text: str, starts: list[int], cumulative: list[int], offsets: OffsetsOf) -> None:
+        self.text = text
+        self.starts = starts
+        self.cumulative = cumulative  # tokens before each word; one more entry at the end
+        self.offsets = offsets
+
+    def count(self, start: int, end: int) -> int:
+        cum = self.cumulative
+        return cum[bisect.bisect_left(self.starts, end)] - cum[bisect.bisect_left(self.starts, start)]
+
+    def exact(self, offset: int) -> bool:
+        text = self.text
+        return offset <= 0 or offset >= len(text) or _splits(text[offset - 1]) or _splits(text[offset])
+
+    def windows(self, start: int, end: int, limit: int) -> list[int]:
+        """Between words where they fit; inside a word only when it alone is over the limit
+        (then from the tokenizer's own offsets for that stretch)."""
+        lo, hi = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
+        cum = self.cumulative
+        if any(cum[i + 1] - cum[i] > limit for i in range(lo, hi)):
+            return _balanced(self.offsets(start, end), start, limit)
+        total = cum[hi] - cum[lo]
+        target = -(-total // -(-total // max(1, limit)))
+        cuts: list[int] = []
+        held = 0
+        for i in range(lo, hi):
+            n = cum[i + 1] - cum[i]
+            if held and (held + n > limit or held >= target) and self.starts[i] > start:
+                cuts.append(self.starts[i])
+                held = 0
+            held += n
+        return cuts
+
+
+OffsetsOf = Callable[[int, int], list[int]]
 
 
 class CharIndex:
@@ -137,9 +182,14 @@ def _splits(ch: str) -> bool:
     code = ord(ch)
     if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
         return True
-    if any(lo <= code <= hi for lo, hi in _CJK_RANGES):
+    if is_cjk(ch):
         return True  # CJK ideographs are split one by one
     return category.startswith("P")
+
+
+def is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 # The ranges BERT's normalizer puts spaces around (``_is_chinese_char``).

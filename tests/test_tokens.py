@@ -1,0 +1,97 @@
+"""The one pass over a document: counts read off it equal the tokenizer's own counts."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkers.budget import HFCounter, default_tokenizer_path, load_counter
+from chunkers.tokens import OffsetIndex, WordPieceIndex
+from tests.conftest import corpus_dir
+
+
+def test_word_by_word_counts_equal_the_tokenizers_offsets_on_real_documents() -> None:
+    counter = load_counter()
+    assert isinstance(counter, HFCounter) and counter.words is not None and counter.additive
+    root = corpus_dir("markdown/fastapi-docs")
+    rng = random.Random(7)
+    checked = 0
+    for path in sorted(root.rglob("*.md"))[::4]:
+        text = path.read_text()
+        words = counter.index(text)
+        offsets = counter._offsets(text)
+        assert isinstance(words, WordPieceIndex) and isinstance(offsets, OffsetIndex)
+        cuts = [i for i in range(len(text) + 1) if words.exact(i)]
+        for _ in range(40):
+            a, b = sorted(rng.sample(cuts, 2))
+            real = len(counter.tokenizer.encode(text[a:b], add_special_tokens=False).ids)
+            assert words.count(a, b) == offsets.count(a, b) == real, (path.name, a, b)
+            checked += 1
+    assert checked > 1000
+
+
+def test_text_the_normalizer_edits_goes_to_the_tokenizer_itself() -> None:
+    counter = load_counter()
+    assert isinstance(counter, HFCounter) and counter.words is not None
+    # A vertical tab is deleted by BERT's normalizer, joining "separated" and "vertical".
+    for text in ("tab\tseparated\x0bvertical", "a [MASK] b", "file\x1cgroup"):
+        assert not counter.words.usable(text)
+        assert isinstance(counter.index(text), OffsetIndex)
+        assert counter.count_many([text]) == [len(counter.tokenizer.encode(text, add_special_tokens=False).ids)]
+
+
+def test_a_tokenizer_with_an_added_newline_token_is_counted_by_the_tokenizer(tmp_path) -> None:
+    import json
+
+    spec = json.loads(default_tokenizer_path().read_text())
+    spec["added_tokens"].append(
+        {
+            "id": 30522,
+            "content": "\n",
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": False,
+        }
+    )
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec))
+    counter = HFCounter(path, "newline")
+    assert counter.words is None  # its "\n" token is in every text: no word-by-word counting
+    text = "one two\n\nthree four\nfive"
+    index = counter.index(text)
+    assert index.count(0, len(text)) == len(counter.tokenizer.encode(text, add_special_tokens=False).ids) == 8
+
+
+ALPHABET = [*"abc xyz.,;!?-'\"()\t\n\r", "\xad", "\u200b", "\u200d", "\u200e", "\x01", "\x00", "\ufffd", "\u2028"]
+ALPHABET += [
+    "\xa0",
+    "é",
+    "e\u0301",
+    "東",
+    "カ",
+    "🙂",
+    "\U0001f44d\U0001f3fd",
+    "\u3000",
+    "\u180e",
+    "\ufeff",
+    "\x7f",
+    "\x0b",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=30).map("".join))
+def test_word_by_word_counts_equal_the_tokenizer_on_awkward_characters(text: str) -> None:
+    """Format characters (soft hyphen, zero-width joiner, marks), controls, CJK, emoji."""
+    counter = load_counter()
+    assert isinstance(counter, HFCounter)
+    real = len(counter.tokenizer.encode(text, add_special_tokens=False).ids)
+    assert counter.count_many([text]) == [real]
+    index = counter.index(text)
+    cuts = [i for i in range(len(text) + 1) if index.exact(i)]
+    for a, b in zip(cuts, cuts[2:], strict=False):
+        assert index.count(a, b) == len(counter.tokenizer.encode(text[a:b], add_special_tokens=False).ids)
