@@ -16,6 +16,9 @@ from chunkers.tokens import SpanIndex
 from parsers.model import Document
 
 __version__ = "0.1.0"
+# Bumped whenever chunks can change for the same elements (tests/test_versions.py checks it
+# against the golden outputs); it names every chunk set, so changed code never reuses ids.
+OUTPUT_VERSION = 2
 STRATEGIES = ("structural", "recursive", "fixed")
 _MIN_CONTENT_TOKENS = 8
 
@@ -80,7 +83,7 @@ class Chunker:
             {
                 "schema": SCHEMA,
                 "parser": parser,
-                "chunker": f"parsegate-chunkers/{__version__}",
+                "chunker": f"parsegate-chunkers/{__version__}+{OUTPUT_VERSION}",
                 "settings": settings,
                 "tokenizer": self.counter.fingerprint,
             }

@@ -29,7 +29,8 @@ from parsers.decode import decode_text
 from parsers.model import Document, Element, ParseError, ParseWarning, content_version, trim_span
 
 NAME = "code"
-VERSION = f"tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
+OUTPUT_VERSION = 2  # bumped whenever the elements can change (tests/test_versions.py)
+VERSION = f"{OUTPUT_VERSION}+tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
 LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
     ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",

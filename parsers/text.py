@@ -18,7 +18,8 @@ from parsers.flat_tables import find_tables, table_elements
 from parsers.model import Document, Element, ParseWarning, content_version, line_starts, trim_span
 
 NAME = "text"
-VERSION = "2"
+OUTPUT_VERSION = 2  # bumped whenever the elements can change (tests/test_versions.py)
+VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
 _SPEAKER = re.compile(
