@@ -39,6 +39,9 @@ class DocFacts:
     over_budget: int = 0
     largest: int = 0
     tokens_exact: int | None = None  # chunks whose ``tokens`` field equals the real count
+    # Context share: tokens the context prefixes take of all tokens embedded.
+    embedded_tokens: int | None = None
+    context_tokens: int | None = None
     duplicates: int | None = None  # chunks whose embed_text repeats an earlier one here
     embed_hashes: list[str] | None = None  # normalized embed_text, for run-wide duplicates
     source_chars: int = 0

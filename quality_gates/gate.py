@@ -38,6 +38,7 @@ class Thresholds:
     max_code_overlaps: int = 0
     min_code_parse: float = 1.0
     max_overhead: float | None = None  # index size cap (overlap raises it); off by default
+    max_context_share: float | None = None  # of embedded tokens spent on context prefixes; off by default
     fail_on_warnings: tuple[str, ...] = ()  # warning codes that fail a document, e.g. needs_ocr
     max_failed_share: float = 0.0  # run level: share of documents that may fail before the run fails
 
@@ -58,6 +59,7 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("code_overlaps", "<=", "max_code_overlaps"),
     ("code_parse", ">=", "min_code_parse"),
     ("overhead", "<=", "max_overhead"),
+    ("context_share", "<=", "max_context_share"),
 )
 # Run level: checks over all documents of a run together.
 RUN_CHECKS: tuple[tuple[str, str, str], ...] = (("duplicate_rate", "<=", "max_duplicate_rate"),)

@@ -107,6 +107,10 @@ def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: 
             embedded[i] = n
             text_tokens[i] = t
     facts.text_tokens = text_tokens
+    named = [tokenizers(r.get("tokenizer") or "") for r in records]
+    counted = list(zip(embedded, text_tokens, named, strict=True))
+    facts.embedded_tokens = sum(n for n, _, c in counted if n is not None and c is not None)
+    facts.context_tokens = sum(max(0, n - t - c.specials) for n, t, c in counted if n is not None and c is not None)
     facts.over_budget = sum(1 for n in embedded if n is None or n > budget)
     facts.largest = max((n for n in embedded if n is not None), default=0)
     facts.tokens_exact = sum(1 for n, r in zip(embedded, records, strict=True) if n is not None and n == r["tokens"])
@@ -257,6 +261,7 @@ RATIOS: dict[str, tuple[str, str]] = {
     "token_count_accuracy": ("tokens_exact", "chunks"),
     "duplicate_rate": ("duplicates", "chunks"),
     "overhead": ("indexed_chars", "source_chars"),
+    "context_share": ("context_tokens", "embedded_tokens"),
     "text_coverage": ("covered_chars", "body_chars"),
     "extraction_recall": ("recall_found", "recall_words"),
     "code_whole_definitions": ("code_whole", "code_chunks"),

@@ -31,6 +31,7 @@ THRESHOLDED = (
     ("duplicate_rate", "duplicates", "max_duplicate_rate"),
     ("text_coverage", "text coverage (parser's text)", "min_text_coverage"),
     ("overhead", "index overhead", "max_overhead"),
+    ("context_share", "context share of embedded tokens", "max_context_share"),
     ("code_overlaps", "code: overlapping chunks", "max_code_overlaps"),
     ("code_parse", "code: definitions parse alone", "min_code_parse"),
     ("code_whole_definitions", "code: whole definitions", "-"),

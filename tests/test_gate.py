@@ -76,7 +76,8 @@ def check_breaks(fixture, records, expected_metrics: set[str], expected_check: s
     base = rates(facts_of(fixture, fixture[2]), Thresholds().short_chunk_tokens)
     facts = facts_of(fixture, records)
     verdict = evaluate(facts, Thresholds())
-    changed = moved(base, verdict.metrics) - {"chunks", "largest_chunk_tokens"}
+    # Counts and sizes describe the chunks; they move with any edit.
+    changed = moved(base, verdict.metrics) - {"chunks", "largest_chunk_tokens", "context_share"}
     assert changed == expected_metrics
     assert [c.check for c in verdict.failed] == [expected_check]
     return verdict.metrics
@@ -243,3 +244,19 @@ def test_code_chunks_hold_whole_definitions_and_carry_their_context() -> None:
     whole = Chunker(ChunkConfig(max_tokens=256))
     one = [c.to_dict() for c in whole.chunk(doc)]
     assert rates(measure(doc, one, whole.counter, 256), 8)["code_whole_definitions"] == 1.0
+
+
+def test_context_share_is_measured_and_can_fail(fixture) -> None:
+    """The share of embedded tokens that context prefixes take, from real counts of embed_text
+    and text; a prefix padded with noise raises it past a threshold."""
+    records = fixture[2]
+    base = facts_of(fixture, records)
+    share = rates(base, 8)["context_share"]
+    assert share is not None and 0 < share < 0.3
+    padded = copy.deepcopy(records)
+    for r in padded:
+        r["embed_text"] = "noise " * 20 + "\n\n" + r["embed_text"]
+        honest(fixture, r)
+    verdict = evaluate(facts_of(fixture, padded), Thresholds(max_context_share=0.4))
+    assert verdict.metrics["context_share"] > 0.4
+    assert "max_context_share" in [c.check for c in verdict.failed]
