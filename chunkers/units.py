@@ -56,8 +56,15 @@ def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) ->
     """Split every unit that is alone over budget; leave the others whole."""
     out: list[Unit] = []
     for unit in units:
-        if index.count(unit.start, unit.end) <= room(unit):
+        tokens = index.count(unit.start, unit.end)
+        if tokens <= room(unit):
             out.append(unit)
+            continue
+        # A whole definition is worth more than the imports and constants it uses: drop those
+        # from its context before cutting it.
+        lean = replace(unit, context=replace(unit.context, imports=()))
+        if lean.context != unit.context and tokens <= room(lean):
+            out.append(lean)
         else:
             out.extend(_split(doc, unit, index, room))
     return out

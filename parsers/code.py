@@ -29,7 +29,7 @@ from parsers.decode import decode_text
 from parsers.model import Document, Element, ParseError, ParseWarning, content_version, trim_span
 
 NAME = "code"
-OUTPUT_VERSION = 2  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 3  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = f"{OUTPUT_VERSION}+tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
 LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
@@ -73,6 +73,7 @@ def _comment_line(language: str) -> re.Pattern[str]:
 
 
 _SIGNATURE_CHARS = 400
+_CONSTANT_CHARS = 160  # a constant as context: its statement, or its first line cut with "…"
 _MAX_SYNTAX_WARNINGS = 20
 
 
@@ -184,6 +185,7 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
 def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[list[_Def], list[tuple[str, set[str]]]]:
     defs: list[_Def] = []
     imports: list[tuple[str, set[str]]] = []
+    constants: list[tuple[Node, set[str]]] = []
     seen: set[tuple[int, int]] = set()
     for _, caps in QueryCursor(_query(language)).matches(root):
         if "import" in caps:
@@ -191,6 +193,9 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
             # Some grammars let an import run on over blank lines and a comment: keep the statement.
             source = text[offsets(node.start_byte) : offsets(node.end_byte)].strip().split("\n\n")[0]
             imports.append((source, _bound_names(source, language)))
+            continue
+        if "constant" in caps:
+            constants.append((caps["constant"][0], {_text(n) for n in caps.get("name", [])}))
             continue
         key = next((k for k in caps if k.startswith("unit.")), None)
         if key is None:
@@ -205,7 +210,24 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
         defs.append(_Def(node, key[5:], name, _start(outer, offsets, text, language), offsets(outer.end_byte)))
-    return defs, imports
+    return defs, imports + _constant_lines(constants, seen, offsets, text)
+
+
+def _constant_lines(
+    constants: list[tuple[Node, set[str]]], units: set[tuple[int, int]], offsets: _Offsets, text: str
+) -> list[tuple[str, set[str]]]:
+    """Module-level constants, as context lines with the names they bind (one statement may
+    bind several); a declaration that is a unit of its own (``const f = () => …``) is not one."""
+    by_node: dict[tuple[int, int], tuple[str, set[str]]] = {}
+    for node, names in constants:
+        key = (node.start_byte, node.end_byte)
+        if key in units or any(a <= key[0] and key[1] <= b for a, b in units):
+            continue
+        source = text[offsets(node.start_byte) : offsets(node.end_byte)].strip()
+        line = source if len(source) <= _CONSTANT_CHARS else source.split("\n", 1)[0][:_CONSTANT_CHARS] + " …"
+        found = by_node.setdefault(key, (line, set()))
+        found[1].update(names)
+    return list(by_node.values())
 
 
 def _bound_names(source: str, language: str) -> set[str]:

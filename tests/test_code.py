@@ -63,7 +63,9 @@ def test_definitions_with_symbols_lines_context_and_signatures() -> None:
     # Only the imports a definition references: json for load, none for headers.
     assert by_symbol["Session.load"].data["context"] == ["import json", "from typing import Any", "class Session:"]
     assert headers.data["context"] == ["class Session:"]
-    assert by_symbol["helper.inner"].data["context"] == ["def helper() -> int:"]
+    # A module constant the definition reads is context too (evidence: a rate, a limit).
+    assert by_symbol["helper.inner"].data["context"] == ["LIMIT = 10", "def helper() -> int:"]
+    assert by_symbol["helper"].data["context"] == ["LIMIT = 10"]
     assert doc.metadata == {"title": "session.py", "language": "python"}
 
 
@@ -219,3 +221,43 @@ def test_every_language_has_a_query_that_finds_definitions(name: str) -> None:
 def test_every_supported_language_is_covered_by_a_snippet() -> None:
     covered = {code.language_for(name, "") for name in SNIPPETS}
     assert covered == set(code.LANGUAGES.values())
+
+
+def test_a_function_carries_the_module_constants_it_reads(chunker_factory) -> None:
+    source = b'''import json
+
+RATE = 0.05
+LIMIT = 3
+
+
+def interest(amount):
+    """Interest on an amount."""
+    return amount * RATE
+
+
+def unrelated(x):
+    return json.dumps(x)
+'''
+    doc = code.parse(source, "bank.py")
+    interest = next(e for e in doc.elements if e.data.get("symbol") == "interest")
+    assert interest.data["context"] == ["RATE = 0.05"]
+    unrelated = next(e for e in doc.elements if e.data.get("symbol") == "unrelated")
+    assert unrelated.data["context"] == ["import json"]
+    chunks = chunker_factory(max_tokens=32, context_share=0.5).chunk(doc)
+    holding = next(c for c in chunks if "return amount * RATE" in c.text)
+    assert holding.text.startswith("def interest")
+    assert holding.embed_text.split("\n\n")[0] == "bank.py\nRATE = 0.05"
+
+
+def test_a_definition_drops_its_imports_before_it_is_cut(chunker_factory) -> None:
+    """A function that fits the budget alone, but not with its imports and constants in the
+    prefix, stays whole: its context loses the imports, not its body."""
+    body = "\n".join(f"    total += value * {i}" for i in range(9))
+    source = f"import json\nimport os\nimport sys\n\nRATE = 0.05\n\n\ndef f(value):\n    total = RATE + json.loads(os.sep + sys.argv[0])\n{body}\n    return total\n"
+    doc = code.parse(source.encode(), "f.py")
+    chunker = chunker_factory(max_tokens=128)
+    f = next(e for e in doc.elements if e.kind == "function")
+    chunks = chunker.chunk(doc)
+    whole = [c for c in chunks if c.start <= f.start and f.end <= c.end]
+    assert whole, [c.text for c in chunks]
+    assert "import json" not in whole[0].embed_text.split("\n\n")[0]

@@ -8,3 +8,5 @@
 (namespace_definition name: (_) @name) @unit.class
 (preproc_include) @import
 (using_declaration) @import
+(translation_unit (preproc_def name: (identifier) @name) @constant)
+(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @constant)

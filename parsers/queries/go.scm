@@ -4,3 +4,5 @@
   name: (field_identifier) @name) @unit.method
 (type_declaration (type_spec name: (type_identifier) @name)) @unit.class
 (import_declaration) @import
+(source_file (const_declaration (const_spec name: (identifier) @name)) @constant)
+(source_file (var_declaration (var_spec name: (identifier) @name)) @constant)

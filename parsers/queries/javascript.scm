@@ -5,3 +5,5 @@
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @unit.function
 (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @unit.function
 (import_statement) @import
+(program (lexical_declaration (variable_declarator name: (identifier) @name)) @constant)
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name))) @constant)

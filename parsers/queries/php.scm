@@ -5,3 +5,4 @@
 (enum_declaration name: (name) @name) @unit.class
 (method_declaration name: (name) @name) @unit.method
 (namespace_use_declaration) @import
+(program (const_declaration (const_element (name) @name)) @constant)

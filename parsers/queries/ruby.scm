@@ -3,3 +3,4 @@
 (method name: (_) @name) @unit.function
 (singleton_method name: (_) @name) @unit.function
 ((call method: (identifier) @_require) @import (#match? @_require "^(require|require_relative|load)$"))
+(program (assignment left: (constant) @name) @constant)

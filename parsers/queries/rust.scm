@@ -7,3 +7,5 @@
 (mod_item name: (identifier) @name body: (_)) @unit.class
 (macro_definition name: (identifier) @name) @unit.function
 (use_declaration) @import
+(source_file (const_item name: (identifier) @name) @constant)
+(source_file (static_item name: (identifier) @name) @constant)

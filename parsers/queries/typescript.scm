@@ -8,3 +8,5 @@
 (method_definition name: (_) @name) @unit.method
 (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @unit.function
 (import_statement) @import
+(program (lexical_declaration (variable_declarator name: (identifier) @name)) @constant)
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name))) @constant)
