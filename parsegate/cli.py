@@ -20,6 +20,7 @@ from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
+from parsegate.evaluation.commands import eval_command
 from parsegate.golden.commands import golden_app
 from parsegate.pipeline import (
     FileOutcome,
@@ -436,6 +437,7 @@ def formats() -> None:
 
 
 app.add_typer(golden_app, name="golden")
+app.command("eval")(eval_command)
 
 
 def main() -> None:
