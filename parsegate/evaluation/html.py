@@ -33,7 +33,8 @@ def _num(v: float | None) -> str:
 
 def _table(results: list[Result]) -> str:
     head = (
-        "<tr><th>configuration</th><th>chunks</th><th>mean tok</th><th>max tok</th><th>overhead</th>"
+        "<tr><th>configuration</th><th>chunks</th><th>mean tok</th><th>max tok</th><th>over budget</th>"
+        "<th>overhead</th><th>embedded / source tok</th>"
         "<th>spans whole</th><th>questions whole</th><th>retriever</th><th>recall</th><th>precision</th>"
         "<th>IoU</th><th>complete hit</th><th>keyword hit</th><th>complete after assembly</th></tr>"
     )
@@ -43,7 +44,8 @@ def _table(results: list[Result]) -> str:
         for name, m in s["retrieval"].items():
             rows.append(
                 f"<tr><td>{escape(s['configuration'])}</td><td>{s['chunks']}</td><td>{s['mean_tokens']:.1f}</td>"
-                f"<td>{s['max_tokens']}</td><td>{s['overhead']:.3f}</td><td>{_pct(s['spans_whole'])}</td>"
+                f"<td>{s['max_tokens']}</td><td>{s['over_budget']}</td><td>{s['overhead']:.3f}</td>"
+                f"<td>{s['embed_ratio']:.3f}</td><td>{_pct(s['spans_whole'])}</td>"
                 f"<td>{_pct(s['questions_whole'])}</td><td class=l>{name}</td><td>{_num(m['recall'])}</td>"
                 f"<td>{_num(m['precision'])}</td><td>{_num(m['iou'])}</td><td>{_pct(m['complete'])}</td>"
                 f"<td>{_pct(m['keyword'])}</td><td>{_pct(m['complete_after_assembly'])}</td></tr>"

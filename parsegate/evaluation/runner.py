@@ -31,7 +31,8 @@ class ChunkStats:
     max_tokens: int
     over_budget: int
     overhead: float  # indexed source chars / source chars (overlap raises it)
-    embedded_tokens: int
+    embedded_tokens: int  # tokens of every embed_text (context prefixes and special tokens included)
+    embed_ratio: float  # embedded tokens / tokens of the source: what the index costs to embed
     seconds: float
 
 
@@ -98,6 +99,7 @@ def chunk_corpus(corpus: Corpus, config: Configuration) -> tuple[dict[str, list[
         over_budget=sum(t > config.max_tokens for t in tokens),
         overhead=sum(c.end - c.start for c in every) / source if source else 0.0,
         embedded_tokens=sum(tokens),
+        embed_ratio=sum(tokens) / max(1, sum(d.tokens for d in corpus.docs.values())),
         seconds=seconds,
     )
     return chunks, stats

@@ -32,7 +32,9 @@ def table(results: list[Result], settings: Settings) -> Table:
         "chunks",
         "mean tok",
         "max tok",
+        "over budget",
         "overhead",
+        "embedded / source tok",
         "spans whole",
         "questions whole",
         "retriever",
@@ -53,7 +55,9 @@ def table(results: list[Result], settings: Settings) -> Table:
                 str(s["chunks"]) if first else "",
                 f"{s['mean_tokens']:.1f}" if first else "",
                 str(s["max_tokens"]) if first else "",
+                str(s["over_budget"]) if first else "",
                 f"{s['overhead']:.3f}" if first else "",
+                f"{s['embed_ratio']:.3f}" if first else "",
                 _pct(s["spans_whole"]) if first else "",
                 _pct(s["questions_whole"]) if first else "",
                 name,
@@ -95,7 +99,8 @@ def print_results(results: list[Result], settings: Settings, console: Console, s
     console.print(
         "spans whole: evidence spans lying whole in one chunk that carries their context; complete hit: every span of "
         "the question whole in one of the top-k chunks; keyword hit: some top-k chunk overlaps some evidence; "
-        "overhead: indexed source characters / source characters.",
+        "overhead: indexed source characters / source characters (overlap raises it); embedded / source tok: tokens "
+        "of every embed_text (context prefixes, special tokens) / tokens of the source.",
         style="dim",
         highlight=False,
     )
