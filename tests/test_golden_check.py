@@ -76,8 +76,8 @@ def test_a_broken_boundary_fails_with_case_span_and_reason(root: Path) -> None:
     assert lost[0]["span"] == [28, 205]
     assert lost[0]["pieces"] == [[0, 96], [97, 205]]
     assert lost[0]["reason"] == "span [28-205] is split across chunks [0-96] and [97-205] (cut at 96)"
-    # the other two questions still hold
-    assert sorted(q.status for q in report.questions) == ["lost", "ok", "ok"]
+    # the other questions about this document still hold (the fourth is a recorded expected failure)
+    assert [q.status for q in report.questions] == ["lost", "ok", "ok", "xfail", "ok"]
 
 
 def test_cli_check_reports_a_smaller_budget_as_lost_evidence_in_json(root: Path) -> None:
@@ -91,7 +91,7 @@ def test_cli_check_reports_a_smaller_budget_as_lost_evidence_in_json(root: Path)
     assert by_case[CHAT]["status"] == "ok"
     policy = by_case[POLICY]
     assert policy["status"] == "evidence_failed"
-    assert [(e["question_id"], e["status"], e["span"], e["reason"]) for e in policy["evidence"]] == [
+    assert [(e["question_id"], e["status"], e["span"], e["reason"]) for e in policy["evidence"][:3]] == [
         (f"{POLICY}#1", "lost", [28, 205], "span [28-205] is split across chunks [0-96] and [97-205] (cut at 96)"),
         (
             f"{POLICY}#2",
