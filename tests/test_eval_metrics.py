@@ -154,3 +154,10 @@ def test_configuration_specs() -> None:
         build("structural:colour=red", 128)
     with pytest.raises(ValueError, match="unknown configuration 'magic'"):
         build("magic", 128)
+
+
+def test_a_span_running_past_the_only_chunk_says_which_part_no_chunk_holds() -> None:
+    # a baseline that indexes no heading: the quote starts in text no chunk holds
+    partial = place(locate(TEXT, SpanRef(quote=RULE)), [chunk(34, 83)])
+    assert partial.status == SPLIT
+    assert partial.reason() == "span [0-60] is only partly in chunk [34-83]: [0-34] is in no chunk"

@@ -5,9 +5,11 @@ import os
 import pytest
 from rich.console import Console
 
+from parsegate.evaluation.evidence import locate_all
 from parsegate.golden.add import update_case
 from parsegate.golden.check import check_case
 from parsegate.golden.render import print_reports
+from parsers.registry import parse_file
 from tests.conftest import IN_CI
 from tests.golden import REGENERATE_FLAG, cases, regenerate_requested
 
@@ -58,3 +60,24 @@ def test_golden_case(case, chunker_factory) -> None:
     assert report.error is None, report.error
     assert not report.failed("any"), _readable(report)
     assert case.questions(), f"{case.name} has no evidence.json"
+
+
+def test_golden_evidence_spans_elements_and_records_known_failures() -> None:
+    """Evidence the way real questions need it: quotes that cross elements, spans that need
+    context from another element, questions with several spans; known failures recorded, not
+    blessed (the unruled PDF table asks for its row as a row, with the header)."""
+    crossing = context = multi = 0
+    for case in CASES:
+        doc = parse_file(case.source, case.doc_id)
+        leaves = [(e.start, e.end) for e in doc.leaves()]
+        for q in case.questions():
+            multi += len(q.spans) > 1
+            context += any(s.context for s in q.spans)
+            for located in locate_all(doc.text, q):
+                if located.first and sum(s < located.first[1] and located.first[0] < e for s, e in leaves) > 1:
+                    crossing += 1
+    assert crossing >= 10, crossing
+    assert context >= 20, context
+    assert multi >= 6, multi
+    (unruled,) = next(c for c in CASES if c.name == "pdf/unruled-table").questions()
+    assert unruled.expected_failure and unruled.spans[0].context == ("| Name | Team | Extension |",)

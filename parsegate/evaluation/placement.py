@@ -58,9 +58,22 @@ class Placement:
         if self.status == NO_CONTEXT:
             missing = ", ".join(repr(_short(m)) for m in self.missing)
             return f"span {span} is whole in chunk {_fmt(self.chunk)}, but its context {missing} is not with it"
-        cuts = [p[1] for p in self.pieces[:-1]]
-        where = ", ".join(str(c) for c in cuts)
-        return f"span {span} is split across chunks {' and '.join(_fmt(p) for p in self.pieces)} (cut at {where})"
+        assert self.span is not None
+        chunks = " and ".join(_fmt(p) for p in self.pieces)
+        cuts = ", ".join(str(p[1]) for p in self.pieces[:-1])
+        gaps = ", ".join(_fmt(g) for g in _gaps(self.span, self.pieces))
+        if len(self.pieces) == 1:
+            return f"span {span} is only partly in chunk {chunks}: {gaps} is in no chunk"
+        return f"span {span} is split across chunks {chunks} (cut at {cuts})" + (
+            f"; {gaps} is in no chunk" if gaps else ""
+        )
+
+
+def _gaps(span: tuple[int, int], pieces: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Parts of ``span`` before the first piece or after the last (what lies between two
+    chunks is whitespace or page furniture by construction, and is not reported)."""
+    first, last = min(p[0] for p in pieces), max(p[1] for p in pieces)
+    return [g for g in ((span[0], first), (last, span[1])) if g[1] > g[0]]
 
 
 def _fmt(span: tuple[int, int] | None) -> str:
