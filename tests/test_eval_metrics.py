@@ -161,3 +161,21 @@ def test_a_span_running_past_the_only_chunk_says_which_part_no_chunk_holds() -> 
     partial = place(locate(TEXT, SpanRef(quote=RULE)), [chunk(34, 83)])
     assert partial.status == SPLIT
     assert partial.reason() == "span [0-60] is only partly in chunk [34-83]: [0-34] is in no chunk"
+
+
+def test_scope_corpus_lets_another_document_crowd_out_the_evidence() -> None:
+    rule = Question("policy#1", "Are client dinners capped?", "policy", (SpanRef(quote=RULE),))
+    corpus = corpus_of(rule)
+    other = Document("other.txt", "v1", "text", "Client dinners are capped elsewhere.", [])
+    corpus.docs["other"] = EvalDoc("other", other, CharIndex(other.text), len(other.text))
+    theirs = Chunk("o1", "other.txt", "v1", "cs-test", 0, 36, other.text, other.text, 36, "chars", [], ["text"])
+
+    def segment(doc: Document) -> list[Chunk]:
+        return [chunk(0, 61)] if doc.doc_id == "policy.txt" else [theirs]
+
+    config = Configuration("two docs", "two docs", 64, "", segment)
+    wide = evaluate(corpus, config, [Fixed([1, 2])], Settings(k=1, scope="corpus")).retrieved["fixed-ranking"][0]
+    assert [h.id for h in wide.hits] == ["o1"] and not wide.keyword
+    assert wide.scores is not None and (wide.scores.recall, wide.scores.precision) == (0.0, 0.0)
+    narrow = evaluate(corpus, config, [Fixed([1, 2])], Settings(k=1, scope="document")).retrieved["fixed-ranking"][0]
+    assert [h.id for h in narrow.hits] == ["c0-61"] and narrow.complete
