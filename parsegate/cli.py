@@ -20,6 +20,8 @@ from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
+from parsegate.evaluation.commands import eval_command
+from parsegate.golden.commands import golden_app
 from parsegate.pipeline import (
     FileOutcome,
     Selection,
@@ -432,6 +434,10 @@ def formats() -> None:
     """List the file suffixes parsegate can parse."""
     for suffix in supported_suffixes():
         print(suffix)
+
+
+app.add_typer(golden_app, name="golden")
+app.command("eval")(eval_command)
 
 
 def main() -> None:
