@@ -16,7 +16,7 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
 
-from chunkers.sentences import STRONG, boundaries, continues_previous
+from chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from chunkers.tokens import SpanIndex
 
 
@@ -25,11 +25,12 @@ class Level(IntEnum):
     BLANK = 1  # a blank line inside one element
     LINE = 2  # a line break that ends a paragraph in practice
     SENTENCE = 3  # a sentence end before a capital, a digit, an opening mark, CJK
-    WEAK = 4  # a sentence end before lower case, or before a sentence that leans on it
-    CLAUSE = 5  # ; : — and table cells
-    COMMA = 6
-    WORD = 7
-    TOKEN = 8  # between tokens: a word alone over budget
+    WEAK = 4  # a sentence end before lower case
+    BONDED = 5  # a sentence end before one that leans on it ("However", "It"), or after "Yes."
+    CLAUSE = 6  # ; : — and table cells
+    COMMA = 7
+    WORD = 8
+    TOKEN = 9  # between tokens: a word alone over budget
 
 
 class Piece(NamedTuple):
@@ -86,11 +87,15 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
 
 
 def strong_sentences(text: str, start: int, end: int) -> list[Cut]:
-    return [Cut(b.end, b.start) for b, strong in _sentence_cuts(text, start, end) if strong]
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.SENTENCE]
 
 
 def weak_sentences(text: str, start: int, end: int) -> list[Cut]:
-    return [Cut(b.end, b.start) for b, strong in _sentence_cuts(text, start, end) if not strong]
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.WEAK]
+
+
+def bonded_sentences(text: str, start: int, end: int) -> list[Cut]:
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.BONDED]
 
 
 def clauses(text: str, start: int, end: int) -> list[Cut]:
@@ -115,6 +120,7 @@ PROSE: tuple[tuple[Finder, Level], ...] = (
     (prose_lines, Level.LINE),
     (strong_sentences, Level.SENTENCE),
     (weak_sentences, Level.WEAK),
+    (bonded_sentences, Level.BONDED),
     (clauses, Level.CLAUSE),
     (commas, Level.COMMA),
     (words, Level.WORD),
@@ -172,16 +178,19 @@ def descend(
     return out
 
 
-def _sentence_cuts(text: str, start: int, end: int) -> list[tuple[Cut, bool]]:
-    """Sentence ends, with those before a sentence that leans on this one (an exception, a
-    pronoun) or after a fragment too short to stand alone ("Yes.", "1.") counted weak."""
+def _sentence_cuts(text: str, start: int, end: int) -> list[tuple[Cut, Level]]:
+    """Sentence ends, each with its level: before a sentence that leans on this one (an
+    exception, a pronoun) or after a fragment too short to stand alone ("Yes.", "1.") they
+    are bonds, cut only when the sentences they join are over budget together."""
     out = []
     previous = start
     for b in boundaries(text, start, end):
-        strong = b.strength == STRONG
-        if strong and (continues_previous(text, b.start) or _fragment(text[previous : b.end])):
-            strong = False
-        out.append((Cut(b.end, b.start), strong))
+        leans = continues_previous(text, b.start) or mentions_exception(text, b.start, end)
+        if leans or _fragment(text[previous : b.end]):
+            level = Level.BONDED
+        else:
+            level = Level.SENTENCE if b.strength == STRONG else Level.WEAK
+        out.append((Cut(b.end, b.start), level))
         previous = b.start
     return out
 

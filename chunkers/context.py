@@ -124,7 +124,9 @@ class ContextBuilder:
         lines += [("enclosing", e) for e in context.enclosing]
         # A row without its header, or a turn without its speaker, is not evidence: they rank
         # above the nearest heading.
-        rank_of = {"header": 50, "label": 50, "lead_in": 200, "parent": 300, "enclosing": 400, "import": 900}
+        # For code, the imports and constants a definition uses come right after its class header:
+        # they are what its body refers to (the file's name, its title, comes after them).
+        rank_of = {"header": 50, "label": 50, "import": 80, "lead_in": 200, "parent": 300, "enclosing": 400}
         for n, (name, text) in enumerate(lines):
             if not text:
                 continue

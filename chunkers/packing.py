@@ -148,7 +148,7 @@ class Packer:
         if not big:
             return allowed
         strongest_big = min(run[k].level for k in big)
-        if strongest_big <= Level.WEAK or strongest_big == min(run[k].level for k in allowed):
+        if strongest_big <= Level.BONDED or strongest_big == min(run[k].level for k in allowed):
             return big
         return allowed
 
@@ -167,8 +167,12 @@ class Packer:
         follower = last + 1
         if follower == len(run):
             return False
+        # What follows is the follower with the sentences bonded to it ("Yes." and its reason).
+        group = follower
+        while group + 1 < len(run) and run[group + 1].level == Level.BONDED:
+            group += 1
         for start in range(first, last + 1):
-            if self.cost(run[start : follower + 1]) <= self.room(run[start]):
+            if self.cost(run[start : group + 1]) <= self.room(run[start]):
                 return k != start  # the longest tail that fits moves: cut before it, nowhere else
         return False
 

@@ -60,6 +60,14 @@ _CONTINUES = re.compile(
 )
 
 
+_EXCEPTION = re.compile(
+    r"\b(?:except|exceptions?|unless|excluding|does not apply|do not apply|not applicable|"
+    r"ausgenommen|ausnahmen?|sauf|excepto|salvo)\b",
+    re.IGNORECASE,
+)
+_EXCEPTION_REACH = 300  # characters of the next sentence looked at
+
+
 class Boundary(NamedTuple):
     end: int  # where the sentence before it ends (after its punctuation)
     start: int  # where the next one starts (after the whitespace)
@@ -101,6 +109,13 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
 
 def continues_previous(text: str, start: int) -> bool:
     return _CONTINUES.match(text, start) is not None
+
+
+def mentions_exception(text: str, start: int, end: int) -> bool:
+    """Does the sentence at ``start`` speak of an exception ("… approves exceptions", "… does not
+    apply to …")? It then belongs with the rule before it, wherever the word falls."""
+    stop = min(end, start + _EXCEPTION_REACH)
+    return _EXCEPTION.search(text, start, stop) is not None
 
 
 def _strength(text: str, floor: int, dot: int, stop: int, nxt: int, end: int) -> int | None:

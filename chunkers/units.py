@@ -47,9 +47,14 @@ def leaf_units(doc: Document) -> list[Unit]:
     lead_ins = {el.data["lead_in"] for el in doc.elements if "lead_in" in el.data}
     units = []
     for el in doc.leaves():
-        glue = rule(el.kind).glue_next or el.id in lead_ins or bool(el.data.get("header"))
+        glue = rule(el.kind).glue_next or el.id in lead_ins or bool(el.data.get("header")) or _asks(doc, el)
         units.append(_unit(doc, el, _context(doc, el, by_id), glue))
     return units
+
+
+def _asks(doc: Document, el: Element) -> bool:
+    """A turn that ends in a question stays with the turn that answers it."""
+    return el.kind == "turn" and doc.text[el.start : el.end].rstrip().endswith("?")
 
 
 def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) -> list[Unit]:
