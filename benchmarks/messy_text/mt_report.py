@@ -1,0 +1,87 @@
+"""Shares from counts, and the tables a person reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _ratio(a: float, b: float, digits: int = 4) -> float | None:
+    return round(a / b, digits) if b else None
+
+
+def derive(m: dict[str, Any]) -> dict[str, Any]:
+    """The shares, from the counts (so pooled figures are micro-averages)."""
+    spans = m.get("spans", 0)
+    out = {
+        "whole_share": _ratio(m.get("whole", 0), spans),
+        "bm25_complete_at5": _ratio(m.get("bm25_complete", 0), spans),
+        "bm25_keyword_at5": _ratio(m.get("bm25_keyword", 0), spans),
+        "mean_tokens": _ratio(m.get("tokens_sum", 0), m.get("chunks", 0), 1),
+        "mb_per_s": _ratio(m.get("megabytes", 0), m.get("seconds", 0), 3),
+        "line_break_end_share": _ratio(m.get("ends_at_line_break", 0), m.get("line_break_counted", 0)),
+        "blank_line_end_share": _ratio(m.get("ends_at_blank_line", 0), m.get("line_break_counted", 0)),
+    }
+    for key in ("dense_complete", "dense_keyword", "shuffled_complete", "shuffled_keyword"):
+        if key in m:
+            out[f"{key}_at5"] = _ratio(m[key], spans)
+    return out
+
+
+def annotate(report: dict[str, Any]) -> None:
+    for by_budget in [*report["results"].values(), report["overall"]]:
+        for by_tool in by_budget.values():
+            for m in by_tool.values():
+                m.update(derive(m))
+
+
+def _fmt(x: float | None, pct: bool = False) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:.1f}" if pct else f"{x:.3f}"
+
+
+def print_report(report: dict[str, Any]) -> None:
+    annotate(report)
+    meta = report["meta"]
+    print(
+        f"\nmessy-text evidence benchmark — {meta.get('revision', '')}  seed {meta['seed']}"
+        f"  {'QUICK ' if meta['quick'] else ''}dense={'on' if meta['dense'] else 'off'}"
+    )
+    print("variant          files     MB  spans  lost")
+    for name, v in report["variants"].items():
+        print(f"{name:15} {v['files']:6d} {v['megabytes']:6.2f} {v['spans']:6d} {v['spans_lost']:5d}")
+    tools = list(next(iter(next(iter(report["results"].values())).values())).keys())
+    metrics = [("whole %", "whole_share", True), ("BM25 c@5", "bm25_complete_at5", False)]
+    if meta["dense"]:
+        metrics.append(("dense c@5", "dense_complete_at5", False))
+    for budget in map(str, meta["budgets"]):
+        for label, key, pct in metrics:
+            print(f"\n== {label} at {budget} tokens ==")
+            print(f"{'variant':15}" + "".join(f"{t:>16}" for t in tools))
+            rows = [(v, report["results"][v][budget]) for v in report["results"]]
+            rows.append(("OVERALL", report["overall"][budget]))
+            for vname, by_tool in rows:
+                print(f"{vname:15}" + "".join(f"{_fmt(by_tool[t].get(key), pct):>16}" for t in tools))
+        print(f"\n== overall at {budget} tokens ==")
+        cols = [
+            "chunks",
+            "mean_tokens",
+            "over_budget",
+            "mb_per_s",
+            "bm25_keyword_at5",
+            "line_break_end_share",
+            "blank_line_end_share",
+            "inexact",
+        ]
+        if meta["dense"]:
+            cols.insert(5, "dense_keyword_at5")
+        print(f"{'tool':16}" + "".join(f"{c[:14]:>15}" for c in cols))
+        for t in tools:
+            m = report["overall"][budget][t]
+            cells = []
+            for c in cols:
+                value = m.get(c)
+                cells.append(
+                    f"{value:>15}" if isinstance(value, int) else f"{_fmt(value) if value is not None else '-':>15}"
+                )
+            print(f"{t:16}" + "".join(cells))
