@@ -13,7 +13,7 @@ from typing import Any
 import mt_corpus
 import mt_metrics as M
 import mt_tools
-from mt_report import annotate, print_report  # noqa: F401  (print_report: re-exported for run.py)
+from mt_report import annotate, print_report, sanity_verdicts  # noqa: F401  (print_report: re-exported for run.py)
 from mt_sources import all_sources
 
 from parsers.registry import parse_file
@@ -86,7 +86,20 @@ def tool_factories(settings: Settings, variants: dict[str, mt_corpus.Variant]) -
                 cuts.setdefault(f"{v.name}/{loc.file}", []).append((loc.start + loc.end) // 2)
         tools["broken:halves"] = ("halves", cuts)
         tools["broken:mid_line"] = mt_tools.mid_line
+        tools["broken:shifted"] = mt_tools.shifted
+        tools["broken:slow"] = mt_tools.slow
     return tools
+
+
+def group_of(file: str) -> str:
+    """The source group a variant file belongs to ("filing__x.txt" → "filing")."""
+    return file.split("__", 1)[0] if "__" in file else "mixed"
+
+
+def _add(acc: dict[str, dict[str, int]], group: str, **counts: int) -> None:
+    g = acc.setdefault(group, {})
+    for key, value in counts.items():
+        g[key] = g.get(key, 0) + int(value)
 
 
 def measure(
@@ -96,42 +109,50 @@ def measure(
     tok: Any,
     dense: Any,
     sanity_shuffle: bool,
+    budget: int,
 ) -> dict[str, Any]:
+    """Counts, overall and by source group; shares are derived from them afterwards."""
     located = variant.located
-    pieces = [p for ps in chunks.values() for p in ps]
-    tokens = [len(e.ids) for e in tok.encode_batch([p.embed for p in pieces])] if pieces else [0]
-    whole = M.whole_share(located, chunks)
     index = M.Indexed.of(chunks)
     queries = [loc.evidence.query for loc in located]
-    counted, breaks, blanks = M.line_break_ends(docs, chunks)
-    out: dict[str, Any] = {
-        "spans": len(located),
-        "whole": sum(whole),
-        "chunks": len(pieces),
-        "inexact": sum(mt_tools.inexact(docs[f], ps) for f, ps in chunks.items()),
-        "tokens_sum": sum(tokens),
-        "over_budget": 0,
-        "line_break_counted": counted,
-        "ends_at_line_break": breaks,
-        "ends_at_blank_line": blanks,
-        "by_kind": dict(Counter(f"{loc.evidence.kind}:{ok}" for loc, ok in zip(located, whole, strict=True))),
-    }
+    per_span: dict[str, list[bool]] = {"whole": M.whole_share(located, chunks)}
     if located:
-        complete, keyword = M.hits(index, located, M.bm25_rank(index, queries, 5))
-        out.update(bm25_complete=sum(complete), bm25_keyword=sum(keyword))
+        rankings = {"bm25": M.bm25_rank(index, queries, 5)}
         if dense is not None:
-            complete, keyword = M.hits(index, located, dense.rank(index, queries, 5))
-            out.update(dense_complete=sum(complete), dense_keyword=sum(keyword))
+            rankings["dense"] = dense.rank(index, queries, 5)
         if sanity_shuffle:
-            complete, keyword = M.hits(index, located, M.shuffled_rank(index, queries, 5))
-            out.update(shuffled_complete=sum(complete), shuffled_keyword=sum(keyword))
-    out["_tokens"] = tokens
+            rankings["shuffled"] = M.shuffled_rank(index, queries, 5)
+        for name, ranking in rankings.items():
+            per_span[f"{name}_complete"], per_span[f"{name}_keyword"] = M.hits(index, located, ranking)
+    groups: dict[str, dict[str, int]] = {}
+    for i, loc in enumerate(located):
+        _add(groups, loc.evidence.source.split("/", 1)[0], spans=1, **{k: v[i] for k, v in per_span.items()})
+    tokens = [len(e.ids) for e in tok.encode_batch([p.embed for p in index.pieces])]
+    for file, pieces in chunks.items():
+        counted, breaks, blanks = M.line_break_ends(docs[file].text, pieces)
+        _add(
+            groups,
+            group_of(file),
+            chunks=len(pieces),
+            line_break_counted=counted,
+            ends_at_line_break=breaks,
+            ends_at_blank_line=blanks,
+            inexact=mt_tools.inexact(docs[file], pieces),
+        )
+    for file, t in zip(index.files, tokens, strict=True):
+        _add(groups, group_of(file), tokens_sum=t, over_budget=t > budget)
+    out: dict[str, Any] = {}
+    for g in groups.values():
+        for key, value in g.items():
+            out[key] = out.get(key, 0) + value
+    out.setdefault("spans", 0)
+    out["by_group"] = groups
     return out
 
 
 def run(settings: Settings) -> dict[str, Any]:
     tok = mt_tools.load_tokenizer()
-    sources = all_sources(settings.repo, settings.corpus, settings.fastapi_files, settings.seed, settings.quick)
+    sources = all_sources(settings.corpus, settings.fastapi_files, settings.seed, settings.quick)
     evidence = mt_corpus.draw_all(sources, settings.seed)
     names = settings.variants or mt_corpus.VARIANTS
     variants = mt_corpus.build(names, sources, evidence, settings.workdir, pdf_subset(settings.quick))
@@ -141,6 +162,8 @@ def run(settings: Settings) -> dict[str, Any]:
     variant_info: dict[str, Any] = {}
     for vname, variant in variants.items():
         docs, parse_seconds, problems = load_docs(variant)
+        if dense is not None:
+            dense.cache.clear()
         size = sum(len(d.text.encode("utf-8")) for d in docs.values())
         variant_info[vname] = {
             "files": len(docs),
@@ -165,9 +188,7 @@ def run(settings: Settings) -> dict[str, Any]:
                         {k[len(prefix) :]: v for k, v in factory[1].items() if k.startswith(prefix)}
                     )
                 chunks, times = timed_chunks(factory, budget, tok, docs, settings.passes)
-                m = measure(variant, docs, chunks, tok, dense, settings.sanity and tname == "parsegate")
-                tokens = m.pop("_tokens")
-                m["over_budget"] = sum(t > budget for t in tokens)
+                m = measure(variant, docs, chunks, tok, dense, settings.sanity and tname == "parsegate", budget)
                 m["seconds"] = statistics.median(times)
                 m["all_seconds"] = [round(t, 4) for t in times]
                 m["megabytes"] = size / 1e6
@@ -202,17 +223,21 @@ def run(settings: Settings) -> dict[str, Any]:
         "overall": overall(results),
     }
     annotate(report)
+    if settings.sanity:
+        report["sanity"] = sanity_verdicts(report)
     return report
 
 
 def overall(results: dict[str, Any]) -> dict[str, Any]:
-    """Pooled over every variant: sums of counts, then the shares."""
-    pooled: dict[str, dict[str, dict[str, float]]] = {}
+    """Pooled over every variant: sums of counts (by group too); shares come from them."""
+    pooled: dict[str, dict[str, dict[str, Any]]] = {}
     for by_budget in results.values():
         for budget, by_tool in by_budget.items():
             for tool, m in by_tool.items():
-                acc = pooled.setdefault(budget, {}).setdefault(tool, {})
+                acc = pooled.setdefault(budget, {}).setdefault(tool, {"by_group": {}})
                 for key, value in m.items():
                     if isinstance(value, int | float) and not isinstance(value, bool):
                         acc[key] = acc.get(key, 0) + value
+                for group, counts in m["by_group"].items():
+                    _add(acc["by_group"], group, **counts)
     return pooled

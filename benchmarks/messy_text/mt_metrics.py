@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from mt_spans import STOPWORDS, Located, squeeze
-from mt_tools import Doc, Piece
+from mt_tools import Piece
 
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+|\w+", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
@@ -72,15 +72,20 @@ def bm25_tokens(text: str) -> list[str]:
 
 
 def bm25_rank(index: Indexed, queries: list[str], k: int) -> list[list[int]]:
+    """Top-k chunk ids per query; a query with no term in the index retrieves nothing."""
     import bm25s
 
     retriever = bm25s.BM25()
-    corpus = [bm25_tokens(p.embed) or ["<empty>"] for p in index.pieces]
-    retriever.index(corpus, show_progress=False)
+    retriever.index([bm25_tokens(p.embed) or ["<empty>"] for p in index.pieces], show_progress=False)
     vocab = retriever.vocab_dict
-    query_tokens = [[t for t in bm25_tokens(q) if t in vocab] or ["<empty>"] for q in queries]
-    ids, _scores = retriever.retrieve(query_tokens, k=min(k, len(index.pieces)), show_progress=False)
-    return [list(map(int, row)) for row in ids]
+    tokens = [[t for t in bm25_tokens(q) if t in vocab] for q in queries]
+    asked = [i for i, t in enumerate(tokens) if t]
+    out: list[list[int]] = [[] for _ in queries]
+    if asked:
+        ids, _scores = retriever.retrieve([tokens[i] for i in asked], k=min(k, len(index.pieces)), show_progress=False)
+        for i, row in zip(asked, ids, strict=True):
+            out[i] = list(map(int, row))
+    return out
 
 
 class Dense:
@@ -114,9 +119,7 @@ class Dense:
         return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
 
     def rank(self, index: Indexed, queries: list[str], k: int) -> list[list[int]]:
-        chunks = self.embed([p.embed for p in index.pieces])
-        wanted = set(queries)
-        self.cache = {q: v for q, v in self.cache.items() if q in wanted}  # chunks are not reused
+        chunks = self.embed([p.embed for p in index.pieces])  # tools often agree on a chunk: cached per variant
         scores = self.embed(queries) @ chunks.T
         k = min(k, len(index.pieces))
         top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
@@ -139,20 +142,18 @@ def shuffled_rank(index: Indexed, queries: list[str], k: int, seed: int = 0) -> 
     return [rng.sample(range(n), k=min(k, n)) for _ in queries]
 
 
-def line_break_ends(docs: dict[str, Doc], chunks: dict[str, list[Piece]]) -> tuple[int, int, int]:
-    """(chunks counted, ending at a line break, ending at a blank line)."""
+def line_break_ends(text: str, pieces: list[Piece]) -> tuple[int, int, int]:
+    """(chunks counted, ending at a line break, ending at a blank line) in one file."""
     counted = breaks = blanks = 0
-    for file, pieces in chunks.items():
-        text = docs[file].text
-        for p in sorted(pieces, key=lambda p: p.end)[:-1]:
-            q = p.end
-            while q > p.start and text[q - 1].isspace():
-                q -= 1
-            r = q
-            while r < len(text) and text[r].isspace():
-                r += 1
-            gap = text[q:r]
-            counted += 1
-            breaks += "\n" in gap
-            blanks += gap.count("\n") >= 2
+    for p in sorted(pieces, key=lambda p: p.end)[:-1]:
+        q = p.end
+        while q > p.start and text[q - 1].isspace():
+            q -= 1
+        r = q
+        while r < len(text) and text[r].isspace():
+            r += 1
+        gap = text[q:r]
+        counted += 1
+        breaks += "\n" in gap
+        blanks += gap.count("\n") >= 2
     return counted, breaks, blanks

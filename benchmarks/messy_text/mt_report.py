@@ -32,6 +32,8 @@ def annotate(report: dict[str, Any]) -> None:
         for by_tool in by_budget.values():
             for m in by_tool.values():
                 m.update(derive(m))
+                for g in m.get("by_group", {}).values():
+                    g.update(derive(g))
 
 
 def _fmt(x: float | None, pct: bool = False) -> str:
@@ -42,6 +44,8 @@ def _fmt(x: float | None, pct: bool = False) -> str:
 
 def print_report(report: dict[str, Any]) -> None:
     annotate(report)
+    for check in report.get("sanity", []):
+        print(f"sanity {'PASS' if check['passed'] else 'FAIL'} at {check['budget']}: {check['check']}")
     meta = report["meta"]
     print(
         f"\nmessy-text evidence benchmark — {meta.get('revision', '')}  seed {meta['seed']}"
@@ -62,6 +66,22 @@ def print_report(report: dict[str, Any]) -> None:
             rows.append(("OVERALL", report["overall"][budget]))
             for vname, by_tool in rows:
                 print(f"{vname:15}" + "".join(f"{_fmt(by_tool[t].get(key), pct):>16}" for t in tools))
+        print(
+            f"\n== by source group at {budget} tokens, pooled over variants: whole % / BM25 c@5"
+            f"{' / dense c@5' if meta['dense'] else ''} / mean tokens / line-break end % =="
+        )
+        groups = sorted({g for t in tools for g in report["overall"][budget][t]["by_group"]})
+        print(f"{'group':15}" + "".join(f"{t:>28}" for t in tools))
+        for g in groups:
+            cells = []
+            for t in tools:
+                m = report["overall"][budget][t]["by_group"].get(g, {})
+                parts = [_fmt(m.get("whole_share"), True), _fmt(m.get("bm25_complete_at5"))]
+                if meta["dense"]:
+                    parts.append(_fmt(m.get("dense_complete_at5")))
+                parts += [f"{m.get('mean_tokens') or 0:.0f}", _fmt(m.get("line_break_end_share"), True)]
+                cells.append("/".join(parts))
+            print(f"{g:15}" + "".join(f"{c:>28}" for c in cells))
         print(f"\n== overall at {budget} tokens ==")
         cols = [
             "chunks",
@@ -85,3 +105,44 @@ def print_report(report: dict[str, Any]) -> None:
                     f"{value:>15}" if isinstance(value, int) else f"{_fmt(value) if value is not None else '-':>15}"
                 )
             print(f"{t:16}" + "".join(cells))
+
+
+def sanity_verdicts(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each metric, broken on purpose, must move the way the breakage says (run with --sanity)."""
+    out = []
+    for budget, by_tool in report["overall"].items():
+        pg, halves, mid = by_tool["parsegate"], by_tool["broken:halves"], by_tool["broken:mid_line"]
+        shifted, slow = by_tool["broken:shifted"], by_tool["broken:slow"]
+        checks = [
+            ("whole share is 0 when every span is cut in half", halves["whole_share"] == 0),
+            ("BM25 complete@5 is 0 when every span is cut in half", halves["bm25_complete_at5"] == 0),
+            (
+                "shuffled ranking drops BM25 complete@5 below half of parsegate's",
+                pg["shuffled_complete_at5"] < 0.5 * pg["bm25_complete_at5"],
+            ),
+            (
+                "shuffled ranking drops keyword@5 below half of parsegate's",
+                pg["shuffled_keyword_at5"] < 0.5 * pg["bm25_keyword_at5"],
+            ),
+            ("chunks ending mid-line: line-break end share is 0", mid["line_break_end_share"] == 0),
+            (
+                "chunks of ~1500 chars: mean tokens over the budget, every chunk counted over budget",
+                mid["mean_tokens"] > int(budget) and mid["over_budget"] > 0,
+            ),
+            ("offsets moved by one: inexact pieces counted", shifted["inexact"] == shifted["chunks"]),
+            ("20 ms per document added: MB/s falls", slow["mb_per_s"] < pg["mb_per_s"]),
+            (
+                "chunk count: cutting at every span's middle gives spans + files chunks",
+                halves["chunks"] == halves["spans"] + sum(v["files"] for v in report["variants"].values()),
+            ),
+        ]
+        if "dense_complete_at5" in halves:
+            checks.append(("dense complete@5 is 0 when every span is cut in half", halves["dense_complete_at5"] == 0))
+            checks.append(
+                (
+                    "shuffled ranking drops below dense complete@5",
+                    pg["shuffled_complete_at5"] < 0.5 * pg["dense_complete_at5"],
+                )
+            )
+        out += [{"budget": int(budget), "check": name, "passed": bool(ok)} for name, ok in checks]
+    return out

@@ -140,11 +140,30 @@ def mid_line(budget: int, tok: Tokenizer) -> Run:
     def run(doc: Doc) -> list[Piece]:
         out, pos = [], 0
         while pos < len(doc.text):
-            end = min(len(doc.text), pos + 400)
+            end = min(len(doc.text), pos + 1500)  # ~350 tokens: over every budget too
             while end < len(doc.text) and (doc.text[end - 1].isspace() or doc.text[end].isspace()):
                 end += 1
             out.append(Piece(pos, end, doc.text[pos:end], doc.text[pos:end]))
             pos = end
         return out
+
+    return run
+
+
+def shifted(budget: int, tok: Tokenizer) -> Run:
+    """semchunk's pieces with every start moved one character: offsets no longer exact."""
+    inner = semchunk_(budget, tok)
+    return lambda doc: [Piece(p.start + 1, p.end, p.text, p.embed) for p in inner(doc)]
+
+
+def slow(budget: int, tok: Tokenizer) -> Run:
+    """parsegate, 20 ms slower per document: MB/s must fall."""
+    import time
+
+    inner = parsegate(budget, tok)
+
+    def run(doc: Doc) -> list[Piece]:
+        time.sleep(0.02)
+        return inner(doc)
 
     return run

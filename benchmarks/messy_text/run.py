@@ -34,7 +34,7 @@ def arguments() -> argparse.Namespace:
     p.add_argument("--tools", default="parsegate,semchunk,chonkie,langchain")
     p.add_argument("--passes", type=int, default=None, help="timed passes per tool (median); default 3, quick 1")
     p.add_argument("--no-dense", action="store_true", help="skip dense retrieval")
-    p.add_argument("--fastapi-files", type=int, default=None, help="fastapi pages sampled (default 25, quick 6)")
+    p.add_argument("--fastapi-files", type=int, default=None, help="fastapi pages sampled (default 12, quick 6)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--sanity", action="store_true", help="add deliberately broken tools; every metric must fall")
     p.add_argument("--out", type=Path, default=None)
@@ -105,7 +105,7 @@ def main() -> None:
         tools=args.tools.split(","),
         passes=args.passes or (1 if args.quick else 3),
         dense=not (args.no_dense or args.quick),
-        fastapi_files=args.fastapi_files or (6 if args.quick else 25),
+        fastapi_files=args.fastapi_files or (6 if args.quick else 12),
         seed=args.seed,
         sanity=args.sanity,
         workdir=args.workdir,
