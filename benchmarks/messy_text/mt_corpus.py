@@ -53,7 +53,7 @@ def span_text(t: Tracked, a: int, b: int) -> str:
     return t.text[span[0] : span[1]] if span else ""
 
 
-def draw_all(sources: list[Source], seed: int) -> dict[str, list[Evidence]]:
+def draw_all(sources: list[Source], seed: int, query_terms: int = 3) -> dict[str, list[Evidence]]:
     """Evidence of every source. A span whose plain characters are not the clean ones less
     markup (an in-order subsequence) would mean the stripper broke text: that stops the run.
     Spans that are mostly markup (an HTML link with attributes) are left out."""
@@ -61,7 +61,7 @@ def draw_all(sources: list[Source], seed: int) -> dict[str, list[Evidence]]:
     for s in sources:
         plain = plain_of(s)
         kept_evidence = []
-        for e in draw(s, plain, seed, SENTENCES_PER_SPAN.get(s.group, 4)):
+        for e in draw(s, plain, seed, SENTENCES_PER_SPAN.get(s.group, 4), query_terms):
             clean, kept = squeeze(s.text[e.start : e.end]), squeeze(span_text(plain, e.start, e.end))
             it = iter(clean)
             assert all(c in it for c in kept), f"stripping Markdown changed text in {e.id}"

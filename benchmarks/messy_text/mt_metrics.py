@@ -51,11 +51,12 @@ def holds(piece: Piece, file: str, loc: Located) -> bool:
 
 
 def whole_share(located: list[Located], chunks: dict[str, list[Piece]]) -> list[bool]:
+    ordered = {f: sorted(ps, key=lambda p: p.start) for f, ps in chunks.items()}
+    starts = {f: [p.start for p in ps] for f, ps in ordered.items()}
     out = []
     for loc in located:
-        pieces = chunks.get(loc.file, [])
-        starts = [p.start for p in pieces]  # pieces are in document order
-        k = bisect.bisect_right(starts, loc.start)
+        pieces = ordered.get(loc.file, [])
+        k = bisect.bisect_right(starts.get(loc.file, []), loc.start)
         out.append(any(holds(p, loc.file, loc) for p in pieces[max(0, k - 3) : k]))
     return out
 

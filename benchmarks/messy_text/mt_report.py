@@ -146,3 +146,72 @@ def sanity_verdicts(report: dict[str, Any]) -> list[dict[str, Any]]:
             )
         out += [{"budget": int(budget), "check": name, "passed": bool(ok)} for name, ok in checks]
     return out
+
+
+def markdown_tables(report: dict[str, Any]) -> str:
+    """The figures as Markdown: per budget, variant rows, one cell per tool holding
+    whole % / BM25 complete@5 / dense complete@5; then the pooled chunk statistics."""
+    meta = report["meta"]
+    tools = [t for t in next(iter(report["overall"].values())) if not t.startswith("broken:")]
+    dense = meta["dense"]
+    what = "whole % / BM25 c@5" + (" / dense c@5" if dense else "")
+    lines = [
+        f"`{meta.get('command', '')}` on {meta.get('revision', '?')}, {meta.get('machine', '')}, "
+        f"{meta.get('wall_seconds', '?')} s",
+        "",
+    ]
+    for budget in map(str, meta["budgets"]):
+        lines += [
+            f"**{budget} tokens** — {what}",
+            "",
+            "| variant | spans | " + " | ".join(tools) + " |",
+            "|---|---:|" + "---:|" * len(tools),
+        ]
+        rows = [(v, report["results"][v][budget]) for v in report["results"]]
+        for name, by_tool in [*rows, ("**all variants**", report["overall"][budget])]:
+            cells = []
+            for t in tools:
+                m = by_tool[t]
+                parts = [_fmt(m.get("whole_share"), True), _fmt(m.get("bm25_complete_at5"))]
+                if dense:
+                    parts.append(_fmt(m.get("dense_complete_at5")))
+                cells.append(" / ".join(parts))
+            lines.append(f"| {name} | {by_tool[tools[0]]['spans']} | " + " | ".join(cells) + " |")
+        lines.append("")
+    budget = "200" if "200" in report["overall"] else str(meta["budgets"][0])
+    lines += [
+        f"**By source group at {budget} tokens, all variants pooled** — {what}",
+        "",
+        "| group | " + " | ".join(tools) + " |",
+        "|---|" + "---:|" * len(tools),
+    ]
+    groups = sorted({g for t in tools for g in report["overall"][budget][t]["by_group"]} - {"mixed"})
+    for g in groups:
+        cells = []
+        for t in tools:
+            m = report["overall"][budget][t]["by_group"].get(g, {})
+            parts = [_fmt(m.get("whole_share"), True), _fmt(m.get("bm25_complete_at5"))]
+            if dense:
+                parts.append(_fmt(m.get("dense_complete_at5")))
+            cells.append(" / ".join(parts))
+        lines.append(f"| {g} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "**Chunks, all variants pooled** — chunks / mean tokens / keyword@5 (BM25"
+        + (", dense" if dense else "")
+        + ") / line-break end % / blank-line end % / MB/s",
+        "",
+        "| budget | " + " | ".join(tools) + " |",
+        "|---|" + "---|" * len(tools),
+    ]
+    for budget in map(str, meta["budgets"]):
+        cells = []
+        for t in tools:
+            m = report["overall"][budget][t]
+            kw = _fmt(m.get("bm25_keyword_at5")) + (", " + _fmt(m.get("dense_keyword_at5")) if dense else "")
+            cells.append(
+                f"{m['chunks']} / {m['mean_tokens']:.0f} / {kw} / {_fmt(m['line_break_end_share'], True)}"
+                f" / {_fmt(m['blank_line_end_share'], True)} / {_fmt(m['mb_per_s'])}"
+            )
+        lines.append(f"| {budget} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

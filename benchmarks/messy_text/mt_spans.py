@@ -2,8 +2,8 @@
 
 A span is one to three consecutive sentences of one block of the clean source, or one table
 row together with its table's header. Its query is made of content words sampled from the
-span *spread over its whole length*: the span's content words are cut into four equal runs
-and one word is drawn from each run (for a row: words of the row label, of two other
+span *spread over its whole length*: the span's content words are cut into three equal runs
+(``--query-terms``) and one word is drawn from each run (for a row: words of the row label, of two other
 cells, and of the header above two of them). A chunk that answers every query term therefore
 tends to need the whole span, which is what "complete evidence" measures.
 
@@ -74,7 +74,7 @@ def content_words(text: str, lang: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and (len(w) >= 3 or w.isdigit()) and not w.startswith("_")]
 
 
-def spread_sample(candidates: list[str], rng: random.Random, runs: int = 4, per_run: int = 1) -> list[str]:
+def spread_sample(candidates: list[str], rng: random.Random, runs: int = 3, per_run: int = 1) -> list[str]:
     picked: list[str] = []
     size = len(candidates)
     for r in range(runs):
@@ -89,7 +89,7 @@ def _rng(seed: int, name: str) -> random.Random:
     return random.Random(seed * 1_000_003 + zlib.crc32(name.encode("utf-8")))
 
 
-def draw(source: Source, plain: Tracked, seed: int, per_sentences: int) -> list[Evidence]:
+def draw(source: Source, plain: Tracked, seed: int, per_sentences: int, query_terms: int = 3) -> list[Evidence]:
     """Spans of one source; ``plain`` is its markup-free text, which queries are drawn from."""
     rng = _rng(seed, source.name)
     blocks: dict[int, list[int]] = {}
@@ -105,8 +105,12 @@ def draw(source: Source, plain: Tracked, seed: int, per_sentences: int) -> list[
         if any(e.start < b and a < e.end for e in out):
             continue
         span = plain.map_span(a, b)
-        terms = spread_sample(content_words(plain.text[span[0] : span[1]], source.lang), rng) if span else []
-        if len(terms) >= 3:
+        terms = (
+            spread_sample(content_words(plain.text[span[0] : span[1]], source.lang), rng, runs=query_terms)
+            if span
+            else []
+        )
+        if len(terms) >= min(3, query_terms):
             out.append(Evidence(f"{source.name}#s{a}-{b}", source.name, "sentences", n, a, b, None, terms))
     for row in rng.sample(source.rows, k=min(len(source.rows), max(2, len(source.rows) // 3))):
         cells = [c.strip() for c in source.text[row.start : row.end].strip("| ").split("|")]

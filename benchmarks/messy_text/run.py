@@ -36,8 +36,11 @@ def arguments() -> argparse.Namespace:
     p.add_argument("--no-dense", action="store_true", help="skip dense retrieval")
     p.add_argument("--fastapi-files", type=int, default=None, help="fastapi pages sampled (default 12, quick 6)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--query-terms", type=int, default=3, help="query words, one from each equal run of the span")
     p.add_argument("--sanity", action="store_true", help="add deliberately broken tools; every metric must fall")
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--render", type=Path, default=None, help="print the tables of an earlier results file, run nothing")
+    p.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown to this file")
     p.add_argument("--workdir", type=Path, default=HERE / ".cache" / "variants", help="where variant files go")
     return p.parse_args()
 
@@ -81,6 +84,9 @@ def git_describe(repo: Path) -> str:
 
 def main() -> None:
     args = arguments()
+    if args.render:
+        render(args.render, args.markdown)
+        return
     started = time.perf_counter()
     revision = import_repo(args.repo)
     import mt_bench  # after the repo is on sys.path: it imports parsegate's packages
@@ -109,6 +115,7 @@ def main() -> None:
         seed=args.seed,
         sanity=args.sanity,
         workdir=args.workdir,
+        query_terms=args.query_terms,
     )
     report = mt_bench.run(settings)
     report["meta"].update(
@@ -126,6 +133,19 @@ def main() -> None:
     out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     mt_bench.print_report(report)
     print(f"\nwritten to {out} in {report['meta']['wall_seconds']} s")
+    if args.markdown:
+        from mt_report import markdown_tables
+
+        args.markdown.write_text(markdown_tables(report), encoding="utf-8")
+
+
+def render(results: Path, markdown: Path | None) -> None:
+    from mt_report import markdown_tables, print_report
+
+    report = json.loads(results.read_text(encoding="utf-8"))
+    print_report(report)
+    if markdown:
+        markdown.write_text(markdown_tables(report), encoding="utf-8")
 
 
 if __name__ == "__main__":
