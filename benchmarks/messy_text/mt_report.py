@@ -28,12 +28,16 @@ def derive(m: dict[str, Any]) -> dict[str, Any]:
 
 
 def annotate(report: dict[str, Any]) -> None:
+    """Shares beside the counts; by source group only where pooled (the per-variant groups
+    keep their counts, from which any share follows)."""
     for by_budget in [*report["results"].values(), report["overall"]]:
         for by_tool in by_budget.values():
             for m in by_tool.values():
                 m.update(derive(m))
-                for g in m.get("by_group", {}).values():
-                    g.update(derive(g))
+    for by_tool in report["overall"].values():
+        for m in by_tool.values():
+            for g in m.get("by_group", {}).values():
+                g.update(derive(g))
 
 
 def _fmt(x: float | None, pct: bool = False) -> str:

