@@ -175,6 +175,9 @@ def build(
         if name == "concat":
             out[name] = build_concat(sources, evidence, folder)
         elif name == "pdf":
+            if mt_pdf.chromium() is None:
+                print("pdf variant skipped: no Chromium (apt-get install chromium)", flush=True)
+                continue
             out[name] = build_pdf(sources, evidence, folder, pdf_keep)
         else:
             out[name] = build_tracked(name, sources, evidence, folder)
