@@ -217,4 +217,3 @@ def build_samples(seed: int = 0) -> list[Sample]:
             for variant in variants(script):
                 samples.append(build_sample(paragraph, variant, seed))
     return samples
-
