@@ -54,8 +54,12 @@ _CELL = re.compile(r"\|(?!\s*$)|\t")
 _SPACE = re.compile(r"\s+")
 # Hard-wrapped prose: a line break where the next line's first word would have fitted on
 # this line was the writer's, not the wrapper's.
-_WRAP_SHARE = 0.6  # of lines near the widest one, for a span to count as hard-wrapped
-_WRAP_NEAR = 0.7
+# Hard-wrapped text has many lines near its widest one (short paragraphs and headings between
+# them); text with one paragraph per line has lines of every length.
+_WRAP_SHARE = 0.35
+_WRAP_MIN_LINES = 3
+_WRAP_NEAR = 0.8
+_WRITER_ROOM = 0.75
 
 
 def blank_lines(text: str, start: int, end: int) -> list[Cut]:
@@ -76,12 +80,18 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     ends = [c.end for c in cuts]
     lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
     width = max(lengths)
-    if sum(1 for n in lengths if n >= _WRAP_NEAR * width) < _WRAP_SHARE * len(lengths):
+    near = sum(1 for n in lengths if n >= _WRAP_NEAR * width)
+    if near < _WRAP_MIN_LINES or near < _WRAP_SHARE * len(lengths):
         return cuts  # ragged lines: each break is the writer's
     kept = []
     for n, cut in enumerate(cuts):
         first_word = _SPACE.split(text[cut.start : min(end, cut.start + 64)], maxsplit=1)[0]
-        if lengths[n] + 1 + len(first_word) <= width:
+        needed = lengths[n] + 1 + len(first_word)
+        # Characters are not widths (text from PDFs is set in proportional type): a line that
+        # would have held the next word is the writer's break only with room to spare, or
+        # when it ends a sentence.
+        ends_sentence = text[cut.end - 1 : cut.end] in ".!?:"
+        if needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width):
             kept.append(cut)
     return kept
 

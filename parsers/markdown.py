@@ -39,13 +39,14 @@ from parsers.model import (
 NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSION = 2
+OUTPUT_VERSION = 3
 VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
 MAX_NESTING = 100
 
+_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
@@ -301,26 +302,42 @@ class _Builder:
             elif t.type == "tr_close" and row_map:
                 rows.append((row_map, cells, in_head))
             j += 1
-        header = [cells for _, cells, head in rows if head]
-        data: dict[str, Any] = {"header": header[0] if header else [], "rows": sum(1 for r in rows if not r[2])}
-        lead_in = self.lead_in()
-        if lead_in is not None:
-            data["lead_in"] = lead_in
-        table = self.emit("table", open_tok.map, data=data)
+        first = True
+        for start_line, header, body in _table_groups(rows, open_tok.map[0]):
+            end_line = body[-1][0][0] + 1 if body else open_tok.map[1]
+            table = self.table_group(start_line, end_line, header, body, lead_in=first)
+            if table is None:
+                break
+            first = False
+        return j + 1
+
+    def table_group(
+        self,
+        start_line: int,
+        end_line: int,
+        header: list[str],
+        body: list[tuple[list[int], list[str], bool]],
+        lead_in: bool,
+    ) -> Element | None:
+        """One table: its container, its header row (with the delimiter row) and its body rows."""
+        data: dict[str, Any] = {"header": header, "rows": len(body)}
+        introduced = self.lead_in() if lead_in else None
+        if introduced is not None:
+            data["lead_in"] = introduced
+        table = self.emit("table", [start_line, end_line], data=data)
         if table is None:
-            return j + 1
+            return None
         self.frames.append(_Frame(table))
-        body = [r for r in rows if not r[2]]
-        head_end = body[0][0][0] if body else open_tok.map[1]
-        head = self.emit("table_row", [open_tok.map[0], head_end], data={"cells": data["header"], "header": True})
+        head_end = body[0][0][0] if body else end_line
+        head = self.emit("table_row", [start_line, head_end], data={"cells": header, "header": True})
         if head is not None:
             # The header line alone (without the delimiter row) is what travels with row groups.
-            table.data["header_text"] = self.text[head.start : self.span(open_tok.map[0], open_tok.map[0] + 1)[1]]
+            table.data["header_text"] = self.text[head.start : self.span(start_line, start_line + 1)[1]]
         for line_map, row_cells, _ in body:
             self.emit("table_row", [line_map[0], line_map[0] + 1], data={"cells": row_cells, "header": False})
         self.frames.pop()
         self.prev = table
-        return j + 1
+        return table
 
     # -- completion ----------------------------------------------------------
     def split_flat_tables(self) -> None:
@@ -414,3 +431,21 @@ class _Builder:
             if "lead_in" in el.data:
                 el.data["lead_in"] = new_ids[el.data["lead_in"]]
         return ordered
+
+
+def _table_groups(
+    rows: list[tuple[list[int], list[str], bool]], first_line: int
+) -> list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]:
+    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
+    line between them read as one, and the row above that delimiter is the second's header."""
+    header = next((cells for _, cells, head in rows if head), [])
+    body = [r for r in rows if not r[2]]
+    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]
+    for n, row in enumerate(body):
+        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
+        if is_delimiter and groups[-1][2] and groups[-1][2][-1] is body[n - 1]:
+            new_header = groups[-1][2].pop()
+            groups.append((new_header[0][0], new_header[1], []))
+            continue
+        groups[-1][2].append(row)
+    return groups

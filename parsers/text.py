@@ -18,7 +18,7 @@ from parsers.flat_tables import find_tables, table_elements
 from parsers.model import Document, Element, ParseWarning, content_version, line_starts, trim_span
 
 NAME = "text"
-OUTPUT_VERSION = 2  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 3  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
@@ -29,6 +29,7 @@ _SPEAKER = re.compile(
 # Labels that introduce content rather than a speaker.
 _NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
 _TITLE_MAX = 80
+_MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still belong to a turn
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -52,6 +53,8 @@ def parse(data: bytes, doc_id: str) -> Document:
     for el in doc.elements:
         el.id = new_ids[el.id]
         el.parent = new_ids.get(el.parent) if el.parent else None
+        if "lead_in" in el.data:
+            el.data["lead_in"] = new_ids[el.data["lead_in"]]
         el.lines = doc.lines_of(el.start, el.end)
     title = next((e for e in doc.elements if e.kind == "heading"), None)
     if title is not None:
@@ -107,17 +110,26 @@ def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
     return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
 
 
-def _prose_elements(text: str, lines: list[tuple[int, int]], more_follows: bool = False) -> list[Element]:
+def _prose_elements(
+    text: str,
+    lines: list[tuple[int, int]],
+    more_follows: bool = False,
+    section: tuple[str, ...] = (),
+    prefix: str = "",
+) -> list[Element]:
     blocks = list(_blocks(text, lines))
     elements: list[Element] = []
-    section: tuple[str, ...] = ()
     for n, (start, end, count) in enumerate(blocks):
         start, end = trim_span(text, start, end)
-        if n == 0 and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
+        if n == 0 and not section and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
             section = (text[start:end],)
-            elements.append(Element("h0", "heading", start, end, level=1, section_path=section))
+            elements.append(Element(f"{prefix}h0", "heading", start, end, level=1, section_path=section))
             continue
-        elements.extend(_block_elements(text, lines, start, end, section, len(elements)))
+        block = _block_elements(text, lines, start, end, section, len(elements))
+        for el in block:
+            el.id = f"{prefix}{el.id}"
+            el.parent = f"{prefix}{el.parent}" if el.parent else None
+        elements.extend(block)
     return elements
 
 
@@ -129,8 +141,11 @@ def _block_elements(
     out: list[Element] = []
     cursor = start
     for n, table in enumerate(find_tables(text, own)):
-        out.extend(_paragraph(text, cursor, table.lines[0][0], section, f"p{ids}.{n}"))
-        out.extend(table_elements(text, table, section, ids * 1000 + n))
+        before = _paragraph(text, cursor, table.lines[0][0], section, f"p{ids}.{n}")
+        parts = table_elements(text, table, section, ids * 1000 + n)
+        if before and text[before[0].start : before[0].end].rstrip().endswith(":"):
+            parts[0].data["lead_in"] = before[0].id  # "Net revenue by segment:" leads into it
+        out.extend(before + parts)
         cursor = table.lines[-1][1]
     out.extend(_paragraph(text, cursor, end, section, f"p{ids}"))
     return out
@@ -148,6 +163,24 @@ def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list
     elements = list(head)
     turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
     for a, b in itertools.pairwise(turn_starts):
-        start, end = trim_span(text, lines[a][0], lines[b - 1][1])
+        stop = _turn_end(text, lines, a, b)
+        start, end = trim_span(text, lines[a][0], lines[stop - 1][1])
         elements.append(Element(f"u{a}", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
+        if stop < b:  # what follows is no longer the speaker's: a document pasted after the chat
+            elements.extend(_prose_elements(text, lines[stop:b], section=section, prefix=f"x{a}."))
     return elements
+
+
+def _turn_end(text: str, lines: list[tuple[int, int]], a: int, b: int) -> int:
+    """Where the turn that starts at line ``a`` ends (exclusive): at the next speaker's line ``b``,
+    unless more than a few paragraphs without a speaker come first. A speaker's later paragraphs
+    stay with the speaker; pages of text after a chat (files concatenated) do not."""
+    blocks = 0
+    own_end = b
+    for n in range(a + 1, b):
+        blank = not text[lines[n][0] : lines[n][1]].strip()
+        if blank and text[lines[n - 1][0] : lines[n - 1][1]].strip():
+            blocks += 1
+            if own_end == b:
+                own_end = n
+    return b if blocks <= _MAX_TURN_PARAGRAPHS else own_end

@@ -148,3 +148,12 @@ def test_pipe_rows_without_a_delimiter_row_are_a_table() -> None:
     table = doc.elements[1]
     assert table.data["header_text"] == "net sales | 1,234 | 1,100"
     assert [e.parent for e in doc.elements[2:4]] == [table.id, table.id]
+
+
+def test_two_tables_without_a_blank_line_between_them_stay_two_tables() -> None:
+    source = "| A | B |\n|---|---|\n| 1 | 2 |\n| Quarter | Revenue |\n|---|---|\n| Q1 | 10 |\n"
+    doc = markdown.parse(source.encode(), "t.md")
+    tables = [e for e in doc.elements if e.kind == "table"]
+    assert [t.data["header_text"] for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
+    q1 = next(e for e in doc.elements if doc.text[e.start : e.end] == "| Q1 | 10 |")
+    assert q1.parent == tables[1].id

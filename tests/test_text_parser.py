@@ -63,3 +63,47 @@ def test_flattened_table_rows_become_rows_and_tab_separated_too() -> None:
 def test_a_single_line_with_a_pipe_stays_prose() -> None:
     doc = text.parse(b"Run cat a | grep b to see it.\nThen stop.\n", "p.txt")
     assert [e.kind for e in doc.elements] == ["paragraph"]
+
+
+def test_a_document_pasted_after_a_chat_is_not_the_last_speakers_turn() -> None:
+    chat = "Ann: hi there.\nBob: hello, what is up?\nAnn: the report is late.\n\nIt needs one more day.\n"
+    report = "\n\n".join(f"Paragraph {i} of the quarterly report, about revenue." for i in range(6))
+    table = "\n\nsegment | 2020 | 2019\nsensors | 12 | 10\nservices | 8 | 9\n"
+    doc = text.parse((chat + "\n" + report + table).encode(), "mixed.txt")
+    kinds = [(e.kind, doc.text[e.start : e.end][:30]) for e in doc.elements]
+    # More paragraphs without a speaker than a turn holds: the last turn ends with its own
+    # paragraph, and the report after it is prose, its table a table.
+    assert kinds[:3] == [
+        ("turn", "Ann: hi there."),
+        ("turn", "Bob: hello, what is up?"),
+        ("turn", "Ann: the report is late."),
+    ]
+    assert [k for k, _ in kinds[3:10]] == ["paragraph"] * 7
+    assert [k for k, _ in kinds[10:]] == ["table", "table_row", "table_row", "table_row"]
+    assert doc.elements[11].parent == doc.elements[10].id
+    # A speaker's next paragraph stays hers when the chat goes on after it.
+    short = text.parse(b"Ann: hi.\nBob: yes?\nAnn: the report is late.\n\nIt needs a day.\n\nBob: ok.\n", "c.txt")
+    assert [doc_kind for doc_kind, _ in [(e.kind, 0) for e in short.elements]] == ["turn"] * 4
+    assert short.text[short.elements[2].start : short.elements[2].end] == "Ann: the report is late.\n\nIt needs a day."
+
+
+def test_figures_at_line_ends_are_table_rows_with_their_header() -> None:
+    source = "Results\n\n(in millions) 2020 2019 2018\nNet revenue 7,085.3 6,840.6 5,336.5\nGross profit (3.2) 2.1 —\nSales grew in 2020 and 2019.\n"
+    doc = text.parse(source.encode(), "f.txt")
+    rows = [e for e in doc.elements if e.kind == "table_row"]
+    assert [doc.text[r.start : r.end] for r in rows] == [
+        "(in millions) 2020 2019 2018",
+        "Net revenue 7,085.3 6,840.6 5,336.5",
+        "Gross profit (3.2) 2.1 —",
+    ]
+    assert rows[1].data["cells"] == ["Net revenue", "7,085.3", "6,840.6", "5,336.5"]
+    assert doc.elements[-1].kind == "paragraph"  # one trailing year is prose, not a row
+
+
+def test_column_names_above_figures_head_the_table_and_a_colon_line_leads_into_it() -> None:
+    source = "Net revenue by segment:\nSegment Fiscal 2019 Fiscal 2018 Change\nTest Systems 3,703.7 3,703.4 0.3\nSensors 1,722.1 1,453.3 268.8\n"
+    doc = text.parse(source.encode(), "s.txt")
+    assert [e.kind for e in doc.elements] == ["paragraph", "table", "table_row", "table_row", "table_row"]
+    table = doc.elements[1]
+    assert table.data["header_text"] == "Segment Fiscal 2019 Fiscal 2018 Change"
+    assert table.data["lead_in"] == doc.elements[0].id
