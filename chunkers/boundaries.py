@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from chunkers.tokens import SpanIndex
+from parsers.model import trim_span
 
 
 class Level(IntEnum):
@@ -160,7 +161,7 @@ def descend(
     out: list[Piece] = []
 
     def go(s: int, e: int, step: int, level: Level) -> None:
-        s, e = _trim(text, s, e)
+        s, e = trim_span(text, s, e)
         if e <= s:
             return
         if index.count(s, e) <= limit or e - s <= 1:
@@ -169,7 +170,7 @@ def descend(
         if step == len(plan):
             bounds = [s, *index.windows(s, e, limit), e]
             for n in range(len(bounds) - 1):
-                a, b = _trim(text, bounds[n], bounds[n + 1])
+                a, b = trim_span(text, bounds[n], bounds[n + 1])
                 if b > a:
                     out.append(Piece(a, b, level if n == 0 else Level.TOKEN))
             return
@@ -239,11 +240,3 @@ def _trimmed_cut(text: str, start: int, end: int, left: int, right: int) -> list
 
 def _cut(text: str, start: int, end: int, gap_start: int, gap_end: int) -> Cut:
     return Cut(max(start, gap_start), min(end, gap_end))
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
