@@ -109,13 +109,20 @@ class Finalizer:
         text = self.doc.text
         prefix_cost = n - self._span_tokens(draft)
         limit = max(1, self.max_tokens - prefix_cost)
-        index = self.index or self.counter.index(text)
-        pieces = descend(text, draft.start, draft.end, PROSE, limit, _Scaled(index, draft, n - prefix_cost))
+        index = _Scaled(self.index or self.counter.index(text), draft, n - prefix_cost)
+        pieces = descend(text, draft.start, draft.end, PROSE, limit, index)
         if len(pieces) <= 1:
             return _halves(text, draft)
+        # The descent gives its finest pieces (words, say); join them back up to the limit.
+        spans: list[list[int]] = []
+        for p in pieces:
+            if spans and index.count(spans[-1][0], p.end) <= limit:
+                spans[-1][1] = p.end
+            else:
+                spans.append([p.start, p.end])
         return [
-            replace(draft, start=p.start, end=p.end, id=None, own_headings=draft.own_headings if k == 0 else 0)
-            for k, p in enumerate(pieces)
+            replace(draft, start=a, end=b, id=None, own_headings=draft.own_headings if k == 0 else 0)
+            for k, (a, b) in enumerate(spans)
         ]
 
     def _span_tokens(self, draft: Draft) -> int:

@@ -41,3 +41,16 @@ def test_fixed_strategy_maps_windows_to_document_offsets() -> None:
         assert c.text == doc.text[c.start : c.end]
         assert c.id.startswith(f"d.md:{doc.version}:")
     assert [c.text for c in chunks if c.section_path == ["B"]] == ["\n\n012345", "456789\n"]
+
+
+def test_fixed_windows_over_budget_are_cut_into_pieces_that_fill_the_budget() -> None:
+    """A 1000-character window of table rows is far over 32 tokens: it is cut again, but into
+    pieces joined back up to the budget, not into one piece per word."""
+    from parsers import markdown
+
+    rows = "".join(f"| S{i} | {i} | {100 + i} |\n" for i in range(60))
+    doc = markdown.parse(f"| Station | Week | Level |\n|---|---|---|\n{rows}".encode(), "t.md")
+    chunker = Chunker(ChunkConfig(strategy="fixed", max_tokens=32))
+    chunks = chunker.chunk(doc)
+    assert all(c.tokens <= 32 for c in chunks)
+    assert sum(c.tokens for c in chunks) / len(chunks) > 20
