@@ -1,0 +1,103 @@
+"""The text of one block of a web page as a browser lays it out: runs of HTML whitespace
+collapse to one space, ``<br>`` breaks the line, ``<pre>`` keeps its text as written, and the
+inline formatting around each piece (bold, italic, code, a link's target) becomes a span.
+
+Offsets are tracked as integers while the text grows; the string is built once, at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# HTML's whitespace (not Unicode's: a no-break space is text).
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+
+
+@dataclass
+class _Mark:
+    style: str
+    href: str | None
+    start: int | None = None  # where its first character landed in this block's text
+
+
+@dataclass
+class InlineText:
+    parts: list[str] = field(default_factory=list)
+    size: int = 0
+    pending_space: bool = False
+    marks: list[_Mark] = field(default_factory=list)
+    spans: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- text ---------------------------------------------------------------------------
+    def add(self, text: str | None) -> None:
+        """Text as HTML lays it out: whitespace runs become one space, none at a block's start."""
+        if not text:
+            return
+        words = _HTML_SPACE.split(text)
+        if not words[0]:
+            self.pending_space = True
+        for n, word in enumerate(words):
+            if n and word:
+                self.pending_space = True
+            if word:
+                self._write(word)
+        if not words[-1]:
+            self.pending_space = True
+
+    def add_verbatim(self, text: str | None) -> None:
+        """Text as written (inside ``<pre>``)."""
+        if text:
+            self.pending_space = False
+            self._write(text)
+
+    def line_break(self) -> None:
+        if self.size:
+            self.pending_space = False
+            self._write("\n", resolve=False)
+
+    def _write(self, text: str, resolve: bool = True) -> None:
+        if self.pending_space and self.size and not self.parts[-1].endswith("\n"):
+            self.parts.append(" ")
+            self.size += 1
+        self.pending_space = False
+        if resolve:
+            for mark in self.marks:
+                if mark.start is None:
+                    mark.start = self.size
+        self.parts.append(text)
+        self.size += len(text)
+
+    # -- formatting -----------------------------------------------------------------------
+    def open(self, style: str, href: str | None = None) -> None:
+        self.marks.append(_Mark(style, href))
+
+    def close(self) -> None:
+        if self.marks:
+            self._span(self.marks.pop(), self.size)
+
+    def _span(self, mark: _Mark, end: int) -> None:
+        if mark.start is not None and end > mark.start:
+            span: dict[str, Any] = {"start": mark.start, "end": end, "style": mark.style}
+            if mark.href is not None:
+                span["href"] = mark.href
+            self.spans.append(span)
+
+    # -- the block ------------------------------------------------------------------------
+    def take(self) -> tuple[str, list[dict[str, Any]]]:
+        """This block's text and spans; formatting still open carries on into the next block."""
+        text = "".join(self.parts)
+        stripped = text.rstrip()
+        for mark in self.marks:
+            self._span(mark, len(stripped))
+            mark.start = None
+        spans = sorted(
+            ({**s, "end": min(s["end"], len(stripped))} for s in self.spans if s["start"] < len(stripped)),
+            key=lambda s: (s["start"], -s["end"]),
+        )
+        self.parts, self.size, self.pending_space, self.spans = [], 0, False, []
+        return stripped, spans
+
+    def empty(self) -> bool:
+        return not any(part.strip() for part in self.parts)
