@@ -61,6 +61,7 @@ class Walker:
         self.outside: list[str] = []  # text directly in the blocks around the main content
         self.flat = 0  # inside a heading, a table cell, a caption or <pre>: blocks only separate words
         self.verbatim = 0  # inside <pre>
+        self.in_heading = 0
         self.layout: set[etree._Element] = set()
         self.tables: list[TableFrame] = []
 
@@ -117,12 +118,7 @@ class Walker:
     def open(self, el: etree._Element, tag: str) -> bool:
         """Open an element of the content; True when its text is not to be read."""
         style = _STYLES.get(tag)
-        if (
-            tag == "a"
-            and self.frames
-            and self.frames[-1].role == "heading"
-            and _PERMALINK.match("".join(el.itertext()))
-        ):
+        if tag == "a" and self.in_heading and _PERMALINK.match("".join(el.itertext())):
             self.frames.append(_Frame(tag, "skip"))  # "¶": a heading's link to itself, not its text
             return True
         if style is not None or tag == "a":
@@ -156,6 +152,7 @@ class Walker:
         if tag in _HEADINGS:
             self.flush()
             self.flat += 1
+            self.in_heading += 1
             self.frames.append(_Frame(tag, "heading", level=_HEADINGS[tag]))
         elif tag in _LISTS:
             self.flush()
@@ -229,6 +226,7 @@ class Walker:
                 self.space()
         elif role == "heading":
             self.flat -= 1
+            self.in_heading -= 1
             self.heading(frame.level)
         elif role == "item":
             self.flush()
