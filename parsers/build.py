@@ -30,18 +30,21 @@ class HeadingStack:
     or a deeper level."""
 
     open: list[tuple[int, str]] = field(default_factory=list)
+    _path: tuple[str, ...] = ()
 
     def push(self, level: int, title: str) -> tuple[str, ...]:
         while self.open and self.open[-1][0] >= level:
             self.open.pop()
         self.open.append((level, title))
-        return self.path()
+        self._path = tuple(title for _, title in self.open)
+        return self._path
 
     def reset(self, entries: Iterable[tuple[int, str]] = ()) -> None:
         self.open = list(entries)
+        self._path = tuple(title for _, title in self.open)
 
     def path(self) -> tuple[str, ...]:
-        return tuple(title for _, title in self.open)
+        return self._path
 
 
 # -- element data, by kind --------------------------------------------------------------

@@ -35,15 +35,18 @@ class InlineText:
         """Text as HTML lays it out: whitespace runs become one space, none at a block's start."""
         if not text:
             return
-        words = _HTML_SPACE.split(text)
-        if not words[0]:
+        if "\xa0" in text:  # a no-break space is text: split on HTML's whitespace only
+            words = _HTML_SPACE.split(text)
+            leading, trailing = not words[0], not words[-1]
+            collapsed = " ".join(word for word in words if word)
+        else:
+            leading, trailing = text[0].isspace(), text[-1].isspace()
+            collapsed = " ".join(text.split())
+        if leading:
             self.pending_space = True
-        for n, word in enumerate(words):
-            if n and word:
-                self.pending_space = True
-            if word:
-                self._write(word)
-        if not words[-1]:
+        if collapsed:
+            self._write(collapsed)
+        if trailing:
             self.pending_space = True
 
     def add_verbatim(self, text: str | None) -> None:
@@ -92,12 +95,17 @@ class InlineText:
         for mark in self.marks:
             self._span(mark, len(stripped))
             mark.start = None
-        spans = sorted(
-            ({**s, "end": min(s["end"], len(stripped))} for s in self.spans if s["start"] < len(stripped)),
-            key=lambda s: (s["start"], -s["end"]),
+        spans = (
+            sorted(
+                ({**s, "end": min(s["end"], len(stripped))} for s in self.spans if s["start"] < len(stripped)),
+                key=lambda s: (s["start"], -s["end"]),
+            )
+            if self.spans
+            else []
         )
         self.parts, self.size, self.pending_space, self.spans = [], 0, False, []
         return stripped, spans
 
     def empty(self) -> bool:
-        return not any(part.strip() for part in self.parts)
+        """Nothing written: leading whitespace never is, and a line break only after text."""
+        return not self.size

@@ -56,8 +56,14 @@ _CHROME_WORDS = {
 _WORD = re.compile(r"[a-z]+")
 _SKIP_LINK = re.compile(r"^\s*(skip|jump)\s+(to|over)\b", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_PROSE_TAGS = frozenset({"p", "pre", "td", "dd", "blockquote", "li"})
+_PROSE_TAGS = ("p", "pre", "td", "blockquote")  # as readability scores
 _TOC_MIN_LINKS = 3
+# Lists not inside another list (a nested list is weighed with the list around it).
+# (``descendant::`` rather than ``.//``: libxml2 evaluates ``.//*[@class]`` in quadratic time.)
+_TOC_LISTS = "descendant::*[(self::ul or self::ol) and not(ancestor::ul or ancestor::ol)]"
+_ANY_LANDMARK = frozenset({*_LANDMARKS, *_OUTER_LANDMARKS})
+_TOP_BLOCKS = 5  # blocks by score whose link density is measured (each is one text scan)
+_MAX_CLIMB = 12  # levels the densest block may grow upwards
 
 
 _MAX_CANDIDATES = 16  # <main>/<article> elements weighed against each other (each is one text scan)
@@ -91,21 +97,21 @@ def find_regions(body: Node) -> Regions:
 def _main_content(body: Node) -> tuple[Node, str]:
     mains = [el for el in body.iter("main") if not _hidden(el)][:_MAX_CANDIDATES]
     if not mains:
-        mains = [el for el in body.xpath(".//*[@role='main']") if not _hidden(el)][:_MAX_CANDIDATES]
+        mains = [el for el in body.xpath("descendant::*[@role='main']") if not _hidden(el)][:_MAX_CANDIDATES]
     if mains:
         return max(mains, key=_words), "<main>"
     articles = [el for el in body.iter("article") if not _hidden(el)][:_MAX_CANDIDATES]
     if articles:
         sizes = {a: _words(a) for a in articles}
         largest = max(articles, key=sizes.__getitem__)
-        others = sum(n for a, n in sizes.items() if a is not largest and a not in set(largest.iter("article")))
+        nested = set(largest.iter("article"))
+        others = sum(n for a, n in sizes.items() if a not in nested)
         if sizes[largest] >= 2 * others:
             return largest, "<article>"
     return _densest(body)
 
 
 def _densest(body: Node) -> tuple[Node, str]:
-    stats = _Stats(body)
     scores: dict[Node, float] = {}
     for el in body.iter(*_PROSE_TAGS):
         text = _own_text(el)
@@ -120,71 +126,71 @@ def _densest(body: Node) -> tuple[Node, str]:
                 scores[grand] = scores.get(grand, 0.0) + score / 2
     if not scores:
         return body, "the whole page"
-    best = max(scores, key=lambda el: scores[el] * (1 - stats.link_density(el)))
-    return _grown(best, body, stats), "text density"
+    top = sorted(scores, key=scores.__getitem__, reverse=True)[:_TOP_BLOCKS]
+    best = max(top, key=lambda el: scores[el] * (1 - _link_density(el)))
+    return _grown(best, body), "text density"
 
 
-def _grown(best: Node, body: Node, stats: _Stats) -> Node:
-    """Up from the densest block while what each parent adds is mostly text, not links."""
+def _grown(best: Node, body: Node) -> Node:
+    """Up from the densest block while what each parent adds is mostly text, not links. Each
+    step reads only what the parent adds (its other children): the whole climb is one scan."""
     node = best
-    while node is not body:
+    for _ in range(_MAX_CLIMB):
         parent = node.getparent()
-        if parent is None:
+        if node is body or parent is None:
             break
-        words = stats.words[parent] - stats.words[node]
-        links = stats.links[parent] - stats.links[node]
+        words = len((parent.text or "").split())
+        links = 0
+        for child in parent:
+            words += len((child.tail or "").split())
+            if child is not node:
+                words += _words(child)
+                links += _link_words(child)
         if words and links / words >= 0.5:
             break
         node = parent
     return node
 
 
-class _Stats:
-    """Words and words inside links under every element, in one pass (deepest first)."""
-
-    def __init__(self, body: Node) -> None:
-        self.words: dict[Node, int] = {}
-        self.links: dict[Node, int] = {}
-        order = list(body.iter())
-        for el in order:
-            own = len((el.text or "").split()) + sum(len((c.tail or "").split()) for c in el)
-            self.words[el] = own
-            self.links[el] = 0
-        for el in reversed(order):
-            if el.tag == "a":
-                self.links[el] = self.words[el]
-            parent = el.getparent()
-            if parent is not None and parent in self.words:
-                self.words[parent] += self.words[el]
-                self.links[parent] += self.links[el]
-
-    def link_density(self, el: Node) -> float:
-        words = self.words.get(el, 0)
-        return self.links.get(el, 0) / words if words else 0.0
-
-
 # -- chrome -----------------------------------------------------------------------------
 
 
 def _chrome(body: Node, inside: set[Node]) -> Iterator[tuple[Node, str]]:
-    in_list: set[Node] = set()  # lists inside a list already weighed as a table of contents
+    """Chrome by kind, weakest first: a later kind overrides an earlier reason for the same
+    block. One pass over the elements; an element without attributes is looked at only when
+    its tag is a landmark."""
+    found: dict[Node, str] = {}
+    for el in body.xpath(_TOC_LISTS):
+        if _table_of_contents(el):
+            found[el] = "table of contents (links to this page's own headings)"
+    names: dict[str, str | None] = {}  # class and id strings repeat: each is read once
     for el in body.iter():
-        tag = el.tag if isinstance(el.tag, str) else ""
-        reason = _hidden(el) or _LANDMARKS.get(tag) or _ROLES.get((el.get("role") or "").strip().lower())
-        if reason is None and tag in _OUTER_LANDMARKS:
-            reason = _OUTER_LANDMARKS[tag] if el not in inside else None
-            if reason is None and tag == "footer":
-                reason = "footer of the content (<footer>)"
-        if reason is None:
-            reason = _by_name(el)
-        if reason is None and tag == "a" and _SKIP_LINK.match(" ".join(el.itertext())):
+        tag = el.tag
+        keys = el.keys()
+        if not keys and tag not in _ANY_LANDMARK:
+            continue
+        reason = None
+        local = tag == "a" and (el.get("href") or "").lstrip().startswith("#")
+        if local and _SKIP_LINK.match(" ".join(el.itertext())):
             reason = "skip link"
-        if reason is None and tag in ("ul", "ol") and el not in in_list:
-            in_list.update(el.iter("ul", "ol"))
-            if _table_of_contents(el):
-                reason = "table of contents (links to this page's own headings)"
+        if "class" in keys or "id" in keys:
+            key = f"{el.get('class') or ''} {el.get('id') or ''}"
+            if key not in names:
+                names[key] = _by_name(key)
+            reason = names[key] or reason
+        if tag in _OUTER_LANDMARKS:
+            if el not in inside:
+                reason = _OUTER_LANDMARKS[str(tag)]
+            elif tag == "footer":
+                reason = "footer of the content (<footer>)"
+        if "role" in keys:
+            reason = _ROLES.get((el.get("role") or "").strip().lower()) or reason
+        reason = _LANDMARKS.get(str(tag)) or reason
+        if "hidden" in keys or "aria-hidden" in keys or "style" in keys:
+            reason = _hidden(el) or reason
         if reason is not None:
-            yield el, reason
+            found[el] = reason
+    return iter(found.items())
 
 
 def _hidden(el: Node) -> str | None:
@@ -198,11 +204,8 @@ def _hidden(el: Node) -> str | None:
     return None
 
 
-def _by_name(el: Node) -> str | None:
-    names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
-    if not names.strip():
-        return None
-    for word in _WORD.findall(names):
+def _by_name(names: str) -> str | None:
+    for word in _WORD.findall(names.lower()):
         reason = _CHROME_WORDS.get(word)
         if reason is not None:
             return f"{reason} (class or id '{word}')"
@@ -216,8 +219,7 @@ def _table_of_contents(el: Node) -> bool:
         return False
     local = sum(1 for a in links if (a.get("href") or "").startswith("#"))
     words = _words(el)
-    linked = sum(len(" ".join(a.itertext()).split()) for a in links)
-    return local >= 0.6 * len(links) and words > 0 and linked >= 0.8 * words
+    return local >= 0.6 * len(links) and words > 0 and _link_words(el) >= 0.8 * words
 
 
 # -- measures ---------------------------------------------------------------------------
@@ -227,9 +229,24 @@ def _words(el: Node) -> int:
     return len(" ".join(el.itertext()).split())
 
 
+def _link_words(el: Node) -> int:
+    links = [el] if el.tag == "a" else el.iter("a")
+    return sum(len(" ".join(a.itertext()).split()) for a in links)
+
+
+def _link_density(el: Node) -> float:
+    words = _words(el)
+    return _link_words(el) / words if words else 0.0
+
+
 def _own_text(el: Node) -> str:
-    """The text directly in an element and in its inline children (not in nested blocks)."""
-    return " ".join(t for t in el.xpath("text()|*[not(self::ul or self::ol or self::table)]/text()") if t)
+    """The text directly in an element and in its children (not in nested lists or tables)."""
+    parts = [el.text or ""]
+    for child in el:
+        if child.tag not in ("ul", "ol", "table"):
+            parts.append(child.text or "")
+        parts.append(child.tail or "")
+    return " ".join(parts)
 
 
 def _ancestors_of(nodes: Iterator[Node]) -> set[Node]:

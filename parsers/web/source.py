@@ -15,7 +15,6 @@ import codecs
 import re
 from html.parser import HTMLParser
 
-import lxml.html
 from lxml import etree
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
@@ -47,12 +46,12 @@ def decode(data: bytes) -> str:
 
 def tree(text: str) -> etree._Element:
     """The page's ``<html>`` element, scripts and styles removed; TooDeep past libxml2's nesting limit."""
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, no_network=True)
+    # etree's own HTML parser, not lxml.html's: its element classes cost a lookup per node.
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, no_network=True)
     text = _XML_DECLARATION.sub("", text, count=1)
-    try:
-        root = lxml.html.document_fromstring(text or "<html></html>", parser=parser)
-    except etree.ParserError:  # an empty or whitespace-only document
-        root = lxml.html.document_fromstring("<html><body></body></html>", parser=parser)
+    root = etree.fromstring(text, parser) if text.strip() else None
+    if root is None:  # an empty or whitespace-only document
+        root = etree.fromstring("<html><body></body></html>", parser)
     if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
         raise TooDeep
     etree.strip_elements(root, *_NEVER_RENDERED, with_tail=False)

@@ -67,19 +67,54 @@ class Walker:
 
     # -- the pass -------------------------------------------------------------------------
     def walk(self, body: etree._Element) -> None:
+        """The pass. Inline tags (most of a page) take the short path here; blocks, chrome and
+        the blocks around the main content go through ``start_block`` and ``close``."""
         self.layout = layout_tables(body)
+        chrome, main_path = self.regions.chrome, self.regions.main_path
+        frames, inline = self.frames, self.inline
         events = etree.iterwalk(body, events=("start", "end"))
         for event, el in events:
-            tag = el.tag if isinstance(el.tag, str) else ""
             if event == "start":
-                if self.start(el, tag):
+                tag = el.tag if isinstance(el.tag, str) else ""
+                if el in chrome or el in main_path or (frames and frames[-1].role == "path"):
+                    if self.start_region(el, tag):
+                        events.skip_subtree()
+                    continue
+                style = _STYLES.get(tag)
+                if style is not None or (tag == "a" and not self.in_heading):
+                    href = el.get("href") if tag == "a" else None
+                    if href is None and style is None:
+                        frames.append(_INLINE)
+                    else:
+                        inline.open(style or "link", href)
+                        frames.append(_MARK)
+                elif tag not in _BLOCKS and tag not in _SPECIAL_INLINE:
+                    frames.append(_INLINE)
+                elif self.open(el, tag):
                     events.skip_subtree()
+                    continue
+                text = el.text
+                if text:
+                    inline.add_verbatim(text) if self.verbatim else inline.add(text)
             else:
-                self.end(el)
+                frame = frames[-1]
+                if frame is _MARK:
+                    inline.close()
+                elif frame is not _INLINE and frame.role not in ("skip", "path"):
+                    self.close(frame)  # still on the stack: a list item's text knows its item
+                frames.pop()
+                tail = el.tail
+                if not tail:
+                    continue
+                if frames and frames[-1].role == "path":
+                    self.outside.append(tail)
+                else:
+                    inline.add_verbatim(tail) if self.verbatim else inline.add(tail)
         self.flush()
 
-    def start(self, el: etree._Element, tag: str) -> bool:
-        """Open ``el``; True when its subtree was read whole (chrome, text outside the content)."""
+    def start_region(self, el: etree._Element, tag: str) -> bool:
+        """Chrome, the blocks around the main content, and what lies outside it; True when
+        its subtree was read whole (as furniture)."""
         regions = self.regions
         reason = regions.chrome.get(el)
         outside = self.frames and self.frames[-1].role == "path" and el is not regions.main
@@ -97,16 +132,6 @@ class Walker:
             return True
         self.text(el.text)
         return False
-
-    def end(self, el: etree._Element) -> None:
-        frame = self.frames[-1]
-        if frame.role not in ("skip", "path"):
-            self.close(frame)  # still on the stack: a list item's text knows its item
-        self.frames.pop()
-        if self.frames and self.frames[-1].role == "path":
-            self.outside.append(el.tail or "")
-        else:
-            self.text(el.tail)
 
     def text(self, text: str | None) -> None:
         if self.verbatim:
@@ -263,9 +288,7 @@ class Walker:
     # -- emitting -------------------------------------------------------------------------
     def flush(self) -> None:
         """The text gathered since the last block boundary, as a paragraph (or a list item's text)."""
-        if self.flat or self.inline.empty():
-            if not self.flat:
-                self.inline.take()
+        if self.flat or not self.inline.size:
             return
         text, spans = self.inline.take()
         item = self.item_frame()
@@ -334,6 +357,11 @@ class Walker:
         outside = " ".join(" ".join(self.outside).split())
         if outside:
             self.b.add_furniture(outside, f"outside the main content ({self.regions.how})")
+
+
+_INLINE = _Frame("", "inline")  # shared: an inline tag's end undoes nothing
+_MARK = _Frame("", "mark")  # shared: an inline tag's end closes its formatting span
+_SPECIAL_INLINE = frozenset({"br", "img", "a"})  # ("a" only reaches here inside a heading)
 
 
 def _language(pre: etree._Element) -> str | None:
