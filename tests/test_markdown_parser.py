@@ -86,12 +86,12 @@ def test_code_in_a_list_item_is_a_code_unit() -> None:
     """Issue 14: a fence inside a list item was split as prose ("Steps:\n\n1.", then code cut
     mid-line); it is a code element of the item, split at its definitions."""
     source = (
-        "# Install\n\nSteps:\n\n1. Install the package:\n\n   ```python\n   import subprocess\n"
-        "   def install(name):\n       subprocess.run([\"pip\", \"install\", name], check=True)\n"
-        "       print(\"installed\", name)\n   def remove(name):\n"
-        "       subprocess.run([\"pip\", \"uninstall\", \"-y\", name], check=True)\n"
-        "       print(\"removed\", name)\n   ```\n\n   Then check it works.\n\n2. Run it.\n"
-    ).encode()
+        b"# Install\n\nSteps:\n\n1. Install the package:\n\n   ```python\n   import subprocess\n"
+        b'   def install(name):\n       subprocess.run(["pip", "install", name], check=True)\n'
+        b'       print("installed", name)\n   def remove(name):\n'
+        b'       subprocess.run(["pip", "uninstall", "-y", name], check=True)\n'
+        b'       print("removed", name)\n   ```\n\n   Then check it works.\n\n2. Run it.\n'
+    )
     doc = markdown.parse(source, "steps.md")
     kinds = [(e.kind, doc.text[e.start : e.end].split("\n")[0]) for e in doc.elements]
     assert kinds[3:] == [
