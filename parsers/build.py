@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.model import Element, ParseWarning, TextBuilder
+from parsers.model import CONTAINER_KINDS, Element, ParseWarning, TextBuilder
 
 PARAGRAPH_SEP = "\n\n"
 ROW_SEP = "\n"  # table rows sit one per line, not a paragraph each
@@ -96,7 +96,7 @@ def furniture_data(reason: str, **extra: Any) -> dict[str, Any]:
 def renumbered(elements: list[Element]) -> list[Element]:
     """Elements in reading order (a container before its first child), ids ``e0``, ``e1``, …
     renumbered to match, parents and references remapped."""
-    ordered = sorted(elements, key=lambda e: (e.start, -e.end, not e.is_container))
+    ordered = sorted(elements, key=lambda e: (e.start, -e.end, e.kind not in CONTAINER_KINDS))
     new_ids = {el.id: f"e{n}" for n, el in enumerate(ordered)}
     for el in ordered:
         el.id = new_ids[el.id]

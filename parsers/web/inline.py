@@ -15,6 +15,10 @@ from typing import Any
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 
 
+def _reading_order(span: dict[str, Any]) -> tuple[int, int]:
+    return span["start"], -span["end"]
+
+
 @dataclass
 class _Mark:
     style: str
@@ -90,20 +94,19 @@ class InlineText:
     # -- the block ------------------------------------------------------------------------
     def take(self) -> tuple[str, list[dict[str, Any]]]:
         """This block's text and spans; formatting still open carries on into the next block."""
-        text = "".join(self.parts)
-        stripped = text.rstrip()
+        parts = self.parts
+        stripped = (parts[0] if len(parts) == 1 else "".join(parts)).rstrip()
+        self.parts, self.size, self.pending_space = [], 0, False
+        if not self.marks and not self.spans:
+            return stripped, []  # most blocks: no formatting at all
+        end = len(stripped)
         for mark in self.marks:
-            self._span(mark, len(stripped))
+            self._span(mark, end)
             mark.start = None
-        spans = (
-            sorted(
-                ({**s, "end": min(s["end"], len(stripped))} for s in self.spans if s["start"] < len(stripped)),
-                key=lambda s: (s["start"], -s["end"]),
-            )
-            if self.spans
-            else []
-        )
-        self.parts, self.size, self.pending_space, self.spans = [], 0, False, []
+        spans = [span if span["end"] <= end else {**span, "end": end} for span in self.spans if span["start"] < end]
+        if len(spans) > 1:
+            spans.sort(key=_reading_order)
+        self.spans = []
         return stripped, spans
 
     def empty(self) -> bool:

@@ -99,10 +99,10 @@ def _main_content(body: Node) -> tuple[Node, str]:
     if not mains:
         mains = [el for el in body.xpath("descendant::*[@role='main']") if not _hidden(el)][:_MAX_CANDIDATES]
     if mains:
-        return max(mains, key=_words), "<main>"
+        return max(mains, key=_size), "<main>"
     articles = [el for el in body.iter("article") if not _hidden(el)][:_MAX_CANDIDATES]
     if articles:
-        sizes = {a: _words(a) for a in articles}
+        sizes = {a: _size(a) for a in articles}
         largest = max(articles, key=sizes.__getitem__)
         nested = set(largest.iter("article"))
         others = sum(n for a, n in sizes.items() if a not in nested)
@@ -139,14 +139,14 @@ def _grown(best: Node, body: Node) -> Node:
         parent = node.getparent()
         if node is body or parent is None:
             break
-        words = len((parent.text or "").split())
+        size = len(" ".join((parent.text or "").split()))
         links = 0
         for child in parent:
-            words += len((child.tail or "").split())
+            size += len(" ".join((child.tail or "").split()))
             if child is not node:
-                words += _words(child)
-                links += _link_words(child)
-        if words and links / words >= 0.5:
+                size += _size(child)
+                links += _link_size(child)
+        if size and links / size >= 0.5:
             break
         node = parent
     return node
@@ -218,25 +218,26 @@ def _table_of_contents(el: Node) -> bool:
     if len(links) < _TOC_MIN_LINKS:
         return False
     local = sum(1 for a in links if (a.get("href") or "").startswith("#"))
-    words = _words(el)
-    return local >= 0.6 * len(links) and words > 0 and _link_words(el) >= 0.8 * words
+    size = _size(el)
+    return local >= 0.6 * len(links) and size > 0 and _link_size(el) >= 0.8 * size
 
 
 # -- measures ---------------------------------------------------------------------------
 
 
-def _words(el: Node) -> int:
-    return len(" ".join(el.itertext()).split())
+def _size(el: Node) -> int:
+    """Characters of text, whitespace collapsed (counted by libxml2, no Python string made)."""
+    return int(el.xpath("string-length(normalize-space(.))"))
 
 
-def _link_words(el: Node) -> int:
+def _link_size(el: Node) -> int:
     links = [el] if el.tag == "a" else el.iter("a")
-    return sum(len(" ".join(a.itertext()).split()) for a in links)
+    return sum(len(" ".join(" ".join(a.itertext()).split())) for a in links)
 
 
 def _link_density(el: Node) -> float:
-    words = _words(el)
-    return _link_words(el) / words if words else 0.0
+    size = _size(el)
+    return _link_size(el) / size if size else 0.0
 
 
 def _own_text(el: Node) -> str:

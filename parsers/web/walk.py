@@ -70,13 +70,13 @@ class Walker:
         """The pass. Inline tags (most of a page) take the short path here; blocks, chrome and
         the blocks around the main content go through ``start_block`` and ``close``."""
         self.layout = layout_tables(body)
-        chrome, main_path = self.regions.chrome, self.regions.main_path
+        special = {*self.regions.chrome, *self.regions.main_path}  # one lookup per element
         frames, inline = self.frames, self.inline
         events = etree.iterwalk(body, events=("start", "end"))
         for event, el in events:
             if event == "start":
                 tag = el.tag if isinstance(el.tag, str) else ""
-                if el in chrome or el in main_path or (frames and frames[-1].role == "path"):
+                if el in special or (frames and frames[-1] is _PATH):
                     if self.start_region(el, tag):
                         events.skip_subtree()
                     continue
@@ -94,8 +94,14 @@ class Walker:
                     events.skip_subtree()
                     continue
                 text = el.text
-                if text:
-                    inline.add_verbatim(text) if self.verbatim else inline.add(text)
+                if not text:
+                    continue
+                if self.verbatim:
+                    inline.add_verbatim(text)
+                elif text.isspace():
+                    inline.pending_space = True  # indentation between tags: at most one space
+                else:
+                    inline.add(text)
             else:
                 frame = frames[-1]
                 if frame is _MARK:
@@ -106,10 +112,14 @@ class Walker:
                 tail = el.tail
                 if not tail:
                     continue
-                if frames and frames[-1].role == "path":
+                if frames and frames[-1] is _PATH:
                     self.outside.append(tail)
+                elif self.verbatim:
+                    inline.add_verbatim(tail)
+                elif tail.isspace():
+                    inline.pending_space = True
                 else:
-                    inline.add_verbatim(tail) if self.verbatim else inline.add(tail)
+                    inline.add(tail)
         self.flush()
 
     def start_region(self, el: etree._Element, tag: str) -> bool:
@@ -117,7 +127,7 @@ class Walker:
         its subtree was read whole (as furniture)."""
         regions = self.regions
         reason = regions.chrome.get(el)
-        outside = self.frames and self.frames[-1].role == "path" and el is not regions.main
+        outside = self.frames and self.frames[-1] is _PATH and el is not regions.main
         if reason is not None or (outside and el not in regions.main_path):
             self.b.add_furniture(
                 " ".join(" ".join(el.itertext()).split()), reason or f"outside the main content ({regions.how})"
@@ -125,7 +135,7 @@ class Walker:
             self.frames.append(_Frame(tag, "skip"))
             return True
         if el in regions.main_path:
-            self.frames.append(_Frame(tag, "path"))
+            self.frames.append(_PATH)
             self.outside.append(el.text or "")
             return False
         if self.open(el, tag):
@@ -359,6 +369,7 @@ class Walker:
             self.b.add_furniture(outside, f"outside the main content ({self.regions.how})")
 
 
+_PATH = _Frame("", "path")  # shared: a block around the main content (its own text is outside it)
 _INLINE = _Frame("", "inline")  # shared: an inline tag's end undoes nothing
 _MARK = _Frame("", "mark")  # shared: an inline tag's end closes its formatting span
 _SPECIAL_INLINE = frozenset({"br", "img", "a"})  # ("a" only reaches here inside a heading)
