@@ -129,9 +129,7 @@ class Walker:
         reason = regions.chrome.get(el)
         outside = self.frames and self.frames[-1] is _PATH and el is not regions.main
         if reason is not None or (outside and el not in regions.main_path):
-            self.b.add_furniture(
-                " ".join(" ".join(el.itertext()).split()), reason or f"outside the main content ({regions.how})"
-            )
+            self.b.add_furniture(region_text(el), reason or f"outside the main content ({regions.how})")
             self.frames.append(_Frame(tag, "skip"))
             return True
         if el in regions.main_path:
@@ -163,11 +161,11 @@ class Walker:
                 self.frames.append(_Frame(tag, "mark"))
             else:
                 self.frames.append(_Frame(tag, "inline"))
-        elif tag == "img":
-            alt = " ".join((el.get("alt") or "").split())
-            if alt:  # a picture is not text; what it says in words is kept, out of the body
-                self.b.add_furniture(alt, "image (its alt text)")
-            self.frames.append(_Frame(tag, "inline"))
+        elif tag in _SPECIAL_INLINE and tag != "a" and tag != "br":
+            label = control_label(el)
+            if label:  # a picture or a form control is not text; what it says is kept, out of the body
+                self.b.add_furniture(label, "image (its alt text)" if tag == "img" else "form control (its label)")
+            self.frames.append(_INLINE)
         elif tag == "br":
             if self.flat and not self.verbatim:
                 self.space()
@@ -372,7 +370,27 @@ class Walker:
 _PATH = _Frame("", "path")  # shared: a block around the main content (its own text is outside it)
 _INLINE = _Frame("", "inline")  # shared: an inline tag's end undoes nothing
 _MARK = _Frame("", "mark")  # shared: an inline tag's end closes its formatting span
-_SPECIAL_INLINE = frozenset({"br", "img", "a"})  # ("a" only reaches here inside a heading)
+_SPECIAL_INLINE = frozenset({"br", "img", "input", "textarea", "a"})  # ("a" only reaches here in a heading)
+_BUTTONS = frozenset({"submit", "button", "reset"})
+
+
+def control_label(el: etree._Element) -> str:
+    """What an image or a form control shows in words: alt text, a button's value, a placeholder."""
+    if el.tag == "img":
+        words = el.get("alt") or ""
+    elif el.tag == "input" and (el.get("type") or "").lower() in _BUTTONS:
+        words = el.get("value") or ""
+    elif (el.get("type") or "").lower() == "hidden":
+        words = ""
+    else:
+        words = el.get("placeholder") or ""
+    return " ".join(words.split())
+
+
+def region_text(el: etree._Element) -> str:
+    """A chrome region's text, with the labels of its images and form controls."""
+    labels = [control_label(c) for c in el.iter("img", "input", "textarea")]
+    return " ".join(" ".join([*el.itertext(), *labels]).split())
 
 
 def _language(pre: etree._Element) -> str | None:
