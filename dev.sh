@@ -32,6 +32,23 @@ ensure_chromium() {
   fi
 }
 
+ensure_libreoffice() {
+  # Legacy and open formats (.doc .xls .ppt .odt .ods .odp .rtf) are read after a headless
+  # LibreOffice conversion; the tests convert real files: Debian's headless (nogui) packages.
+  if command -v soffice >/dev/null 2>&1 && [ -e /usr/lib/libreoffice/program/libsclo.so ] \
+    && [ -e /usr/lib/libreoffice/program/libsdlo.so ]; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's headless LibreOffice for the legacy-format tests..." >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui >/dev/null
+  else
+    echo "LibreOffice not found: the legacy-format tests will be skipped (install Debian's libreoffice-*-nogui)" >&2
+  fi
+}
+
 case "${1:-}" in
   golden)
     setup
@@ -40,6 +57,7 @@ case "${1:-}" in
   test)
     setup
     ensure_chromium
+    ensure_libreoffice
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
     .venv/bin/mypy
@@ -51,6 +69,7 @@ case "${1:-}" in
     .venv/bin/python benchmarks/code_throughput.py
     .venv/bin/python benchmarks/pdf_throughput.py
     .venv/bin/python benchmarks/office_throughput.py
+    .venv/bin/python benchmarks/html_throughput.py
     ;;
   *)
     echo "usage: ./dev.sh golden | test | bench" >&2

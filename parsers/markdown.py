@@ -23,6 +23,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from parsers import code
+from parsers.build import HeadingStack, code_data, renumbered, row_data
 from parsers.decode import decode_text
 from parsers.flat_tables import find_tables, table_elements
 from parsers.headings import suspect_heading
@@ -98,7 +99,7 @@ class _Builder:
         self.starts = line_starts(text)
         self.elements: list[Element] = []
         self.frames: list[_Frame] = []
-        self.headings: list[tuple[int, str]] = []
+        self.headings = HeadingStack()
         self.metadata: dict[str, Any] = {}
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
@@ -128,7 +129,7 @@ class _Builder:
             kind=kind,
             start=start,
             end=end,
-            section_path=tuple(title for _, title in self.headings),
+            section_path=self.headings.path(),
             parent=self.parent_id(),
             **fields,
         )
@@ -151,7 +152,7 @@ class _Builder:
         prev = self.prev
         if prev is None or prev.kind != "paragraph" or prev.parent != self.parent_id():
             return None
-        if prev.section_path != tuple(title for _, title in self.headings):
+        if prev.section_path != self.headings.path():
             return None
         return prev.id
 
@@ -196,7 +197,10 @@ class _Builder:
         elif kind in ("fence", "code_block"):
             info = tok.info.strip()
             language = info.split()[0] if info else None
-            el = self.emit("code", tok.map, data={"language": language, "info": info or None})
+            el = self.emit("code", tok.map, data=code_data(language, info))
+            item = self.frames[-1].element if self.frames else None
+            if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
+                el.data["lead_in"] = item.id  # "1. Install it:" introduces its code
             if el is not None and kind == "fence" and language and language.lower() in code.ALIASES:
                 self.code_parts(el, tok, code.ALIASES[language.lower()])
         elif kind == "html_block":
@@ -249,9 +253,7 @@ class _Builder:
             self.emit("paragraph", tok.map)
             return
         level = int(tok.tag[1])
-        while self.headings and self.headings[-1][0] >= level:
-            self.headings.pop()
-        self.headings.append((level, title))
+        self.headings.push(level, title)
         el = self.emit("heading", tok.map, level=level)
         if el is not None and level == 1 and "title" not in self.metadata:
             self.metadata["title"] = title
@@ -273,6 +275,11 @@ class _Builder:
             if nxt.type == "list_item_close" and nxt.level == tok.level:
                 break
             if nxt.type in _LIST_OPEN and nxt.level == tok.level + 1 and nxt.map:
+                own_end = nxt.map[0]
+                break
+            if nxt.type in ("fence", "code_block") and nxt.level == tok.level + 1 and nxt.map:
+                # Code in a list item is a code unit of its own (split at its lines or
+                # definitions, never as prose); what follows it in the item is its own block.
                 own_end = nxt.map[0]
                 break
         parent = self.frames[-1].element if self.frames else None
@@ -328,13 +335,16 @@ class _Builder:
         if table is None:
             return None
         self.frames.append(_Frame(table))
-        head_end = body[0][0][0] if body else end_line
-        head = self.emit("table_row", [start_line, head_end], data={"cells": header, "header": True})
+        # The delimiter row opens the first body row: a row group that starts a chunk carries the
+        # header in its context, so the delimiter never starts a chunk without its header.
+        head_end = start_line + 1 if body else end_line
+        head = self.emit("table_row", [start_line, head_end], data=row_data(header, True))
         if head is not None:
-            # The header line alone (without the delimiter row) is what travels with row groups.
             table.data["header_text"] = self.text[head.start : self.span(start_line, start_line + 1)[1]]
-        for line_map, row_cells, _ in body:
-            self.emit("table_row", [line_map[0], line_map[0] + 1], data={"cells": row_cells, "header": False})
+        for n, (line_map, row_cells, _) in enumerate(body):
+            self.emit(
+                "table_row", [head_end if n == 0 else line_map[0], line_map[0] + 1], data=row_data(row_cells, False)
+            )
         self.frames.pop()
         self.prev = table
         return table
@@ -423,14 +433,7 @@ class _Builder:
 
     def renumbered(self) -> list[Element]:
         """Elements in reading order (containers before their first child), ids renumbered to match."""
-        ordered = sorted(self.elements, key=lambda e: (e.start, -e.end, not e.is_container))
-        new_ids = {el.id: f"e{n}" for n, el in enumerate(ordered)}
-        for el in ordered:
-            el.id = new_ids[el.id]
-            el.parent = new_ids.get(el.parent) if el.parent else None
-            if "lead_in" in el.data:
-                el.data["lead_in"] = new_ids[el.data["lead_in"]]
-        return ordered
+        return renumbered(self.elements)
 
 
 def _table_groups(

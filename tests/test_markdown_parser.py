@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from chunkers import ChunkConfig, Chunker
 from parsers import markdown
 from parsers.model import ParseError
 
@@ -56,13 +57,56 @@ def test_table_header_rows_and_cells() -> None:
     assert table.data["header"] == ["Severity", "Ack"]
     assert table.data["header_text"] == "| Severity | Ack |"
     rows = [e for e in doc.elements if e.kind == "table_row"]
+    # The delimiter row opens the first body row, which carries the header as context.
     assert [doc.text[r.start : r.end] for r in rows] == [
-        "| Severity | Ack |\n|---|---|",
-        "| P1 | 15 min |",
+        "| Severity | Ack |",
+        "|---|---|\n| P1 | 15 min |",
         "| P2 | 1 h |",
     ]
     assert [r.data["header"] for r in rows] == [True, False, False]
     assert rows[2].data["cells"] == ["P2", "1 h"]
+
+
+def test_a_header_row_too_wide_to_share_a_chunk_never_leaves_its_delimiter_row_headerless() -> None:
+    """Issue 14: a 13-column table was cut between its header row and its delimiter row, and
+    the piece that began with the delimiter had no header in its embed_text."""
+    columns = [f"Column {i} " + " ".join(["word"] * 12) for i in range(13)]
+    lines = ["| " + " | ".join(columns) + " |", "| " + " | ".join([":---"] * 13) + " |"]
+    lines += ["| " + " | ".join(f"v{r}{c}" for c in range(13)) + " |" for r in range(5)]
+    doc = markdown.parse(("# Wide\n\nA table:\n\n" + "\n".join(lines) + "\n").encode(), "wide.md")
+    chunks = Chunker(ChunkConfig(max_tokens=256)).chunk(doc)
+    assert len(chunks) >= 2
+    for chunk in chunks:
+        assert "Column 0 word" in chunk.embed_text, chunk.text[:40]
+    delimiter = next(c for c in chunks if ":---" in c.text)
+    assert delimiter.text.startswith("| :---") and delimiter.embed_text.startswith("| Column 0 word")
+
+
+def test_code_in_a_list_item_is_a_code_unit() -> None:
+    """Issue 14: a fence inside a list item was split as prose ("Steps:\n\n1.", then code cut
+    mid-line); it is a code element of the item, split at its definitions."""
+    source = (
+        b"# Install\n\nSteps:\n\n1. Install the package:\n\n   ```python\n   import subprocess\n"
+        b'   def install(name):\n       subprocess.run(["pip", "install", name], check=True)\n'
+        b'       print("installed", name)\n   def remove(name):\n'
+        b'       subprocess.run(["pip", "uninstall", "-y", name], check=True)\n'
+        b'       print("removed", name)\n   ```\n\n   Then check it works.\n\n2. Run it.\n'
+    )
+    doc = markdown.parse(source, "steps.md")
+    kinds = [(e.kind, doc.text[e.start : e.end].split("\n")[0]) for e in doc.elements]
+    assert kinds[3:] == [
+        ("list_item", "1. Install the package:"),
+        ("code", "```python"),
+        ("paragraph", "Then check it works."),
+        ("list_item", "2. Run it."),
+    ]
+    item, fence = doc.elements[3], doc.elements[4]
+    assert fence.parent == item.id and fence.data["lead_in"] == item.id and len(fence.data["parts"]) == 2
+    for chunk in Chunker(ChunkConfig(max_tokens=64)).chunk(doc):
+        if "code" in chunk.kinds:  # every code piece ends at a line end, never mid-statement
+            assert chunk.text.endswith((")", "```", "works.", "it.")), chunk.text[-30:]
+    first = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)[0]
+    assert first.text.startswith("# Install\n\nSteps:\n\n1. Install the package:\n\n   ```python")
 
 
 def test_code_blockquote_html_and_front_matter() -> None:
@@ -155,5 +199,5 @@ def test_two_tables_without_a_blank_line_between_them_stay_two_tables() -> None:
     doc = markdown.parse(source.encode(), "t.md")
     tables = [e for e in doc.elements if e.kind == "table"]
     assert [t.data["header_text"] for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
-    q1 = next(e for e in doc.elements if doc.text[e.start : e.end] == "| Q1 | 10 |")
+    q1 = next(e for e in doc.elements if doc.text[e.start : e.end].endswith("| Q1 | 10 |"))
     assert q1.parent == tables[1].id

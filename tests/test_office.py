@@ -82,7 +82,9 @@ def test_html_boilerplate_is_furniture_and_never_chunked() -> None:
 
 
 def test_docling_json_is_accepted_as_input(tmp_path: Path) -> None:
-    ddoc = office._convert(DOCX.read_bytes(), "policy.docx", "docx")
+    from parsers.office.backends import convert
+
+    ddoc, _ = convert(DOCX.read_bytes(), "policy.docx", "docx")
     exported = tmp_path / "policy.json"
     exported.write_text(json.dumps(ddoc.export_to_dict()))
     from_json = parse_file(exported)
@@ -108,13 +110,6 @@ def zipped(parts: dict[str, bytes]) -> bytes:
         for name, data in parts.items():
             archive.writestr(name, data)
     return buffer.getvalue()
-
-
-@pytest.mark.parametrize("suffix, replacement", [(".doc", ".docx"), (".ppt", ".pptx"), (".xls", ".xlsx")])
-def test_legacy_formats_ask_for_conversion(suffix: str, replacement: str) -> None:
-    with pytest.raises(ParseError) as info:
-        office.parse(b"\xd0\xcf\x11\xe0legacy", f"old{suffix}")
-    assert info.value.code == "legacy_format" and f"convert it to '{replacement}'" in info.value.message
 
 
 def test_corrupt_zip_with_a_docx_suffix() -> None:
@@ -144,12 +139,17 @@ def test_zip_bomb_is_refused_before_inflating(monkeypatch: pytest.MonkeyPatch) -
     assert info.value.code == "zip_bomb" and "over the 5 MB limit" in info.value.message
 
 
-def test_html_over_the_size_limit() -> None:
-    page = b"<html><body>" + b"<p>Paragraph with some words in it.</p>" * 520_000 + b"</body></html>"
-    assert len(page) > 20_000_000
+def test_html_over_the_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PARSEGATE_MAX_HTML_MB", "2")
+    page = b"<html><body>" + b"<p>Paragraph with some words in it.</p>" * 52_000 + b"</body></html>"
     with pytest.raises(ParseError) as info:
         office.parse(page, "huge.html")
-    assert info.value.code == "too_large" and "20.3 MB" in info.value.message
+    assert info.value.code == "too_large" and "2.0 MB is over the 2 MB limit" in info.value.message
+
+
+def test_the_default_html_limit_is_200_mb() -> None:
+    with pytest.raises(ParseError, match="over the 200 MB limit"):
+        office.parse(b" " * 200_000_001, "huge.html")
 
 
 def test_xlsx_with_a_million_empty_cells_and_one_table() -> None:

@@ -1,0 +1,140 @@
+"""Our HTML pass: paragraphs whole across inline tags, spans, tables, lists, code, encodings,
+and hostile pages in bounded time with no text lost."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from parsers import office
+from parsers.model import Document
+
+
+def parse(html: str | bytes, name: str = "page.html") -> Document:
+    return office.parse(html.encode() if isinstance(html, str) else html, name)
+
+
+def texts(doc: Document, kind: str) -> list[str]:
+    return [doc.text[e.start : e.end] for e in doc.elements if e.kind == kind]
+
+
+def test_a_sentence_with_inline_formatting_is_one_paragraph_with_its_spans() -> None:
+    doc = parse(
+        "<main><p>Customers may request a <b>full refund</b> within <i>30 days</i> of purchase; run "
+        "<code>refund --all</code> or see <a href='/policy'>the policy</a>.</p></main>"
+    )
+    (paragraph,) = [e for e in doc.elements if e.kind == "paragraph"]
+    text = doc.text[paragraph.start : paragraph.end]
+    assert text == "Customers may request a full refund within 30 days of purchase; run refund --all or see the policy."
+    spans = {(doc.text[s["start"] : s["end"]], s["style"], s.get("href")) for s in paragraph.data["inline"]}
+    assert spans == {
+        ("full refund", "bold", None),
+        ("30 days", "italic", None),
+        ("refund --all", "code", None),
+        ("the policy", "link", "/policy"),
+    }
+
+
+def test_the_source_s_spacing_is_kept_between_inline_tags() -> None:
+    doc = parse("<p>install <code>docling</code>from pip, <b>bold</b>ness, a<br>b</p>")
+    assert texts(doc, "paragraph") == ["install doclingfrom pip, boldness, a\nb"]
+
+
+def test_lists_nest_with_their_lead_in_and_code_in_an_item_is_code() -> None:
+    doc = parse(
+        "<p>Steps:</p><ol><li>Install it:<pre><code class='language-python'>import x\n</code></pre>"
+        "Then check.</li><li>Run it<ul><li>fast</li></ul></li></ol>"
+    )
+    kinds = [(e.kind, doc.text[e.start : e.end]) for e in doc.elements if e.kind != "list"]
+    assert kinds == [
+        ("paragraph", "Steps:"),
+        ("list_item", "Install it:"),
+        ("code", "import x"),
+        ("paragraph", "Then check."),
+        ("list_item", "Run it"),
+        ("list_item", "fast"),
+    ]
+    code = next(e for e in doc.elements if e.kind == "code")
+    assert code.data["language"] == "python"
+    lists = [e for e in doc.elements if e.kind == "list"]
+    assert lists[0].data == {"ordered": True, "lead_in": doc.elements[0].id}
+    assert doc.element(lists[1].parent).kind == "list_item"  # a nested list belongs to its item
+
+
+def test_a_data_table_repeats_merged_cells_and_a_layout_table_is_blocks() -> None:
+    doc = parse(
+        "<table><thead><tr><th>Region</th><th colspan=2>Revenue</th></tr></thead>"
+        "<tr><td rowspan=2>EU</td><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>12</td></tr></table>"
+        "<table><tr><td><h2>Layout</h2><table><tr><td>inner</td></tr></table><p>Body text.</p></td></tr></table>"
+    )
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.data["header"] == ["Region", "Revenue", "Revenue"]
+    assert texts(doc, "table_row")[:3] == ["| Region | Revenue | Revenue |", "| EU | Q1 | 10 |", "| EU | Q2 | 12 |"]
+    assert texts(doc, "heading") == ["Layout"] and "Body text." in texts(doc, "paragraph")
+
+
+def test_a_hostile_colspan_does_not_inflate_the_grid() -> None:
+    rows = "".join(f"<tr><td colspan=1000>r{n}</td></tr>" for n in range(3000))
+    started = time.perf_counter()
+    doc = parse(f"<table>{rows}</table>")
+    assert time.perf_counter() - started < 10
+    assert len(texts(doc, "table_row")) == 3000 and texts(doc, "table_row")[0] == "| r0 |"
+
+
+def test_hidden_blocks_and_images_are_furniture_with_their_reason() -> None:
+    doc = parse(
+        "<main><h1>T</h1><p>Body.</p><div hidden>secret draft</div><p style='display:none'>gone</p>"
+        "<img alt='A chart of sales'></main>"
+    )
+    furniture = {doc.text[e.start : e.end]: e.data["reason"] for e in doc.elements if e.kind == "furniture"}
+    assert furniture == {
+        "secret draft": "hidden (hidden attribute)",
+        "gone": "hidden (style)",
+        "A chart of sales": "image (its alt text)",
+    }
+
+
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        ("<meta charset='windows-1252'><p>café “quoted”</p>".encode("cp1252"), "café “quoted”"),
+        (b"\xff\xfe" + "<p>naïve</p>".encode("utf-16-le"), "naïve"),
+        ("<p>naïve ünïcode</p>".encode(), "naïve ünïcode"),
+        (b"<p>caf\xe9</p>", "café"),  # not UTF-8, no charset: Windows-1252, as browsers read it
+    ],
+)
+def test_encodings(data: bytes, expected: str) -> None:
+    assert texts(parse(data), "paragraph") == [expected]
+
+
+def test_the_unclosed_nav_in_a_comment_is_linear() -> None:
+    """Issue 12 point 1: a regex rescanned to the end for every <nav> (216 s for 0.5 MB)."""
+    page = "<p>x</p><!--" + "<nav>" * 100_000 + "--><p>y</p>"
+    started = time.perf_counter()
+    doc = parse(page)
+    assert time.perf_counter() - started < 5
+    assert texts(doc, "paragraph") == ["x", "y"]
+
+
+def test_nesting_past_the_parser_s_limit_keeps_the_text_as_paragraphs() -> None:
+    page = "<p>top</p>" + "<div>" * 3000 + "deep text" + "</div>" * 3000 + "<p>after</p>"
+    doc = parse(page)
+    assert texts(doc, "paragraph") == ["top", "deep text", "after"]
+    assert [w.code for w in doc.warnings] == ["nesting_limit"]
+
+
+def test_500_nested_divs_are_read_whole() -> None:
+    doc = parse("<h1>T</h1>" + "<div>" * 500 + "<p>inside</p>" + "</div>" * 500)
+    assert texts(doc, "paragraph") == ["inside"] and not doc.warnings
+
+
+def test_html_never_imports_docling() -> None:
+    code = (
+        "import sys; from parsers import office; office.parse(b'<p>hi</p>', 'a.html'); "
+        "print(sorted(m for m in sys.modules if m.startswith('docling')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

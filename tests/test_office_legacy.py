@@ -1,0 +1,104 @@
+"""Legacy and open formats (.doc .odt .rtf .xls .ods .ppt .odp) through LibreOffice: converted to
+their OOXML form, then read as such; without LibreOffice, a refusal that says what to install."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from parsers import office
+from parsers.model import ParseError
+from parsers.office import legacy
+from tests.conftest import GOLDEN, IN_CI
+
+DOCX = GOLDEN / "office" / "docx" / "incident-policy" / "input.docx"
+XLSX = GOLDEN / "office" / "xlsx" / "ducks-and-budget" / "input.xlsx"
+
+
+def _soffice() -> str:
+    program = legacy.soffice()
+    if program is None:
+        if IN_CI:
+            pytest.fail("LibreOffice (soffice) is missing in CI: dev.sh installs it")
+        pytest.skip("LibreOffice (soffice) is not installed here")
+    return program
+
+
+def _converted(source: Path, target: str, tmp_path: Path) -> bytes:
+    """The golden input converted by LibreOffice itself into a legacy or open format."""
+    program = _soffice()
+    subprocess.run(
+        [program, "--headless", "--convert-to", target, "--outdir", str(tmp_path), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    return (tmp_path / f"input.{target}").read_bytes()
+
+
+@pytest.mark.parametrize("target", ["doc", "odt", "rtf"])
+def test_word_processor_formats_read_like_the_docx_they_came_from(target: str, tmp_path: Path) -> None:
+    data = _converted(DOCX, target, tmp_path)
+    doc = office.parse(data, f"policy.{target}")
+    from_docx = office.parse(DOCX.read_bytes(), "policy.docx")
+    assert doc.format == target and doc.doc_id == f"policy.{target}"
+    assert doc.metadata["converted"]["from"] == target and doc.metadata["converted"]["to"] == "docx"
+    assert doc.metadata["converted"]["by"].startswith("LibreOffice")
+    headings = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
+    assert headings == [from_docx.text[e.start : e.end] for e in from_docx.elements if e.kind == "heading"]
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.data["header"] == ["Severity", "Acknowledge within", "Resolve within"]
+
+
+def test_a_spreadsheet_in_ods_keeps_its_sheets_and_tables(tmp_path: Path) -> None:
+    doc = office.parse(_converted(XLSX, "ods", tmp_path), "ducks.ods")
+    sheets = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
+    assert sheets == ["Ducks", "Budget"]
+    assert [t.data["header"] for t in doc.elements if t.kind == "table"] == [
+        ["Year", "Freshwater Ducks"],
+        ["Item", "Cost", "Owner"],
+    ]
+
+
+def test_without_libreoffice_the_refusal_names_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(legacy, "soffice", lambda: None)
+    with pytest.raises(ParseError) as info:
+        office.parse(b"\xd0\xcf\x11\xe0legacy", "old.xls")
+    assert info.value.code == "needs_libreoffice"
+    assert "apt-get install libreoffice-calc-nogui" in info.value.message and ".xlsx" in info.value.message
+
+
+def test_a_file_libreoffice_cannot_read_is_a_clear_error() -> None:
+    _soffice()
+    with pytest.raises(ParseError) as info:
+        office.parse(b"PK\x03\x04 not really a presentation", "broken.odp")
+    assert info.value.code == "corrupt" and "LibreOffice could not convert" in info.value.message
+
+
+def test_the_conversion_is_killed_at_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    _soffice()
+    monkeypatch.setenv("PARSEGATE_SOFFICE_SECONDS", "0.2")
+    started = time.perf_counter()
+    with pytest.raises(ParseError) as info:
+        office.parse(DOCX.read_bytes(), "slow.odt")
+    assert info.value.code == "timeout" and time.perf_counter() - started < 5
+    leftovers = subprocess.run(["pgrep", "-f", "parsegate-soffice-"], capture_output=True, text=True).stdout
+    assert not leftovers.strip(), "a LibreOffice process outlived its time limit"
+
+
+def test_macros_are_disabled_in_the_conversion_profile() -> None:
+    assert "<value>3</value>" in legacy._NO_MACROS and "DisableMacrosExecution" in legacy._NO_MACROS
+    assert shutil.which("soffice") is None or legacy.soffice() is not None
+
+
+def test_a_presentation_in_ppt_keeps_its_slides(tmp_path: Path) -> None:
+    pptx = GOLDEN / "office" / "pptx" / "quarterly-review" / "input.pptx"
+    doc = office.parse(_converted(pptx, "ppt", tmp_path), "review.ppt")
+    slides = [(doc.text[e.start : e.end], e.page) for e in doc.elements if e.kind == "heading"]
+    assert slides == [("Quarterly Review", 1), ("Regional Results", 2)]
