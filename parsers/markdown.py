@@ -40,7 +40,7 @@ from parsers.model import (
 NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSION = 3
+OUTPUT_VERSION = 4
 VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block

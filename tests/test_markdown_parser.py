@@ -199,5 +199,5 @@ def test_two_tables_without_a_blank_line_between_them_stay_two_tables() -> None:
     doc = markdown.parse(source.encode(), "t.md")
     tables = [e for e in doc.elements if e.kind == "table"]
     assert [t.data["header_text"] for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
-    q1 = next(e for e in doc.elements if doc.text[e.start : e.end].endswith("| Q1 | 10 |"))
+    q1 = next(e for e in doc.elements if e.kind == "table_row" and doc.text[e.start : e.end].endswith("| Q1 | 10 |"))
     assert q1.parent == tables[1].id
