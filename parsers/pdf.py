@@ -221,13 +221,11 @@ def _lines(textpage: Any, number: int, frame: Frame) -> list[Line]:
     count = textpage.count_chars()
     if count == 0:
         return []
-    text = textpage.get_text_range()
     sizes = _type_sizes(textpage, count)
     lines: list[Line] = []
-    start = 0
-    for raw_line in text.split("\r\n"):
-        end = min(start + len(raw_line), count)
-        indices = [i for i in range(start, end) if not raw_line[i - start].isspace()]
+    for run in _char_runs(textpage, count):
+        raw_line = "".join(text for _, text in run)
+        indices = [i for i, text in run if not text.isspace()]
         boxes = [textpage.get_charbox(i) for i in indices]
         kept = [(i, b) for i, b in zip(indices, boxes, strict=True) if b[2] > b[0] and b[3] > b[1]]
         clean = _normalize(raw_line)
@@ -243,8 +241,28 @@ def _lines(textpage: Any, number: int, frame: Frame) -> list[Line]:
             bold = _bold(textpage, kept[0][0]) and _bold(textpage, kept[len(kept) // 2][0])
             size = max(set(line_sizes), key=line_sizes.count)
             lines.append(Line(number, clean, x0, top, x1, bottom, size, bold))
-        start = start + len(raw_line) + 2
     return lines
+
+
+def _char_runs(textpage: Any, count: int) -> list[list[tuple[int, str]]]:
+    """PDFium's lines as (char index, text) pairs, read from the char list itself: the text of
+    get_text_range() is not indexed like the chars (it leaves out glyphs mapped to control
+    codes, and a char above U+FFFF takes two char slots but is one Python char)."""
+    runs: list[list[tuple[int, str]]] = [[]]
+    i = 0
+    while i < count:
+        unit = pdfium.raw.FPDFText_GetUnicode(textpage.raw, i)
+        if 0xD800 <= unit < 0xDC00 and i + 1 < count:
+            low = pdfium.raw.FPDFText_GetUnicode(textpage.raw, i + 1)
+            runs[-1].append((i, chr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))))
+            i += 2
+            continue
+        if unit == 0x0A and pdfium.raw.FPDFText_IsGenerated(textpage.raw, i) == 1:
+            runs.append([])  # PDFium's own line break (CR LF)
+        elif unit != 0x0D and pdfium.raw.FPDFText_GetTextIndexFromCharIndex(textpage.raw, i) >= 0:
+            runs[-1].append((i, chr(unit)))
+        i += 1
+    return [run for run in runs if run]
 
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)

@@ -1,0 +1,53 @@
+"""Small PDFs written by hand for tests that need exact control over the content stream and the
+ToUnicode map (which fpdf2 and reportlab do not give): one page, Helvetica, text objects placed
+with Td. Each string is (x, y, size, text) in PDF points; bytes 0x80-0xFF are mapped through
+``extra_map`` (code → Unicode scalar) so a test can make a glyph PDFium leaves out of its text
+(U+0002) or one above U+FFFF."""
+
+from __future__ import annotations
+
+Run = tuple[float, float, float, bytes]
+
+
+def _escape(text: bytes) -> bytes:
+    return text.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+
+
+def _utf16_hex(codepoint: int) -> bytes:
+    return chr(codepoint).encode("utf-16-be").hex().upper().encode()
+
+
+def _cmap(extra_map: dict[int, int]) -> bytes:
+    chars = b"".join(b"<%02X> <%s>\n" % (code, _utf16_hex(cp)) for code, cp in sorted(extra_map.items()))
+    return (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        b"/CMapName /Custom def /CMapType 2 def\n1 begincodespacerange <00> <FF> endcodespacerange\n"
+        + (b"%d beginbfchar\n" % len(extra_map) + chars + b"endbfchar\n" if extra_map else b"")
+        + b"1 beginbfrange\n<20> <7E> <0020>\nendbfrange\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+
+
+def one_page(runs: list[Run], extra_map: dict[int, int] | None = None, width: int = 595, height: int = 842) -> bytes:
+    content = b"\n".join(b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, x, y, _escape(text)) for x, y, size, text in runs)
+    cmap = _cmap(extra_map or {})
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 4 0 R >> >> "
+        b"/Contents 5 0 R >>" % (width, height),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap),
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)

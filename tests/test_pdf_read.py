@@ -1,0 +1,27 @@
+"""Reading PDFium's text layer: every box, size and flag belongs to its own glyph."""
+
+from __future__ import annotations
+
+from parsers import pdf
+from tests.pdf_samples import one_page
+
+
+def test_boxes_stay_with_their_glyphs_after_a_left_out_bullet_and_an_astral_char() -> None:
+    # 0x95 is a bullet glyph PDFium leaves out of its text (mapped to U+0002); 0x80 maps to
+    # U+1D400, which takes two char slots. Both used to shift every later box by one glyph,
+    # so that a line's box ended at the previous line's last glyph.
+    data = one_page(
+        [
+            (72, 760, 12, b"\x95 First item here"),
+            (72, 740, 12, b"Math \x80 bold A and more words"),
+            (72, 720, 12, b"Third line plain"),
+            (300, 700, 24, b"Big"),
+        ],
+        extra_map={0x95: 0x0002, 0x80: 0x1D400},
+    )
+    doc = pdf.parse(data, "f3.pdf")
+    right_edges = {doc.text[e.start : e.end][:5]: e.bbox[2] for e in doc.elements if e.bbox}
+    # Helvetica 12 pt: "here" ends at 155.7, "words" at 236.3, "plain" at 149.2, "Big" (24 pt) at 333.3.
+    assert right_edges == {"First": 155.7, "Math ": 236.3, "Third": 149.2, "Big": 333.3}
+    heights = {doc.text[e.start : e.end][:5]: e.bbox[3] - e.bbox[1] for e in doc.elements if e.bbox}
+    assert 22 <= heights["Big"] <= 23 and 10.5 <= heights["Third"] <= 11.5
