@@ -86,7 +86,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     furniture = _furniture(pages)
     body = _body_height(pages)
     levels = _heading_levels(pages, body, furniture)
-    outline = _outline(pdf)
+    outline = _outline(pdf, warnings)
     builder = _Builder()
     for page in pages:
         _emit_page(builder, page, furniture, body, levels, outline)
@@ -401,18 +401,40 @@ def _heading_levels(pages: list[Page], body: float, furniture: set[tuple[int, st
     return {size: min(n + 1, 3) for n, size in enumerate(sizes)}
 
 
-def _outline(pdf: pdfium.PdfDocument) -> dict[str, int]:
-    try:
-        return {_normalize(item.title).lower(): item.level + 1 for item in pdf.get_toc()}
-    except Exception:
-        return {}
+_NUMBERING = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
+
+
+def _outline_key(text: str) -> str:
+    """Outline titles and heading lines compared without numbering, case or spacing."""
+    return " ".join(_NUMBERING.sub("", _normalize(text)).lower().split())
+
+
+def _outline(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> dict[tuple[str, int | None], int]:
+    """The bookmarks as {(title key, page number or None): level 1..3}."""
+    out: dict[tuple[str, int | None], int] = {}
+    for bookmark in pdf.get_toc():
+        try:
+            title = bookmark.get_title()
+        except UnicodeDecodeError:
+            warnings.append(ParseWarning("malformed", "a bookmark title is not valid UTF-16; left out"))
+            continue
+        dest = bookmark.get_dest()
+        index = dest.get_index() if dest is not None else None
+        page = index + 1 if index is not None else None
+        out.setdefault((_outline_key(title), page), min(bookmark.level + 1, 3))
+    return out
+
+
+def _outline_level(outline: dict[tuple[str, int | None], int], line: Line) -> int | None:
+    key = _outline_key(line.text)
+    return outline.get((key, line.page)) or outline.get((key, None))
 
 
 def _metadata(pdf: pdfium.PdfDocument, builder: _Builder) -> dict[str, Any]:
     meta: dict[str, Any] = {"pages": len(pdf)}
     try:
         info = pdf.get_metadata_dict(skip_empty=True)
-    except Exception:
+    except UnicodeDecodeError:  # a metadata string that is not valid UTF-16
         info = {}
     top = [el for el in builder.elements if el.kind == "heading" and el.level == 1]
     title = (info.get("Title") or "").strip()
@@ -528,7 +550,7 @@ def _emit_page(
     furniture: set[tuple[int, str]],
     body: float,
     levels: dict[float, int],
-    outline: dict[str, int],
+    outline: dict[tuple[str, int | None], int],
 ) -> None:
     kept = [ln for ln in page.lines if (page.number, ln.text) not in furniture]
     # Bold marks headings only on a page where bold is rare (not a form or a bold table).
@@ -541,7 +563,7 @@ def _emit_page(
             paragraph = []
             _emit_table(b, block)
             continue
-        level = outline.get(block.text.lower()) or (levels.get(round(block.height, 1)) if _wordy(block.text) else None)
+        level = _outline_level(outline, block) or (levels.get(round(block.height, 1)) if _wordy(block.text) else None)
         if not level and bold_heads and block.bold and block.height <= body * 1.15 and _label(block.text):
             # A short bold line at body size heads what follows, one level below the sized headings.
             level = min(3, max(levels.values(), default=0) + 1)

@@ -25,3 +25,30 @@ def test_boxes_stay_with_their_glyphs_after_a_left_out_bullet_and_an_astral_char
     assert right_edges == {"First": 155.7, "Math ": 236.3, "Third": 149.2, "Big": 333.3}
     heights = {doc.text[e.start : e.end][:5]: e.bbox[3] - e.bbox[1] for e in doc.elements if e.bbox}
     assert 22 <= heights["Big"] <= 23 and 10.5 <= heights["Third"] <= 11.5
+
+
+def test_bookmarks_mark_headings_set_in_body_type() -> None:
+    from fpdf import FPDF
+
+    doc_pdf = FPDF()
+    doc_pdf.set_font("Helvetica", size=10)
+    for page, (chapter, sections) in enumerate((("1 Methods", ("Sampling",)), ("2 Results", ("Levels", "Trends")))):
+        doc_pdf.add_page()
+        doc_pdf.start_section(chapter, level=0)
+        doc_pdf.multi_cell(0, 5, chapter, new_x="LMARGIN", new_y="NEXT")
+        for section in sections:
+            doc_pdf.start_section(section, level=1)
+            doc_pdf.multi_cell(0, 5, section, new_x="LMARGIN", new_y="NEXT")
+            doc_pdf.multi_cell(
+                0, 5, f"Body text of {section.lower()} on page {page + 1}.", new_x="LMARGIN", new_y="NEXT"
+            )
+    doc = pdf.parse(bytes(doc_pdf.output()), "bookmarked.pdf")
+    headings = [(doc.text[e.start : e.end], e.level, e.page) for e in doc.elements if e.kind == "heading"]
+    assert headings == [
+        ("1 Methods", 1, 1),
+        ("Sampling", 2, 1),
+        ("2 Results", 1, 2),
+        ("Levels", 2, 2),
+        ("Trends", 2, 2),
+    ]
+    assert doc.elements[-1].section_path == ("2 Results", "Trends")
