@@ -9,10 +9,13 @@ path objects PDFium already holds, and each cell's text from PDFium's text page.
 from __future__ import annotations
 
 import ctypes
+import re
 from typing import Any
 
 import pypdfium2.raw as raw
 from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+
+from parsers.pdf.layout import Line, Table
 
 _THIN = 2.0  # a path this thin in one direction is a rule, not a shape
 _LINETO, _MOVETO = raw.FPDF_SEGMENT_LINETO, raw.FPDF_SEGMENT_MOVETO
@@ -107,3 +110,29 @@ def _rows(cells: list[tuple[float, float, float, float]], textpage: Any, frame: 
         text = textpage.get_text_bounded(left=left, bottom=low, right=right, top=high)
         grid[tops.index(round(top, 1))][columns.index(round(x0, 1))] = " ".join(text.split())
     return [row for row in grid if any(row)]
+
+
+def inside(line: Line, table: Table) -> bool:
+    return (
+        line.top >= table.top - 2
+        and line.bottom <= table.bottom + 2
+        and line.x0 >= table.x0 - 2
+        and line.x1 <= table.x1 + 2
+    )
+
+
+def _numeric(cell: str) -> bool:
+    return bool(re.fullmatch(r"[-+$€£(]?[\d.,%]+[)%]?", cell.replace(" ", ""))) if cell else False
+
+
+def header_rows(rows: list[list[str]]) -> int:
+    """A first row is a header when it is complete text over columns whose body is numeric,
+    or text over a body that repeats none of it (detected, not assumed)."""
+    first, body = rows[0], rows[1:]
+    filled = [c for c in first if c]
+    # A cell merged across columns leaves the others empty: most, not all, must hold text.
+    if len(filled) < max(2, 0.6 * len(first)) or any(_numeric(c) for c in filled):
+        return 0
+    columns = range(len(first))
+    numeric_below = any(first[c] and all(_numeric(r[c]) for r in body if c < len(r) and r[c]) for c in columns)
+    return 1 if numeric_below or all(r != first for r in body) else 0
