@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from parsers import pdf
+from parsers.pdf.lines import build_lines
+from parsers.pdf.read import open_pdf, read_page
 from tests.pdf_samples import one_page
 
 
@@ -19,12 +21,16 @@ def test_boxes_stay_with_their_glyphs_after_a_left_out_bullet_and_an_astral_char
         ],
         extra_map={0x95: 0x0002, 0x80: 0x1D400},
     )
-    doc = pdf.parse(data, "f3.pdf")
-    right_edges = {doc.text[e.start : e.end][:5]: e.bbox[2] for e in doc.elements if e.bbox}
+    lines, dropped = build_lines(read_page(open_pdf(data), 0).runs, 1)
+    assert dropped == 0
     # Helvetica 12 pt: "here" ends at 155.7, "words" at 236.3, "plain" at 149.2, "Big" (24 pt) at 333.3.
-    assert right_edges == {"First": 155.7, "Math ": 236.3, "Third": 149.2, "Big": 333.3}
-    heights = {doc.text[e.start : e.end][:5]: e.bbox[3] - e.bbox[1] for e in doc.elements if e.bbox}
-    assert 22 <= heights["Big"] <= 23 and 10.5 <= heights["Third"] <= 11.5
+    assert [(ln.text, round(ln.x1, 1), ln.size) for ln in lines] == [
+        ("• First item here", 155.7, 12.0),
+        ("Math 𝐀 bold A and more words", 236.3, 12.0),
+        ("Third line plain", 149.2, 12.0),
+        ("Big", 333.3, 24.0),
+    ]
+    assert [round(ln.bottom - ln.top) for ln in lines] == [9, 9, 11, 22]  # cap height; "p" descends
 
 
 def test_bookmarks_mark_headings_set_in_body_type() -> None:

@@ -1,128 +1,253 @@
-"""Elements and the document text, in reading order: headings, paragraphs, footnotes,
-captions, tables with their rows, furniture last."""
+"""Elements and the document text, block by block in reading order: headings; paragraphs, list
+items, code listings, captions and footnotes from text blocks; tables with their rows; figure
+text after its figure's caption; furniture last (so no chunk, a contiguous slice, takes it in).
+
+Element data is built in one place (the ``*_data`` functions) so its shape per kind is plain.
+"""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from parsers.model import Element, TextBuilder
-from parsers.pdf.layout import Line, Page, Table, round_box
-from parsers.pdf.order import Block, xy_cut
-from parsers.pdf.typography import label, outline_level, wordy
+from parsers.pdf.layout import Box, Line, Style, Table, round_box
+from parsers.pdf.order import Block
+from parsers.pdf.text import BULLETS
+from parsers.pdf.typography import Heading
 
 _SEP = "\n\n"
-_CAPTION = re.compile(r"^(table|figure|fig\.)\s+\d+", re.IGNORECASE)
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
+_ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
+_FOOTNOTE = re.compile(r"^(\d{1,3}|[*†‡§¶])\s*\S")
+_END = '.!?:;"”’)»'
+
+
+# -- element data (one place per kind) ------------------------------------------------------------
+
+
+def table_data(table: Table, rows: list[list[str]], lead_in: str | None) -> dict[str, Any]:
+    header = rows[0] if table.header_rows else None
+    data: dict[str, Any] = {
+        "header": header,
+        "header_text": row_text(header) if header else None,
+        "rows": len(rows) - table.header_rows,
+        "pages": [table.page],
+    }
+    if lead_in:
+        data["lead_in"] = lead_in
+    return data
+
+
+def row_data(cells: list[str], header: bool) -> dict[str, Any]:
+    return {"cells": cells, "header": header}
+
+
+def list_data(lead_in: str | None) -> dict[str, Any]:
+    return {"lead_in": lead_in} if lead_in else {}
+
+
+def row_text(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+# -- the builder ---------------------------------------------------------------------------------
 
 
 @dataclass
 class Builder(TextBuilder):
+    body: Style = field(default_factory=Style)
     elements: list[Element] = field(default_factory=list)
     headings: list[tuple[int, str]] = field(default_factory=list)
     last_table: Element | None = None  # for a table continued on the next page
+    open_list: Element | None = None
+    hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
+    last_style: Style | None = None  # and in this type
 
-    def emit(
-        self, kind: str, text: str, page: int, box: tuple[float, float, float, float], sep: str = _SEP, **fields: Any
-    ) -> Element:
+    def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
+        if kind != "list_item":
+            self.open_list = None
         start, end = self.add(text, sep)
         el = Element(f"e{len(self.elements)}", kind, start, end, section_path=tuple(t for _, t in self.headings),
                      page=page, bbox=box, **fields)  # fmt: skip
         self.elements.append(el)
         return el
 
+    def container(self, kind: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
+        """An element that will enclose the next ones (its end grows with them)."""
+        start = self.next_start(sep)
+        el = Element(f"e{len(self.elements)}", kind, start, start, section_path=tuple(t for _, t in self.headings),
+                     page=page, bbox=box, **fields)  # fmt: skip
+        self.elements.append(el)
+        return el
 
-def emit_page(
-    b: Builder,
-    page: Page,
-    furniture: set[tuple[int, str]],
-    body: float,
-    levels: dict[float, int],
-    outline: dict[tuple[str, int | None], int],
-) -> None:
-    kept = [ln for ln in page.lines if (page.number, ln.text) not in furniture]
-    # Bold marks headings only on a page where bold is rare (not a form or a bold table).
-    bold_heads = sum(ln.bold for ln in kept) <= 0.2 * len(kept)
-    blocks: list[Block] = [*kept, *page.tables]
-    paragraph: list[Line] = []
-    for block in xy_cut(blocks):
-        if isinstance(block, Table):
-            _flush(b, paragraph, body)
-            paragraph = []
-            _emit_table(b, block)
+
+def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -> None:
+    figure_text: list[Block] = []
+    for block in blocks:
+        if isinstance(block.item, Table):
+            _emit_table(b, block.item)
+        elif block.item is not None:
+            if block.lines:
+                figure_text.append(block)
             continue
-        level = outline_level(outline, block) or (levels.get(round(block.height, 1)) if wordy(block.text) else None)
-        if not level and bold_heads and block.bold and block.height <= body * 1.15 and label(block.text):
-            # A short bold line at body size heads what follows, one level below the sized headings.
-            level = min(3, max(levels.values(), default=0) + 1)
-        if level:
-            _flush(b, paragraph, body)
-            paragraph = []
-            if not _extend_heading(b, block, level):
-                while b.headings and b.headings[-1][0] >= level:
-                    b.headings.pop()
-                b.headings.append((level, block.text))
-                b.emit("heading", block.text, page.number, block.box, level=level)
-            continue
-        if paragraph and not _continues(paragraph[-1], block):
-            _flush(b, paragraph, body)
-            paragraph = []
-        paragraph.append(block)
-    _flush(b, paragraph, body)
+        elif block in headings:
+            _emit_heading(b, block, headings[block])
+        else:
+            _emit_text(b, block)
+        # Figure text goes after the figure's caption, or after what follows the figure.
+        if figure_text and not (b.elements and b.elements[-1].kind == "heading"):
+            for figure in figure_text:
+                _emit_figure_text(b, figure)
+            figure_text = []
+    for figure in figure_text:
+        _emit_figure_text(b, figure)
 
 
-def _extend_heading(b: Builder, line: Line, level: int) -> bool:
-    """A heading set over two lines is one heading: the second line joins the first."""
+def _box(lines: list[Line]) -> Box:
+    return round_box(min(ln.x0 for ln in lines), min(ln.top for ln in lines),
+                     max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))  # fmt: skip
+
+
+def _emit_heading(b: Builder, block: Block, heading: Heading) -> None:
+    while b.headings and b.headings[-1][0] >= heading.level:
+        b.headings.pop()
+    b.headings.append((heading.level, heading.text))
+    b.emit("heading", heading.text, block.lines[0].page, _box(block.lines), level=heading.level)
+
+
+def _emit_figure_text(b: Builder, block: Block) -> None:
+    lines = sorted(block.lines, key=lambda ln: (round(ln.top), ln.x0))
+    b.emit("figure_text", "\n".join(ln.text for ln in lines), lines[0].page, _box(lines))
+
+
+# -- text blocks -----------------------------------------------------------------------------------
+
+
+def _emit_text(b: Builder, block: Block) -> None:
+    lines = block.lines
+    if all(ln.style.mono for ln in lines):
+        _emit_code(b, lines)
+        return
+    unit: list[Line] = []
+    for line in lines:
+        if unit and _starts_unit(unit, line, block):
+            _emit_unit(b, unit, block)
+            unit = []
+        unit.append(line)
+    _emit_unit(b, unit, block)
+
+
+def _starts_unit(unit: list[Line], line: Line, block: Block) -> bool:
+    """A new paragraph or list item: a bullet or number, a first-line indent, a short line
+    before it that ends a sentence, or another style."""
+    prev = unit[-1]
+    em = line.size
+    if _ITEM.match(line.text):
+        return True
+    if _ITEM.match(unit[0].text):
+        # An item goes on under its text (a hanging indent), after a line that ran full, or
+        # after a line that ends mid-sentence.
+        return not (_hanging(unit, line) or prev.x1 >= block.x1 - 2 * em or prev.text[-1:] not in _END)
+    if line.style.key != prev.style.key and line.uniform and prev.uniform:
+        return True
+    if (
+        line.x0 > prev.x0 + 0.8 * em
+        and line.x0 > block.x0 + 0.8 * em
+        and len(unit) >= 1
+        and prev.x0 < block.x0 + 0.5 * em
+    ):
+        return prev.text[-1:] in _END or prev.x1 < block.x1 - 2 * em  # an indented first line
+    return prev.x1 < block.x1 - 3 * em and prev.text[-1:] in _END and len(block.lines) >= 3
+
+
+def _hanging(unit: list[Line], line: Line) -> bool:
+    """A list item's later lines sit under its text, right of its bullet."""
+    return len(unit) >= 1 and line.x0 > unit[0].x0 + 0.5 * line.size
+
+
+def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
+    text = join_lines(lines)
+    page, box = lines[0].page, _box(lines)
+    if _ITEM.match(text):
+        if b.open_list is None:
+            last = b.elements[-1] if b.elements else None
+            lead = last.id if last is not None and last.kind == "paragraph" and text else None
+            b.open_list = b.container("list", page, box, data=list_data(lead))
+        item_list = b.open_list
+        item = b.emit("list_item", text, page, box, parent=item_list.id, level=1)
+        b.open_list = item_list
+        item_list.end = item.end
+        return
+    if _continues_paragraph(b, lines, text):
+        return
+    size = max(ln.size for ln in lines)
+    if size < b.body.size - 0.75 and _FOOTNOTE.match(text) and block.top > 0:
+        b.emit("footnote", text, page, box)  # small type that starts with a mark: kept apart
+    elif _CAPTION.match(text):
+        b.emit("caption", text, page, box)
+    else:
+        b.emit("paragraph", text, page, box)
+        b.hyphenated, b.last_style = lines[-1].hyphen, lines[-1].style
+
+
+def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
+    """A paragraph cut by a column break goes on in the next block: the previous paragraph,
+    on the same page (an element has one page), ends mid-sentence and this text starts in
+    lower case, in the same type."""
     last = b.elements[-1] if b.elements else None
-    box = last.bbox if last is not None else None
-    if last is None or last.kind != "heading" or last.level != level or last.page != line.page or box is None:
+    first = lines[0]
+    if last is None or last.kind != "paragraph" or last.page != first.page or not text[:1].islower():
         return False
-    if not (0 <= line.top - box[3] <= line.height) or abs(line.x0 - box[0]) > line.height * 4:
+    before = b.pieces[-1]
+    if before[-1:] in _END or b.last_style is None or abs(b.last_style.size - first.size) > 0.5:
         return False
-    joined = f"{b.pieces[-1]} {line.text}"
-    b.size += len(joined) - len(b.pieces[-1])
+    if b.hyphenated:
+        joined = before + text
+    elif before.endswith("-") and before[-2:-1].isalpha():
+        joined = before[:-1] + text
+    else:
+        joined = f"{before} {text}"
+    b.size += len(joined) - len(before)
     b.pieces[-1] = joined
     last.end = b.size
-    last.bbox = (min(box[0], line.x0), box[1], max(box[2], line.x1), line.bottom)
-    b.headings[-1] = (level, joined)
-    last.section_path = (*last.section_path[:-1], joined)
+    if last.bbox is not None:
+        box = _box(lines)
+        last.bbox = (min(last.bbox[0], box[0]), min(last.bbox[1], box[1]),
+                     max(last.bbox[2], box[2]), max(last.bbox[3], box[3]))  # fmt: skip
+    b.hyphenated = lines[-1].hyphen
     return True
 
 
-def _continues(prev: Line, line: Line) -> bool:
-    """Same paragraph: the next line starts just below, in the same column, at the same size."""
-    gap = line.top - prev.bottom
-    close = -2 <= gap <= max(prev.height, line.height) * 0.9
-    return close and abs(line.height - prev.height) <= 2.0 and line.x0 < prev.x1
-
-
-def _join(lines: list[Line]) -> str:
+def join_lines(lines: list[Line]) -> str:
+    """Lines into one text: a word hyphenated at a line end is joined."""
     text = lines[0].text
-    for line in lines[1:]:
-        if text.endswith("-") and line.text[:1].islower():
-            text = text[:-1] + line.text  # a word hyphenated at the line end
+    for prev, line in itertools.pairwise(lines):
+        if prev.hyphen:
+            text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
+        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
+            text = text[:-1] + line.text
         else:
             text += " " + line.text
     return text
 
 
-def _flush(b: Builder, lines: list[Line], body: float) -> None:
-    if not lines:
-        return
-    text = _join(lines)
-    box = (min(ln.x0 for ln in lines), lines[0].top, max(ln.x1 for ln in lines), lines[-1].bottom)
-    box = round_box(*box)
-    page = lines[0].page
-    if body and max(ln.height for ln in lines) < body * 0.85 and re.match(r"^(\d{1,3}|[*†‡§])\s", text):
-        b.emit("footnote", text, page, box)  # small type that starts with a mark: kept apart from the body
-    elif _CAPTION.match(text):
-        b.emit("caption", text, page, box)
-    else:
-        b.emit("paragraph", text, page, box)
+def _emit_code(b: Builder, lines: list[Line]) -> None:
+    """A listing keeps its line breaks and indentation (in character widths)."""
+    left = min(ln.x0 for ln in lines)
+    width = _char_width(lines)
+    rows = [" " * max(0, round((ln.x0 - left) / width)) + ln.text for ln in lines]
+    b.emit("code", "\n".join(rows), lines[0].page, _box(lines))
 
 
-def _row_text(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
+def _char_width(lines: list[Line]) -> float:
+    widths = [(ln.x1 - ln.x0) / len(ln.text) for ln in lines if len(ln.text) >= 4]
+    return min(widths) if widths else 0.6 * lines[0].size
+
+
+# -- tables ----------------------------------------------------------------------------------------
 
 
 def _emit_table(b: Builder, table: Table) -> None:
@@ -135,37 +260,25 @@ def _emit_table(b: Builder, table: Table) -> None:
     if continues and previous is not None and header is not None and len(rows[0]) == len(header):
         if rows[0] == header:
             rows = rows[1:]  # the header repeated on the new page: the table already has it
-        _rows(b, previous, rows, table, first=False)
+        _emit_rows(b, previous, rows, table, first=False)
         previous.data["rows"] += len(rows)
         previous.data["pages"].append(table.page)
         previous.end = b.size
         return
     box = round_box(table.x0, table.top, table.x1, table.bottom)
     lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
-    start = b.next_start(_SEP)
-    data: dict[str, Any] = {
-        "header": rows[0] if table.header_rows else None,
-        "header_text": _row_text(rows[0]) if table.header_rows else None,
-        "rows": len(rows) - table.header_rows,
-        "pages": [table.page],
-    }
-    if lead_in:
-        data["lead_in"] = lead_in
-    el = Element(f"e{len(b.elements)}", "table", start, start, section_path=tuple(t for _, t in b.headings),
-                 page=table.page, bbox=box, data=data)  # fmt: skip
-    b.elements.append(el)
+    el = b.container("table", table.page, box, data=table_data(table, rows, lead_in))
     if table.header_rows:
-        b.emit("table_row", _row_text(rows[0]), table.page, box, parent=el.id, data={"cells": rows[0], "header": True})
-        rows = rows[1:]
-        _rows(b, el, rows, table, first=False)
+        b.emit("table_row", row_text(rows[0]), table.page, box, parent=el.id, data=row_data(rows[0], True))
+        _emit_rows(b, el, rows[1:], table, first=False)
     else:
-        _rows(b, el, rows, table, first=True)
+        _emit_rows(b, el, rows, table, first=True)
     el.end = b.size
     b.last_table = el
 
 
-def _rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool) -> None:
+def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool) -> None:
     box = round_box(source.x0, source.top, source.x1, source.bottom)
     for n, cells in enumerate(rows):
-        b.emit("table_row", _row_text(cells), source.page, box, sep=_SEP if first and n == 0 else "\n",
-               parent=table.id, data={"cells": cells, "header": False})  # fmt: skip
+        b.emit("table_row", row_text(cells), source.page, box, sep=_SEP if first and n == 0 else "\n",
+               parent=table.id, data=row_data(cells, False))  # fmt: skip

@@ -1,35 +1,48 @@
-"""Everything that touches PDFium: opening the file, each page's text lines with their boxes,
-sizes and weights, its ruled tables' edges, the outline and the metadata."""
+"""Everything that touches PDFium (and ctypes): opening the file, each page's glyphs with their
+boxes and styles in content-stream order, its images and vector paths, the outline and the
+metadata. Everything after this module works on plain boxes."""
 
 from __future__ import annotations
 
 import ctypes
 import os
 import re
-import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as raw
 
 from parsers.model import ParseError, ParseWarning
-from parsers.pdf.build import Builder
-from parsers.pdf.layout import Line, Page, Table
-from parsers.pdf.tables import find_tables, header_rows, inside
-from parsers.pdf.text import normalize
-from parsers.pdf.typography import outline_key
+from parsers.pdf.layout import Bookmark, Box, Glyph, Style
 
-# Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
-_JUNK_TITLE = re.compile(
-    r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE
-)
+_THIN = 2.0  # a path this thin in one direction is a rule, not a shape
+_MAX_PATHS = 4000  # past this many paths (a map, a chart) a page's paths are read by their bounds only
+_FORCE_BOLD, _ITALIC, _FIXED_PITCH = 1 << 18, 1 << 6, 1 << 0
+_FILL_STROKE = 2  # text render mode that fakes bold by stroking the outline
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|-bd\b|bd$|cmbx|cmb\d|sfbx|^bx|\bbx\d", re.IGNORECASE)
+_ITALIC_NAME = re.compile(r"italic|oblique|-it$|-it\b|cmti|sfti|cmsl|sfsl|ital", re.IGNORECASE)
+_MONO_NAME = re.compile(r"mono|courier|cmtt|sftt|consol|code|typewriter|menlo|inconsolata", re.IGNORECASE)
 
 
-def _setting(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
+@dataclass
+class Drawing:
+    """A vector path that is not a rule: a frame, a filled box or a drawn shape."""
+
+    box: Box
+    curved: bool  # has Bézier segments or slanted lines: part of a drawing, not a box
+
+
+@dataclass
+class RawPage:
+    number: int
+    width: float
+    height: float
+    runs: list[list[Glyph]] = field(default_factory=list)  # PDFium's lines, in stream order
+    images: list[Box] = field(default_factory=list)
+    drawings: list[Drawing] = field(default_factory=list)
+    edges: list[Box] = field(default_factory=list)  # horizontal and vertical rules and box sides
 
 
 def open_pdf(data: bytes) -> pdfium.PdfDocument:
@@ -46,35 +59,20 @@ def open_pdf(data: bytes) -> pdfium.PdfDocument:
         raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
 
 
-def read_pages(pdf: pdfium.PdfDocument, data: bytes, warnings: list[ParseWarning]) -> list[Page]:
-    max_pages = int(_setting("PARSEGATE_PDF_MAX_PAGES", 2000))
-    max_seconds = _setting("PARSEGATE_PDF_MAX_SECONDS", 300)
-    if len(pdf) > max_pages:
-        raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
-    started = time.perf_counter()
-    pages: list[Page] = []
-    for index in range(len(pdf)):
-        if time.perf_counter() - started > max_seconds:
-            raise ParseError(
-                "timeout", f"over the {max_seconds:.0f} s limit at page {index + 1} (PARSEGATE_PDF_MAX_SECONDS)"
-            )
-        try:
-            page = pdf[index]
-            textpage = page.get_textpage()
-            frame = Frame.of(page, textpage)
-            result = Page(index + 1, frame.width, frame.height, _lines(textpage, index + 1, frame))
-        except pdfium.PdfiumError as exc:
-            warnings.append(ParseWarning("malformed", f"page {index + 1} cannot be read: {exc}", f"page {index + 1}"))
-            continue
-        if not result.lines:
-            if _has_images(page):
-                warnings.append(
-                    ParseWarning("needs_ocr", f"page {index + 1} has no text layer (a scan?)", f"page {index + 1}")
-                )
-        elif _has_rules(page):
-            result.tables = _tables(page, textpage, frame, result)
-        pages.append(result)
-    return pages
+def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:
+    """One page's glyphs, images and paths; raises pdfium.PdfiumError for a page PDFium cannot load."""
+    page = pdf[index]
+    textpage = page.get_textpage()
+    try:
+        frame = Frame.of(page, textpage)
+        out = RawPage(index + 1, frame.width, frame.height, _runs(textpage, frame))
+        images = page.get_objects([raw.FPDF_PAGEOBJ_IMAGE], max_depth=3)
+        out.images = [frame.box(*obj.get_bounds()) for obj in images]
+        _paths(page, frame, out)
+    finally:
+        textpage.close()
+        page.close()
+    return out
 
 
 @dataclass
@@ -98,7 +96,7 @@ class Frame:
         width, height = (h, w) if direction in (90, 270) else (w, h)
         return cls(direction, width, height, w, h)
 
-    def box(self, left: float, bottom: float, right: float, top: float) -> tuple[float, float, float, float]:
+    def box(self, left: float, bottom: float, right: float, top: float) -> Box:
         """(x0, top, x1, bottom) in reading space of a box given in page space."""
         w, h = self.page_width, self.page_height
         if self.direction == 90:
@@ -109,25 +107,14 @@ class Frame:
             return w - right, bottom, w - left, top
         return left, h - top, right, h - bottom
 
-    def page_rect(self, x0: float, top: float, x1: float, bottom: float) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) in page space of a box given in reading space."""
-        w, h = self.page_width, self.page_height
-        if self.direction == 90:
-            return top, x0, bottom, x1
-        if self.direction == 270:
-            return w - bottom, h - x1, w - top, h - x0
-        if self.direction == 180:
-            return w - x1, top, w - x0, bottom
-        return x0, h - bottom, x1, h - top
-
 
 def _text_direction(textpage: Any) -> int:
     """The direction most characters run in, from their text matrices (a sample suffices)."""
     count = textpage.count_chars()
-    matrix = pdfium.raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+    matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
     votes = {0: 0, 90: 0, 180: 0, 270: 0}
     for i in range(0, count, max(1, count // 200)):
-        if pdfium.raw.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix)):  # type: ignore[no-untyped-call]
+        if raw.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix)):  # type: ignore[no-untyped-call]
             a, b = matrix.a, matrix.b
             if abs(a) >= abs(b):
                 votes[0 if a > 0 else 180] += 1
@@ -136,109 +123,175 @@ def _text_direction(textpage: Any) -> int:
     return max(votes, key=lambda d: votes[d])
 
 
-def _lines(textpage: Any, number: int, frame: Frame) -> list[Line]:
-    count = textpage.count_chars()
-    if count == 0:
-        return []
-    sizes = _type_sizes(textpage, count)
-    lines: list[Line] = []
-    for run in _char_runs(textpage, count):
-        raw_line = "".join(text for _, text in run)
-        indices = [i for i, text in run if not text.isspace()]
-        boxes = [textpage.get_charbox(i) for i in indices]
-        kept = [(i, b) for i, b in zip(indices, boxes, strict=True) if b[2] > b[0] and b[3] > b[1]]
-        clean = normalize(raw_line)
-        if clean and kept:
-            line_sizes = [sizes[i] for i, _ in kept]
-            x0, top, x1, bottom = frame.box(
-                min(b[0] for _, b in kept),
-                min(b[1] for _, b in kept),
-                max(b[2] for _, b in kept),
-                max(b[3] for _, b in kept),
-            )
-            # The line's most common type size stands for it.
-            bold = _bold(textpage, kept[0][0]) and _bold(textpage, kept[len(kept) // 2][0])
-            size = max(set(line_sizes), key=line_sizes.count)
-            lines.append(Line(number, clean, x0, top, x1, bottom, size, bold))
-    return lines
+# -- glyphs ----------------------------------------------------------------------------------
 
 
-def _char_runs(textpage: Any, count: int) -> list[list[tuple[int, str]]]:
-    """PDFium's lines as (char index, text) pairs, read from the char list itself: the text of
-    get_text_range() is not indexed like the chars (it leaves out glyphs mapped to control
-    codes, and a char above U+FFFF takes two char slots but is one Python char)."""
-    runs: list[list[tuple[int, str]]] = [[]]
+def _plain(fn: Any, restype: Any, *argtypes: Any) -> Any:
+    """The same PDFium function with handles passed as plain addresses. pypdfium2's bindings
+    check each handle's pointer type on every call, which per glyph costs more than the call."""
+    out = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
+    out.restype, out.argtypes = restype, argtypes
+    return out
+
+
+_double_p = ctypes.POINTER(ctypes.c_double)
+_unicode = _plain(raw.FPDFText_GetUnicode, ctypes.c_uint, ctypes.c_void_p, ctypes.c_int)
+_text_object = _plain(raw.FPDFText_GetTextObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+_char_box = _plain(raw.FPDFText_GetCharBox, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, *[_double_p] * 4)
+
+
+def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
+    """Glyphs in content-stream order, cut at PDFium's own line breaks.
+
+    The text is read from the char list, never from get_text_range(): that text is not indexed
+    like the chars (it leaves out glyphs mapped to control codes, such as bullets in symbol
+    fonts, and a char above U+FFFF takes two char slots)."""
+    tp = ctypes.cast(textpage.raw, ctypes.c_void_p)
+    count = raw.FPDFText_CountChars(textpage.raw)
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    refs = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    styles = _Styles()
+    runs: list[list[Glyph]] = [[]]
+    style = Style()
+    last_object = None
+    box = frame.box
     i = 0
     while i < count:
-        unit = pdfium.raw.FPDFText_GetUnicode(textpage.raw, i)
+        unit = _unicode(tp, i)
+        width = 1
         if 0xD800 <= unit < 0xDC00 and i + 1 < count:
-            low = pdfium.raw.FPDFText_GetUnicode(textpage.raw, i + 1)
-            runs[-1].append((i, chr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))))
-            i += 2
+            low = _unicode(tp, i + 1)
+            text, width = chr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)), 2
+        elif unit in (0x0A, 0x0D):
+            if unit == 0x0A and runs[-1]:
+                runs.append([])  # PDFium's line break (CR LF, generated)
+            i += 1
             continue
-        if unit == 0x0A and pdfium.raw.FPDFText_IsGenerated(textpage.raw, i) == 1:
-            runs.append([])  # PDFium's own line break (CR LF)
-        elif unit != 0x0D and pdfium.raw.FPDFText_GetTextIndexFromCharIndex(textpage.raw, i) >= 0:
-            runs[-1].append((i, chr(unit)))
-        i += 1
+        elif unit == 0x02 and raw.FPDFText_GetTextIndexFromCharIndex(textpage.raw, i) >= 0:
+            text = "\ufffe"  # PDFium's mark for a hyphen that ends a line (its text says U+FFFE)
+        else:
+            text = chr(unit)
+        obj = _text_object(tp, i)
+        if obj and obj != last_object:
+            style = styles.of(obj)
+            last_object = obj
+        if text.isspace():
+            runs[-1].append(Glyph(" ", 0, 0, 0, 0, style, i))
+        else:
+            # Control codes (from fonts without a usable ToUnicode map) are kept: the lines
+            # step decides what they were, a bullet or garbage to drop.
+            _char_box(tp, i, *refs)
+            x0, y0, x1, y1 = box(left.value, bottom.value, right.value, top.value)
+            runs[-1].append(Glyph(text, x0, y0, x1, y1, style, i))
+        i += width
     return [run for run in runs if run]
 
 
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+class _Styles:
+    """Each text object's style, read once per object and once per font."""
+
+    def __init__(self) -> None:
+        self.by_object: dict[int, Style] = {}
+        self.fonts: dict[int | None, tuple[str, bool, bool, bool]] = {}
+        self.matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+        self.size = ctypes.c_float()
+
+    def of(self, address: int) -> Style:
+        style = self.by_object.get(address)
+        if style is None:
+            obj = ctypes.cast(address, raw.FPDF_PAGEOBJECT)
+            size = 0.0
+            if raw.FPDFTextObj_GetFontSize(obj, ctypes.byref(self.size)):
+                size = self.size.value
+            if raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(self.matrix)):  # type: ignore[no-untyped-call]
+                size *= (self.matrix.c**2 + self.matrix.d**2) ** 0.5
+            name, bold, italic, mono = self.font(raw.FPDFTextObj_GetFont(obj))
+            bold = bold or raw.FPDFTextObj_GetTextRenderMode(obj) == _FILL_STROKE
+            style = Style(name, round(size * 2) / 2, bold, italic, mono)
+            self.by_object[address] = style
+        return style
+
+    def font(self, font: Any) -> tuple[str, bool, bool, bool]:
+        key = ctypes.cast(font, ctypes.c_void_p).value
+        info = self.fonts.get(key)
+        if info is None:
+            buffer = ctypes.create_string_buffer(256)
+            length = raw.FPDFFont_GetBaseFontName(font, buffer, 256) if font else 0
+            name = buffer.value.decode("latin-1") if length else ""
+            name = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name  # subset prefix
+            flags = raw.FPDFFont_GetFlags(font) if font else 0
+            weight = raw.FPDFFont_GetWeight(font) if font else -1
+            angle = ctypes.c_int()
+            slanted = bool(font) and raw.FPDFFont_GetItalicAngle(font, ctypes.byref(angle)) and angle.value != 0
+            # PDFium's weight is unreliable (TeX bold faces report 250-545), so any signal counts.
+            bold = weight >= 600 or bool(flags & _FORCE_BOLD) or bool(_BOLD_NAME.search(name))
+            italic = bool(flags & _ITALIC) or slanted or bool(_ITALIC_NAME.search(name))
+            mono = bool(flags & _FIXED_PITCH) or bool(_MONO_NAME.search(name))
+            info = (name, bold, italic, mono)
+            self.fonts[key] = info
+        return info
 
 
-def _bold(textpage: Any, index: int) -> bool:
-    """Bold by the font's weight, or by its name where the weight is not given (the base 14 fonts)."""
-    weight = pdfium.raw.FPDFText_GetFontWeight(textpage.raw, index)
-    if weight > 0:
-        return bool(weight >= 600)
-    buffer = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    pdfium.raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, 128, ctypes.byref(flags))  # type: ignore[no-untyped-call]
-    return bool(_BOLD_NAME.search(buffer.value.decode("latin-1", errors="replace")))
+# -- images and paths --------------------------------------------------------------------------
 
 
-def _type_sizes(textpage: Any, count: int) -> list[float]:
-    """Each character's type size in points: the font size times the text matrix's scale."""
-    matrix = pdfium.raw.FS_MATRIX()  # type: ignore[no-untyped-call]
-    sizes = []
-    for i in range(count):
-        size = pdfium.raw.FPDFText_GetFontSize(textpage.raw, i)
-        if pdfium.raw.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix)):  # type: ignore[no-untyped-call]
-            size *= (matrix.c**2 + matrix.d**2) ** 0.5
-        sizes.append(round(size * 2) / 2)
-    return sizes
+def _paths(page: Any, frame: Frame, out: RawPage) -> None:
+    """Rules and box sides become edges (for ruled tables); other paths become drawings."""
+    matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+    for n, obj in enumerate(page.get_objects([raw.FPDF_PAGEOBJ_PATH], max_depth=3)):
+        left, bottom, right, top = obj.get_bounds()
+        box = frame.box(left, bottom, right, top)
+        if right - left <= _THIN or top - bottom <= _THIN:
+            out.edges.append(box)  # a thin rectangle or a line
+            continue
+        if n >= _MAX_PATHS:
+            out.drawings.append(Drawing(box, True))
+            continue
+        raw.FPDFPageObj_GetMatrix(obj.raw, ctypes.byref(matrix))  # type: ignore[no-untyped-call]
+        edges, curved = _segments(obj.raw, matrix, frame)
+        out.edges.extend(edges)
+        out.drawings.append(Drawing(box, curved))
 
 
-def _has_images(page: Any) -> bool:
-    return any(True for _ in page.get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_IMAGE]))
+def _segments(path: Any, m: Any, frame: Frame) -> tuple[list[Box], bool]:
+    """The horizontal and vertical straight segments of one path (a grid drawn as one path, a
+    box), and whether it also has curves or slanted lines."""
+    out: list[Box] = []
+    curved = False
+    x, y = ctypes.c_float(), ctypes.c_float()
+    start = current = None
+    for i in range(raw.FPDFPath_CountSegments(path)):
+        segment = raw.FPDFPath_GetPathSegment(path, i)
+        raw.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
+        point = (m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f)
+        kind = raw.FPDFPathSegment_GetType(segment)
+        if kind == raw.FPDF_SEGMENT_MOVETO or current is None:
+            start = current = point
+            continue
+        straight = kind == raw.FPDF_SEGMENT_LINETO and _straight(out, current, point, frame)
+        curved = curved or not straight
+        current = point
+        if raw.FPDFPathSegment_GetClose(segment) and start is not None:
+            curved = not _straight(out, current, start, frame) or curved
+            current = start
+    return out, curved
 
 
-def _has_rules(page: Any) -> bool:
-    """Enough vector paths that a ruled table may be drawn on the page."""
-    for paths, _ in enumerate(page.get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_PATH], max_depth=2), start=1):
-        if paths >= 6:
-            return True
+def _straight(out: list[Box], a: tuple[float, float], b: tuple[float, float], frame: Frame) -> bool:
+    """Adds a horizontal or vertical segment as an edge; False for a slanted one."""
+    if abs(a[1] - b[1]) < 0.5 or abs(a[0] - b[0]) < 0.5:
+        x0, x1 = sorted((a[0], b[0]))
+        y0, y1 = sorted((a[1], b[1]))
+        if x1 - x0 > 1 or y1 - y0 > 1:
+            out.append(frame.box(x0, y0, x1, y1))
+        return True
     return False
 
 
-# -- tables --------------------------------------------------------------------------------
+# -- outline and metadata ----------------------------------------------------------------------
 
 
-def _tables(page: Any, textpage: Any, frame: Frame, result: Page) -> list[Table]:
-    tables = []
-    for (x0, top, x1, bottom), cells in find_tables(page, textpage, frame):
-        rows = [[normalize(cell) for cell in row] for row in cells]
-        tables.append(Table(result.number, rows, x0, top, x1, bottom, header_rows(rows)))
-    page = result
-    # Lines inside a table are its cells, not paragraphs.
-    page.lines = [ln for ln in page.lines if not any(inside(ln, t) for t in tables)]
-    return tables
-
-
-def read_outline(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> dict[tuple[str, int | None], int]:
-    """The bookmarks as {(title key, page number or None): level 1..3}."""
-    out: dict[tuple[str, int | None], int] = {}
+def read_outline(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Bookmark]:
     for bookmark in pdf.get_toc():
         try:
             title = bookmark.get_title()
@@ -247,22 +300,11 @@ def read_outline(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> dict[
             continue
         dest = bookmark.get_dest()
         index = dest.get_index() if dest is not None else None
-        page = index + 1 if index is not None else None
-        out.setdefault((outline_key(title), page), min(bookmark.level + 1, 3))
-    return out
+        yield Bookmark(title, bookmark.level + 1, index + 1 if index is not None else None)
 
 
-def read_metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:
-    meta: dict[str, Any] = {"pages": len(pdf)}
+def read_info(pdf: pdfium.PdfDocument) -> dict[str, str]:
     try:
-        info = pdf.get_metadata_dict(skip_empty=True)
+        return dict(pdf.get_metadata_dict(skip_empty=True))
     except UnicodeDecodeError:  # a metadata string that is not valid UTF-16
-        info = {}
-    top = [el for el in builder.elements if el.kind == "heading" and el.level == 1]
-    title = (info.get("Title") or "").strip()
-    if title and not _JUNK_TITLE.match(title):
-        meta["title"] = title
-    elif len(top) == 1:
-        # One top-level heading names the document; several are its sections.
-        meta["title"] = builder.text()[top[0].start : top[0].end]
-    return meta
+        return {}

@@ -1,138 +1,217 @@
-"""Ruled tables from PDFium's vector paths, cut into cells by pdfplumber's table algorithm.
+"""Ruled tables: pdfplumber's grid algorithm on the page's rules, checked against the glyphs.
 
-pdfplumber finds tables from the page's edges (``merge_edges → edges_to_intersections →
-intersections_to_cells → cells_to_tables``), but getting those edges from pdfminer means
-interpreting the whole page again, which is most of its cost. Here the edges come from the
-path objects PDFium already holds, and each cell's text from PDFium's text page.
+pdfplumber finds cells from edges (``merge_edges → edges_to_intersections →
+intersections_to_cells → cells_to_tables``); the edges here come from the paths PDFium already
+holds (getting them from pdfminer would mean interpreting the page again). pdfplumber is
+imported only for a page that has rules.
+
+A grid is a table only when it holds its text exactly (partial grids, open sides and framed
+diagrams fail one of these):
+
+* every glyph inside the grid's box is in exactly one cell (no gaps, no nested cells);
+* no word crosses a rule;
+* no line of text crosses the box's edge.
+
+A grid that fails is tried once more with columns taken from the text's alignment between its
+rules (a table ruled only across, or with inner rules only); otherwise its lines stay text.
+Text that no cell took is never removed.
 """
 
 from __future__ import annotations
 
-import ctypes
 import re
+from collections.abc import Sequence
 from typing import Any
 
-import pypdfium2.raw as raw
-from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+from parsers.pdf.layout import Box, Glyph, Line, Table
+from parsers.pdf.text import normalize
 
-from parsers.pdf.layout import Line, Table
-
-_THIN = 2.0  # a path this thin in one direction is a rule, not a shape
-_LINETO, _MOVETO = raw.FPDF_SEGMENT_LINETO, raw.FPDF_SEGMENT_MOVETO
+_NEAR = 1.0  # points of slack around a cell or a box
 
 
-def find_tables(
-    page: Any, textpage: Any, frame: Any
-) -> list[tuple[tuple[float, float, float, float], list[list[str]]]]:
-    """(bbox, rows of cell texts) for each ruled table on the page, in the frame's reading space."""
-    edges = _edges(page, frame)
+def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
     if len(edges) < 4:
         return []
-    merged = merge_edges(edges, 3, 3, 3, 3)
-    cells = intersections_to_cells(edges_to_intersections(merged, 3, 3))
+    from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+
+    merged = merge_edges([_edge(*e) for e in edges], 3, 3, 3, 3)
+    grids = cells_to_tables(intersections_to_cells(edges_to_intersections(merged, 3, 3)))
     tables = []
-    for table_cells in cells_to_tables(cells):
-        rows = _rows(table_cells, textpage, frame)
-        if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
-            x0 = min(c[0] for c in table_cells)
-            top = min(c[1] for c in table_cells)
-            x1 = max(c[2] for c in table_cells)
-            bottom = max(c[3] for c in table_cells)
-            tables.append(((x0, top, x1, bottom), rows))
+    for cells in grids:
+        table = grid_table([(c[0], c[1], c[2], c[3]) for c in cells], lines, page)
+        if table is None:
+            from parsers.pdf.unruled import table_between_rules
+
+            table = table_between_rules(_box_of(cells), merged, lines, page)
+        if table is not None:
+            tables.append(table)
     return tables
 
 
 def _edge(x0: float, top: float, x1: float, bottom: float) -> dict[str, Any]:
     horizontal = (bottom - top) <= (x1 - x0)
     if horizontal:
-        y = (top + bottom) / 2
-        top = bottom = y
+        top = bottom = (top + bottom) / 2
     else:
-        x = (x0 + x1) / 2
-        x0 = x1 = x
+        x0 = x1 = (x0 + x1) / 2
     return {
         "x0": x0, "x1": x1, "top": top, "bottom": bottom, "width": x1 - x0, "height": bottom - top,
         "orientation": "h" if horizontal else "v", "object_type": "line",
     }  # fmt: skip
 
 
-def _edges(page: Any, frame: Any) -> list[dict[str, Any]]:
-    edges = []
-    matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
-    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=3):
-        left, bottom, right, top = obj.get_bounds()
-        if right - left <= _THIN or top - bottom <= _THIN:
-            edges.append(_edge(*frame.box(left, bottom, right, top)))  # a thin rectangle or a line
-            continue
-        raw.FPDFPageObj_GetMatrix(obj.raw, ctypes.byref(matrix))  # type: ignore[no-untyped-call]
-        edges.extend(_segments(obj.raw, matrix, frame))
-    return edges
+def _box_of(cells: Sequence[Sequence[float]]) -> Box:
+    return (min(c[0] for c in cells), min(c[1] for c in cells), max(c[2] for c in cells), max(c[3] for c in cells))
 
 
-def _segments(path: Any, m: Any, frame: Any) -> list[dict[str, Any]]:
-    """Horizontal and vertical straight segments of one path (a grid drawn as one path, a box)."""
-    out: list[dict[str, Any]] = []
-    x, y = ctypes.c_float(), ctypes.c_float()
-    start = current = None
-    for i in range(raw.FPDFPath_CountSegments(path)):
-        segment = raw.FPDFPath_GetPathSegment(path, i)
-        raw.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
-        point = (m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f)
-        kind = raw.FPDFPathSegment_GetType(segment)
-        if kind == _MOVETO or current is None:
-            start = current = point
-            continue
-        if kind == _LINETO:
-            _line(out, current, point, frame)
-        current = point
-        if raw.FPDFPathSegment_GetClose(segment) and start is not None:
-            _line(out, current, start, frame)
-            current = start
-    return out
+# -- the checks ------------------------------------------------------------------------------------
 
 
-def _line(out: list[dict[str, Any]], a: tuple[float, float], b: tuple[float, float], frame: Any) -> None:
-    if abs(a[1] - b[1]) < 0.5 or abs(a[0] - b[0]) < 0.5:
-        x0, x1 = sorted((a[0], b[0]))
-        y0, y1 = sorted((a[1], b[1]))
-        if x1 - x0 > 1 or y1 - y0 > 1:
-            out.append(_edge(*frame.box(x0, y0, x1, y1)))
+def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table | None:
+    """The table these cells make, or None when the grid does not hold its text exactly."""
+    box = _box_of(cells)
+    index = _CellIndex(cells)
+    if nested(cells, index):
+        return None
+    inside = [ln for ln in lines if any(_within(_centre(g), box) for g in _ink(ln))]
+    if any(crosses_box(ln, box) for ln in inside) or _row_goes_on(inside, lines, box):
+        return None
+    where: dict[int, int] = {}  # id(glyph) → cell
+    for line in inside:
+        for g in _ink(line):
+            homes = index.containing(_centre(g))
+            if len(homes) != 1:
+                return None  # in no cell (a partial grid) or in several (nested cells)
+            where[id(g)] = homes[0]
+    if any(word_crosses_rule(ln, where) for ln in inside):
+        return None
+    rows = _rows(cells, inside, where)
+    if len(rows) < 2 or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
+        return None
+    return make_table(rows, box, inside, page, ruled=True)
 
 
-def _rows(cells: list[tuple[float, float, float, float]], textpage: Any, frame: Any) -> list[list[str]]:
-    """Cells grouped into rows by their top, each filled with the text PDFium finds inside it."""
-    tops = sorted({round(c[1], 1) for c in cells})
-    columns = sorted({round(c[0], 1) for c in cells})
-    grid: list[list[str]] = [[""] * len(columns) for _ in tops]
-    for x0, top, x1, bottom in cells:
-        # A point inside the rules, so glyphs that touch a rule from the next cell stay out.
-        left, low, right, high = frame.page_rect(x0 + 1, top + 1, x1 - 1, bottom - 1)
-        text = textpage.get_text_bounded(left=left, bottom=low, right=right, top=high)
-        grid[tops.index(round(top, 1))][columns.index(round(x0, 1))] = " ".join(text.split())
+class _CellIndex:
+    """Cells bucketed on a coarse grid, so a point is tested against a few cells only."""
+
+    _STEP = 24.0
+
+    def __init__(self, cells: Sequence[Box]) -> None:
+        self.cells = cells
+        self.buckets: dict[tuple[int, int], list[int]] = {}
+        for n, (x0, top, x1, bottom) in enumerate(cells):
+            for bx in range(int((x0 - _NEAR) // self._STEP), int((x1 + _NEAR) // self._STEP) + 1):
+                for by in range(int((top - _NEAR) // self._STEP), int((bottom + _NEAR) // self._STEP) + 1):
+                    self.buckets.setdefault((bx, by), []).append(n)
+
+    def containing(self, point: tuple[float, float], slack: float = _NEAR) -> list[int]:
+        near = self.buckets.get((int(point[0] // self._STEP), int(point[1] // self._STEP)), [])
+        return [n for n in near if _within(point, self.cells[n], slack)]
+
+
+def nested(cells: Sequence[Box], index: _CellIndex | None = None) -> bool:
+    """One cell contains another's centre: a frame around a drawing, not a grid."""
+    index = index or _CellIndex(cells)
+    return any(len(index.containing(((c[0] + c[2]) / 2, (c[1] + c[3]) / 2), slack=-_NEAR)) > 1 for c in cells)
+
+
+def crosses_box(line: Line, box: Box) -> bool:
+    """A line with glyphs both inside the box and beyond its left or right edge."""
+    return any(g.x1 < box[0] - _NEAR or g.x0 > box[2] + _NEAR for g in _ink(line))
+
+
+def _row_goes_on(inside: Sequence[Line], lines: Sequence[Line], box: Box) -> bool:
+    """Part of a line inside the box and part of it (cut off at a wide gap) outside."""
+    rows = {ln.row for ln in inside}
+    taken = {id(ln) for ln in inside}
+    return any(ln.row in rows and id(ln) not in taken and box[1] <= (ln.top + ln.bottom) / 2 <= box[3] for ln in lines)
+
+
+def word_crosses_rule(line: Line, where: dict[int, int]) -> bool:
+    return any(len({where.get(id(g)) for g in word}) > 1 for word in _words(line))
+
+
+def _words(line: Line) -> list[list[Glyph]]:
+    words: list[list[Glyph]] = [[]]
+    for g in line.glyphs:
+        if g.text == " ":
+            words.append([])
+        else:
+            words[-1].append(g)
+    return [w for w in words if w]
+
+
+def _ink(line: Line) -> list[Glyph]:
+    return [g for g in line.glyphs if g.text != " "]
+
+
+def _centre(g: Glyph) -> tuple[float, float]:
+    return ((g.x0 + g.x1) / 2, (g.top + g.bottom) / 2)
+
+
+def _within(point: tuple[float, float], box: Sequence[float], slack: float = _NEAR) -> bool:
+    return box[0] - slack <= point[0] <= box[2] + slack and box[1] - slack <= point[1] <= box[3] + slack
+
+
+# -- cells into rows -------------------------------------------------------------------------------
+
+
+def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) -> list[list[str]]:
+    """Cells grouped into rows by their top and into columns by their left edge, each holding
+    the text of the glyphs inside it."""
+    tops = sorted({round(c[1]) for c in cells})
+    lefts = sorted({round(c[0]) for c in cells})
+    parts: dict[int, list[tuple[Line, list[Glyph]]]] = {}
+    for line in lines:
+        mine: dict[int, list[Glyph]] = {}
+        for g in _ink(line):
+            mine.setdefault(where[id(g)], []).append(g)
+        for n, glyphs in mine.items():
+            parts.setdefault(n, []).append((line, glyphs))
+    grid: list[list[str]] = [[""] * len(lefts) for _ in tops]
+    for n, cell in enumerate(cells):
+        grid[tops.index(round(cell[1]))][lefts.index(round(cell[0]))] = cell_text(parts.get(n, []))
     return [row for row in grid if any(row)]
 
 
-def inside(line: Line, table: Table) -> bool:
-    return (
-        line.top >= table.top - 2
-        and line.bottom <= table.bottom + 2
-        and line.x0 >= table.x0 - 2
-        and line.x1 <= table.x1 + 2
-    )
+def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
+    """The text of some glyphs of some lines, in line order, with the lines' own spacing; a
+    word hyphenated at a line end is joined."""
+    out = ""
+    hyphenated = False
+    for line, glyphs in sorted(((ln, gs) for ln, gs in parts if gs), key=lambda p: (p[0].top, p[0].x0)):
+        first, last = line.glyphs.index(glyphs[0]), line.glyphs.index(glyphs[-1])
+        text = normalize("".join(g.text for g in line.glyphs[first : last + 1]))
+        out = out + text if hyphenated or not out else f"{out} {text}"
+        hyphenated = line.hyphen and glyphs[-1] is _ink(line)[-1]
+    return out
+
+
+def make_table(rows: list[list[str]], box: Box, lines: Sequence[Line], page: int, ruled: bool) -> Table:
+    top = min((ln.top for ln in lines), default=0.0)
+    header = header_rows(rows, [ln for ln in lines if ln.top <= top + 1])
+    index = min((ln.index for ln in lines), default=0)
+    return Table(page, rows, *box, header_rows=header, index=index, ruled=ruled, lines=list(lines))
+
+
+# -- header rows -----------------------------------------------------------------------------------
 
 
 def _numeric(cell: str) -> bool:
     return bool(re.fullmatch(r"[-+$€£(]?[\d.,%]+[)%]?", cell.replace(" ", ""))) if cell else False
 
 
-def header_rows(rows: list[list[str]]) -> int:
+def header_rows(rows: list[list[str]], first_lines: Sequence[Line] = ()) -> int:
     """A first row is a header when it is complete text over columns whose body is numeric,
-    or text over a body that repeats none of it (detected, not assumed)."""
+    or text over a body that repeats none of it, or set bold over a body that is not
+    (detected, not assumed)."""
     first, body = rows[0], rows[1:]
     filled = [c for c in first if c]
     # A cell merged across columns leaves the others empty: most, not all, must hold text.
     if len(filled) < max(2, 0.6 * len(first)) or any(_numeric(c) for c in filled):
         return 0
+    if first_lines and all(ln.bold for ln in first_lines):
+        return 1
     columns = range(len(first))
     numeric_below = any(first[c] and all(_numeric(r[c]) for r in body if c < len(r) and r[c]) for c in columns)
     return 1 if numeric_below or all(r != first for r in body) else 0

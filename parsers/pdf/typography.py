@@ -1,89 +1,247 @@
-"""Typography: the body's type size, heading sizes and levels, page furniture, the outline."""
+"""Typography: the body style, page furniture, headings and their levels.
+
+Body style is the (font, size, weight, slant) most characters are set in. A heading is a short
+block set wholly in another style (larger by at least ~0.75 pt, or bold, italic or another family
+at body size) or starting with a section number, never smaller than the body, and in a style
+that is not common on its page (a bold form or table is not a column of headings). Levels come
+from the outline where it names the heading, else from section-number depth, else from style
+clusters ranked by size and weight.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from parsers.pdf.layout import Line, Page
+from parsers.pdf.layout import Bookmark, Line, Page, Style
+from parsers.pdf.order import Block
 from parsers.pdf.text import normalize
 
-_MARGIN = 0.08  # top and bottom share of a page where running headers and footers live
-_PAGE_NUMBER = re.compile(r"^(page\s*)?\d{1,4}(\s*(of|/)\s*\d{1,4})?$", re.IGNORECASE)
+_BAND = 0.08  # outer share of the page where anything may be furniture
+_WIDE_BAND = 0.15  # outer share where an isolated line may be furniture
+_MAX_LEVEL = 4
+_ROMAN = r"[ivxlcdm]{1,7}"
+_FOLIO = re.compile(
+    rf"^(page\s*)?(\d{{1,4}}|{_ROMAN})(\s*(of|/)\s*\d{{1,4}})?$|^[-–—]\s*\d{{1,4}}\s*[-–—]$|^\d{{1,3}}[-–.]\d{{1,4}}$",
+    re.I,
+)
+_ENDS_IN_FOLIO = re.compile(rf"^\D.{{1,80}}\s(\d{{1,4}}|{_ROMAN}|\d{{1,3}}[-–]\d{{1,4}})$", re.I)
+_STARTS_WITH_FOLIO = re.compile(rf"^(\d{{1,4}}|{_ROMAN})\s+\D.{{1,80}}$", re.I)
+_NUMBERED = re.compile(
+    r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
+    re.I,
+)
+_OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
+
+
+# -- body style ----------------------------------------------------------------------------------
+
+
+def body_style(pages: Iterable[Page]) -> Style:
+    """The style most characters are set in."""
+    chars: Counter[Style] = Counter()
+    for page in pages:
+        for line in [*page.lines, *(ln for t in page.tables for ln in t.lines)]:
+            chars[line.style] += len(line.text)
+    return chars.most_common(1)[0][0] if chars else Style()
+
+
+# -- furniture -----------------------------------------------------------------------------------
 
 
 def _key(text: str) -> str:
-    return re.sub(r"\d+", "#", text.lower())
+    text = re.sub(rf"\b({_ROMAN})\b", "#", text.lower())
+    return " ".join(re.sub(r"\d+", "#", text).split())
 
 
-def furniture_lines(pages: list[Page]) -> set[tuple[int, str]]:
-    """Lines in the top or bottom margin that repeat (digits aside) on many pages, and page numbers."""
-    seen: dict[str, set[int]] = {}
+def furniture_lines(pages: Sequence[Page]) -> set[Line]:
+    """Running headers and footers (the same text, or text at the same place, on several
+    pages), page numbers, and a folio line on a page of its own."""
+    edge = {page.number: _edge_lines(page) for page in pages}
+    by_text: dict[str, set[int]] = defaultdict(set)
+    by_place: dict[tuple[int, int], set[int]] = defaultdict(set)
     for page in pages:
-        for line in page.lines:
-            if _in_margin(line, page):
-                seen.setdefault(_key(line.text), set()).add(page.number)
-    repeated = {k for k, on in seen.items() if len(on) >= 2 and len(on) >= 0.4 * len(pages)}
-    out = set()
+        for line, _ in edge[page.number]:
+            by_text[_key(line.text)].add(page.number)
+            by_place[(round(line.top / 3), round(line.size))].add(page.number)
+    enough = max(2.0, min(3.0, 0.4 * len(pages)))
+    out: set[Line] = set()
     for page in pages:
-        for line in page.lines:
-            if _in_margin(line, page) and (_key(line.text) in repeated or _PAGE_NUMBER.match(line.text)):
-                out.add((page.number, line.text))
+        for line, isolated in edge[page.number]:
+            repeated = len(by_text[_key(line.text)]) >= enough
+            placed = (
+                isolated
+                and len(line.text) <= 80
+                and len(by_place[(round(line.top / 3), round(line.size))]) >= max(3, 0.4 * len(pages))
+            )
+            if repeated or placed or (isolated and _folio(line, page)):
+                out.add(line)
     return out
 
 
-def _in_margin(line: Line, page: Page) -> bool:
-    return line.top < page.height * _MARGIN or line.bottom > page.height * (1 - _MARGIN)
+def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
+    """Lines in the page's outer bands, and whether each is set apart from the text block."""
+    out = []
+    for line in page.lines:
+        top_band = line.bottom < page.height * _WIDE_BAND
+        bottom_band = line.top > page.height * (1 - _WIDE_BAND)
+        if line.sideways and (line.x1 < page.width * _WIDE_BAND or line.x0 > page.width * (1 - _WIDE_BAND)):
+            out.append((line, True))  # a margin note set sideways, as printers stamp them
+            continue
+        if not (top_band or bottom_band):
+            continue
+        inner = [
+            o
+            for o in page.lines
+            if o is not line and o.row != line.row and (o.top > line.top if top_band else o.top < line.top)
+        ]
+        gap = min((o.top - line.bottom if top_band else line.top - o.bottom) for o in inner) if inner else 999.0
+        isolated = gap >= 1.0 * line.size
+        in_band = line.top < page.height * _BAND or line.bottom > page.height * (1 - _BAND)
+        if isolated or in_band:
+            out.append((line, isolated))
+    return out
 
 
-def body_height(pages: list[Page]) -> float:
-    heights: dict[float, int] = {}
-    for page in pages:
-        for line in page.lines:
-            size = round(line.height, 1)
-            heights[size] = heights.get(size, 0) + len(line.text)
-    return max(heights, key=lambda h: heights[h]) if heights else 0.0
-
-
-def heading_levels(pages: list[Page], body: float, furniture: set[tuple[int, str]]) -> dict[float, int]:
-    """Type sizes clearly above the body's, largest first, as heading levels 1-3."""
-    sizes = sorted(
-        {
-            round(line.height, 1)
-            for page in pages
-            for line in page.lines
-            if body
-            and line.height >= body * 1.15
-            and len(line.text) <= 120
-            and (page.number, line.text) not in furniture
-        },
-        reverse=True,
+def _folio(line: Line, page: Page) -> bool:
+    if _FOLIO.match(line.text):
+        return True
+    top = line.bottom < page.height * _BAND
+    bottom = line.top > page.height * (1 - _BAND)
+    # "Annual report 2024 12" at the foot; "12 Annual report" only at the head (at the foot
+    # a number first is a footnote).
+    return (
+        (top or bottom)
+        and len(line.text.split()) <= 12
+        and bool(_ENDS_IN_FOLIO.match(line.text) or (top and _STARTS_WITH_FOLIO.match(line.text)))
     )
-    return {size: min(n + 1, 3) for n, size in enumerate(sizes)}
 
 
-_NUMBERING = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
+# -- headings ------------------------------------------------------------------------------------
 
 
-def outline_key(text: str) -> str:
-    """Outline titles and heading lines compared without numbering, case or spacing."""
-    return " ".join(_NUMBERING.sub("", normalize(text)).lower().split())
+@dataclass
+class Heading:
+    text: str
+    level: int
 
 
-def outline_level(outline: dict[tuple[str, int | None], int], line: Line) -> int | None:
-    key = outline_key(line.text)
-    return outline.get((key, line.page)) or outline.get((key, None))
+def outline_lines(outline: Sequence[Bookmark]) -> Callable[[Line], bool]:
+    """Whether a line is one the outline names (on the page it points to, where it says)."""
+    keys = {(_outline_key(b.title), b.page) for b in outline}
+    anywhere = {k for k, _ in keys}
+
+    def named(line: Line) -> bool:
+        key = _outline_key(line.text)
+        return key in anywhere and ((key, line.page) in keys or (key, None) in keys)
+
+    return named
 
 
-def wordy(text: str) -> bool:
-    """Headings are a few words: not a sentence, a URL, a number or a code set large."""
-    letters = sum(c.isalpha() for c in text)
-    words = len(text.split())
-    return letters >= 3 and letters >= 0.6 * len(text.replace(" ", "")) and words <= 14 and text[-1] not in ".,;"
+def heading_text(block: Block) -> str:
+    return " ".join(ln.text for ln in block.lines)
 
 
-def label(text: str) -> bool:
-    """A short run of words, perhaps after a section number ("2.1 Scope"), not a value."""
-    words = re.sub(r"^\d+(\.\d+)*\.?\s+", "", text)
-    letters = sum(c.isalpha() for c in words)
+def find_headings(
+    pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
+) -> dict[Block, Heading]:
+    """The heading blocks of the document, with their levels."""
+    marks = {(_outline_key(b.title), b.page): b.level for b in outline}
+    marks_anywhere = {(_outline_key(b.title), None): b.level for b in outline}
+    found: dict[Block, Style] = {}
+    levels: dict[Block, int] = {}
+    for page, blocks in pages:
+        common = _common_styles(page)
+        for block in blocks:
+            if block.item is not None or not block.lines:
+                continue
+            key = _outline_key(heading_text(block))
+            level = marks.get((key, page.number)) or marks_anywhere.get((key, None))
+            if level:
+                levels[block] = level
+                found[block] = block.lines[0].style
+            elif _heading_like(block, body, common):
+                found[block] = block.lines[0].style
+    ranks = _style_ranks(found, body)
+    out = {}
+    for block, style in found.items():
+        text = heading_text(block)
+        level = levels.get(block) or _numbering_depth(text) or ranks.get(_rank_key(style), _MAX_LEVEL)
+        out[block] = Heading(text, min(level, _MAX_LEVEL))
+    return out
+
+
+def _common_styles(page: Page) -> set[tuple[float, bool, bool]]:
+    """Styles that cover over a third of the page's lines: not headings there."""
+    counts = Counter(_rank_key(ln.style) for ln in page.lines)
+    return {k for k, n in counts.items() if n >= 4 and n > len(page.lines) / 3}
+
+
+def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool]]) -> bool:
+    lines = block.lines
+    if len(lines) > 3 or not all(ln.uniform for ln in lines):
+        return False
+    text = heading_text(block)
+    if not _wordy(text):
+        return False
+    style = lines[0].style
+    if style.size < body.size - 0.25 or style.mono or _rank_key(style) in common:
+        return False
+    if style.size >= body.size + 0.75:
+        return True
+    distinct = (style.bold and not body.bold) or (style.italic and not body.italic and len(lines) == 1)
+    other_family = _family(style.font) != _family(body.font) and style.size >= body.size
+    if (distinct or other_family) and _label(text):
+        return True
+    return (bool(_NUMBERED.match(text)) and len(lines) == 1 and _label(text) and style.key != body.key) or False
+
+
+def _wordy(text: str) -> bool:
+    """A few words: not a sentence, a URL, a number or a formula set large."""
+    compact = text.replace(" ", "")
+    letters = sum(c.isalpha() for c in compact)
+    return letters >= 2 and letters >= 0.5 * len(compact) and len(text.split()) <= 20 and text[-1] not in ".,;:"
+
+
+def _label(text: str) -> bool:
+    """A short run of words, perhaps after a section number ("2.1 Scope (1980-1990)")."""
+    words = _NUMBERED.sub(lambda m: m.group(0)[-1], text, count=1)
     compact = words.replace(" ", "")
-    return letters >= 4 and letters >= 0.85 * len(compact) and len(words.split()) <= 8 and text[-1] not in ":.,;"
+    letters = sum(c.isalpha() for c in compact)
+    return letters >= 2 and letters >= 0.6 * len(compact) and len(words.split()) <= 14
+
+
+def _family(font: str) -> str:
+    return re.split(r"[-,]", font.lower(), maxsplit=1)[0].rstrip("0123456789")[:6]
+
+
+def _rank_key(style: Style) -> tuple[float, bool, bool]:
+    return (style.size, style.bold, style.italic)
+
+
+def _style_ranks(found: dict[Block, Style], body: Style) -> dict[tuple[float, bool, bool], int]:
+    """Heading styles ranked by size, then weight, then upright; a style seen once (a cover's
+    display type) takes no rank of its own when recurring styles exist."""
+    seen = Counter(_rank_key(s) for s in found.values())
+    recurring = [k for k, n in seen.items() if n >= 2] or list(seen)
+    order = sorted(set(recurring), key=lambda k: (-k[0], not k[1], k[2]))
+    ranks = {k: n + 1 for n, k in enumerate(order)}
+    for key in seen:
+        if key not in ranks:
+            larger = [ranks[k] for k in order if k[0] <= key[0]]
+            ranks[key] = min(larger) if larger else len(order) + 1
+    return ranks
+
+
+def _numbering_depth(text: str) -> int | None:
+    m = _NUMBERED.match(text)
+    if m is None or m.group("dec") is None:
+        return None
+    return m.group("dec").count(".") + 1
+
+
+def _outline_key(text: str) -> str:
+    """Outline titles and heading lines compared without numbering, case or spacing."""
+    return " ".join(_OUTLINE_NUMBER.sub("", normalize(text)).lower().split())

@@ -1,0 +1,227 @@
+"""PDFium's lines → the parser's lines (pure geometry on glyphs).
+
+PDFium follows the content stream: it joins runs that only share a baseline (two columns, two
+captions side by side, the cells of a table row, a footer with a page number at each end), and
+it does not break the line after a line-end hyphen it reports as U+FFFE. Here each PDFium line
+is cut where the baseline jumps back to the left (a new visual line) and where a gap between
+glyphs is far wider than the line's word spaces (pdfminer's ``char_margin`` idea).
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections import Counter
+
+from parsers.pdf.layout import Glyph, Line, Style
+from parsers.pdf.text import has_garbage, has_rtl, is_garbage, is_hyphen_mark, normalize, script, swapped_lam_alef
+
+_MIN_SPLIT = 1.0  # ems: no gap narrower than this ever cuts a line
+_ALWAYS_SPLIT = 2.5  # ems: a gap this wide always cuts
+_OVER_WORD_GAPS = 2.0  # between the two: cut when this many times the line's median word space
+_SPACE = 0.15  # ems: glyphs further apart than this are separate words
+
+
+def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
+    """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
+    lines: list[Line] = []
+    dropped = 0
+    for row, run in enumerate(runs):
+        if _sideways(run):
+            # Text set across the page's direction (a rotated label, a margin note): one
+            # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
+            line = _line(run, page, row)
+            if line is not None and line.text:
+                line.sideways = True
+                lines.append(line)
+            continue
+        for visual in _visual_lines(run):
+            for fragment in _fragments(visual):
+                line = _line(fragment, page, row)
+                if line is None:
+                    dropped += 1
+                elif line.text:
+                    lines.append(line)
+    return lines, dropped
+
+
+def _sideways(run: list[Glyph]) -> bool:
+    ink = _ink(run)
+    if len(ink) < 3:
+        return False
+    across = sum(abs(b.x0 - a.x0) for a, b in itertools.pairwise(ink))
+    down = sum(abs(b.top - a.top) for a, b in itertools.pairwise(ink))
+    return down > 3 * across
+
+
+def _ink(glyphs: list[Glyph]) -> list[Glyph]:
+    return [g for g in glyphs if g.text != " "]
+
+
+def _visual_lines(run: list[Glyph]) -> list[list[Glyph]]:
+    """Cut where the next glyph sits on a lower or higher baseline and back to the left."""
+    out: list[list[Glyph]] = [[]]
+    prev: Glyph | None = None
+    for g in run:
+        if g.text != " " and not is_hyphen_mark(g.text):  # a line-end hyphen ends its line
+            if prev is not None and _new_baseline(prev, g):
+                out.append([])
+            prev = g
+        out[-1].append(g)
+    return [v for v in out if _ink(v)]
+
+
+def _new_baseline(prev: Glyph, g: Glyph) -> bool:
+    overlap = min(prev.bottom, g.bottom) - max(prev.top, g.top)
+    if overlap > 0:
+        return False  # superscripts, subscripts and inline formulas overlap their line
+    em = max(prev.style.size, g.style.size, 1.0)
+    far = abs((g.top + g.bottom) - (prev.top + prev.bottom)) / 2 > em
+    return g.x0 < prev.x0 or far
+
+
+def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
+    ink = _ink(glyphs)
+    if len(ink) < 2:
+        return [glyphs]
+    em = _em(ink)
+    gaps = [_distance(a, b) for a, b in itertools.pairwise(ink)]
+    if max(gaps) < _MIN_SPLIT * em:
+        return [glyphs]  # most lines: no gap anywhere near wide enough
+    words = [gap for gap in gaps if gap > _SPACE * em]
+    typical = statistics.median(words) if len(words) >= 3 else 0.0
+    cuts = {ink[n + 1].index for n, gap in enumerate(gaps) if _wide(gap, em, typical)}
+    if not cuts:
+        return [glyphs]
+    out: list[list[Glyph]] = [[]]
+    for g in glyphs:
+        if g.index in cuts and g.text != " " and _ink(out[-1]):
+            out.append([])
+        out[-1].append(g)
+    return out
+
+
+def _em(ink: list[Glyph]) -> float:
+    """The line's em: its largest type size (glyph height where PDFium reports no size)."""
+    size = max(g.style.size for g in ink)
+    return size if size >= 1.0 else max(max(g.bottom - g.top for g in ink), 1.0)
+
+
+def _distance(a: Glyph, b: Glyph) -> float:
+    """Horizontal space between two glyphs, whichever way the text runs."""
+    return max(b.x0 - a.x1, a.x0 - b.x1, 0.0)
+
+
+def _wide(gap: float, em: float, typical: float) -> bool:
+    if gap < _MIN_SPLIT * em:
+        return False
+    return gap >= _ALWAYS_SPLIT * em or typical == 0.0 or gap >= _OVER_WORD_GAPS * typical
+
+
+def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
+    """None when the glyphs are mostly unreadable (a font without a ToUnicode map)."""
+    ink = _ink(glyphs)
+    garbage = has_garbage("".join(g.text for g in ink))
+    if garbage and sum(is_garbage(g.text) for g in ink) * 2 > len(ink):
+        return None
+    hyphen = is_hyphen_mark(ink[-1].text)
+    text = normalize(_text(glyphs, garbage))
+    # Unreadable glyphs take no part in the line's box and style, except a leading bullet.
+    real = [
+        g for n, g in enumerate(ink)
+        if (n == 0 or not garbage or not is_garbage(g.text)) and g.x1 > g.x0 and g.bottom > g.top
+    ] or ink  # fmt: skip
+    styles = Counter(g.style for g in real)
+    style, _count = styles.most_common(1)[0]
+    same = sum(n for s, n in styles.items() if _alike(s, style))
+    return Line(
+        page=page,
+        text=text,
+        x0=min(g.x0 for g in real),
+        top=min(g.top for g in real),
+        x1=max(g.x1 for g in real),
+        bottom=max(g.bottom for g in real),
+        style=style,
+        uniform=same >= 0.9 * len(real),
+        index=min(g.index for g in ink),
+        row=row,
+        hyphen=hyphen,
+        glyphs=glyphs,
+    )
+
+
+def _alike(a: Style, b: Style) -> bool:
+    return a.size == b.size and a.bold == b.bold and a.italic == b.italic
+
+
+def _text(glyphs: list[Glyph], garbage: bool) -> str:
+    """The glyphs' text: a control code that leads the line is its bullet, other control codes
+    go; lam-alef put back in logical order; a space where scripts change between glyphs that
+    do not touch (PDFium often leaves it out between right-to-left and left-to-right runs)."""
+    plain = "".join(g.text for g in glyphs)
+    if not garbage and not has_rtl(plain):
+        return plain
+    ink = _ink(glyphs)
+    lead = ink[0]
+    out: list[str] = []
+    prev: Glyph | None = None
+    for g in glyphs:
+        text = g.text
+        if garbage and text != " " and is_garbage(text):
+            text = "• " if g is lead and len(ink) > 1 else ""
+        elif prev is not None and text != " " and out and out[-1] != " ":
+            if swapped_lam_alef(prev.text, text) and abs(prev.x0 - g.x0) < 0.01:
+                out[-1], text = text, prev.text
+            elif _script_change(prev, g):
+                out.append(" ")
+        out.append(text)
+        if g.text != " ":
+            prev = g
+    return "".join(out)
+
+
+def _script_change(a: Glyph, b: Glyph) -> bool:
+    sa, sb = script(a.text), script(b.text)
+    return bool(sa and sb and sa != sb) and _distance(a, b) > 0.05 * _em([a, b])
+
+
+def rejoin(lines: list[Line]) -> list[Line]:
+    """Fragments of one PDFium line put back together where their gap is no gutter of the page:
+    a wide space in a justified line has text above or below it; a gutter between columns,
+    captions or labels is empty for a few lines up and down."""
+    rows: dict[int, list[Line]] = {}
+    for line in lines:
+        rows.setdefault(line.row, []).append(line)
+    out: list[Line] = []
+    for row in rows.values():
+        if len(row) == 1:
+            out.extend(row)
+            continue
+        row.sort(key=lambda ln: ln.index)
+        merged = [row[0]]
+        for line in row[1:]:
+            prev = merged[-1]
+            if _gutter(prev, line, lines):
+                merged.append(line)
+            else:
+                joined = _line(prev.glyphs + line.glyphs, prev.page, prev.row)
+                merged[-1] = joined if joined is not None else prev
+        out.extend(merged)
+    return sorted(out, key=lambda ln: ln.index)
+
+
+def _gutter(a: Line, b: Line, lines: list[Line]) -> bool:
+    if not _apart(a, b):
+        return True  # not a pair of fragments of one visual line: keep them apart
+    middle = (max(a.x0, b.x0) + min(a.x1, b.x1)) / 2
+    y = (a.top + a.bottom) / 2
+    reach = 4 * max(a.size, b.size)
+    near = [ln for ln in lines if ln.row != a.row and abs((ln.top + ln.bottom) / 2 - y) <= reach]
+    return not any(ln.x0 < middle < ln.x1 for ln in near)
+
+
+def _apart(a: Line, b: Line) -> bool:
+    """Side by side on one baseline (a line-end hyphen also makes two fragments of one PDFium
+    line, one below the other: those are no pair to rejoin)."""
+    level = abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.size, b.size)
+    return level and (a.x1 <= b.x0 or b.x1 <= a.x0)

@@ -1,0 +1,176 @@
+"""Tables without (enough) rules, recognised from column alignment.
+
+Rows are lines that share a baseline and follow each other in the content stream (sorting the
+page by height instead would weave the column beside a table into its rows). A run of rows
+where most rows hold two or more fragments (text cut at a wide gap) is a table candidate. Its
+columns are split at *rivers*: vertical strips that no glyph of any of its rows touches, wider
+than a word space. Each glyph goes to the column its centre lies in, so a cell PDFium ran into
+its neighbour (a gap under an em) still comes apart.
+
+Prose in two columns also gives rows of two fragments: a column whose cells read like prose
+(many words, lines filling the column) is no table column. A line below a row that fills only
+one column (not the first) is that cell's wrapped line.
+"""
+
+from __future__ import annotations
+
+import bisect
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from parsers.pdf.layout import Box, Glyph, Line, Table
+from parsers.pdf.tables import cell_text, make_table
+
+_MIN_ROWS = 3
+_PROSE_WORDS = 7  # median words per cell from which a column reads as prose
+_ROW_GAP = 2.0  # rows of one table are at most this many type sizes apart
+_RIVER = 0.45  # ems: a blank strip this wide through every row separates two columns
+
+
+def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
+    tables = []
+    for run in _runs(_rows(lines)):
+        table = _table(run, page, _MIN_ROWS)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequence[Line], page: int) -> Table | None:
+    """A grid that failed its checks (open sides, inner rules only): the rows between its rules,
+    with columns from the text's alignment. Every line the rules' band holds goes in."""
+    across = [e for e in edges if e["orientation"] == "h" and box[1] - 1 <= e["top"] <= box[3] + 1]
+    x0 = min([box[0], *(e["x0"] for e in across)])
+    x1 = max([box[2], *(e["x1"] for e in across)])
+    band = [ln for ln in lines if box[1] <= (ln.top + ln.bottom) / 2 <= box[3] and ln.x1 > x0 and ln.x0 < x1]
+    rows = _rows(band)
+    if len(rows) < 2:
+        return None
+    return _table(rows, page, 2, every_line=True)
+
+
+def _rows(lines: Sequence[Line]) -> list[list[Line]]:
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: ln.index):
+        mid = (line.top + line.bottom) / 2
+        if rows and rows[-1][0].top <= mid <= rows[-1][0].bottom:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
+def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
+    """Runs of rows, each below the one before, where rows of one fragment only come between
+    rows of several (a wrapped cell, a cell PDFium ran into its neighbour)."""
+    runs: list[list[list[Line]]] = []
+    run: list[list[Line]] = []
+    for row in rows:
+        if run and _follows(run[-1], row) and (len(row) >= 2 or not _prose_line(row[0])):
+            run.append(row)
+            continue
+        runs.append(run)
+        run = [row]
+    runs.append(run)
+    out = []
+    for r in runs:
+        while r and len(r[-1]) < 2:
+            r = r[:-1]  # rows of one fragment only count between rows of several
+        while r and len(r[0]) < 2:
+            r = r[1:]
+        if sum(len(row) >= 2 for row in r) >= 2:
+            out.append(r)
+    return out
+
+
+def _follows(above: list[Line], row: list[Line]) -> bool:
+    size = row[0].size
+    top = min(ln.top for ln in row)
+    return top >= above[0].top + 0.5 * size and top - max(ln.bottom for ln in above) <= _ROW_GAP * size
+
+
+def _prose_line(line: Line) -> bool:
+    return len(line.text.split()) >= _PROSE_WORDS
+
+
+def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = False) -> Table | None:
+    fragments = [ln for row in run for ln in row]
+    size = statistics.median(ln.size for ln in fragments)
+    rivers = _rivers(fragments, size)
+    if not rivers:
+        return None
+    columns = len(rivers) + 1
+    cells = [_row_cells(row, rivers, columns) for row in run]
+    prose = {c for c in range(columns) if _prose_column([row[c] for row in cells if row[c][1]])}
+    if prose and every_line:
+        return None
+    keep = [c for c in range(columns) if c not in prose]
+    # Prose columns at either side (the other column of the page) are left out; one between
+    # table columns means this is no table.
+    if len(keep) < 2 or keep != list(range(keep[0], keep[-1] + 1)):
+        return None
+    grid: list[list[str]] = []
+    taken: list[Line] = []
+    for row, parts in zip(run, cells, strict=True):
+        kept = [parts[c] for c in keep]
+        filled = [n for n, (text, _) in enumerate(kept) if text]
+        if not filled:
+            continue
+        if grid and len(filled) == 1 and filled[0] > 0 and not grid[-1][filled[0]].endswith("."):
+            n = filled[0]
+            grid[-1][n] = f"{grid[-1][n]} {kept[n][0]}".strip()  # a wrapped line of a cell
+        else:
+            grid.append([text for text, _ in kept])
+        taken.extend(ln for ln in row if any(_column(g, rivers) in keep for g in _ink(ln)))
+    if any(not all(_column(g, rivers) in keep for g in _ink(ln)) for ln in taken):
+        return None  # a line half in the table, half in the prose beside it
+    full = sum(sum(bool(c) for c in r) >= 2 for r in grid)
+    if len(grid) < min_rows or full < max(2, 0.6 * len(grid)):
+        return None
+    box = (
+        min(ln.x0 for ln in taken), min(ln.top for ln in taken),
+        max(ln.x1 for ln in taken), max(ln.bottom for ln in taken),
+    )  # fmt: skip
+    return make_table(grid, box, taken, page, ruled=every_line)
+
+
+def _ink(line: Line) -> list[Glyph]:
+    return [g for g in line.glyphs if g.text != " "]
+
+
+def _rivers(lines: Sequence[Line], size: float) -> list[float]:
+    """x positions of the blank strips, wider than _RIVER ems, through all the lines' glyphs."""
+    spans = sorted((g.x0, g.x1) for ln in lines for g in _ink(ln))
+    out = []
+    reach = spans[0][1]
+    for lo, hi in spans[1:]:
+        if lo - reach >= _RIVER * size:
+            out.append((reach + lo) / 2)
+        reach = max(reach, hi)
+    return out
+
+
+def _column(g: Glyph, rivers: list[float]) -> int:
+    return bisect.bisect(rivers, (g.x0 + g.x1) / 2)
+
+
+def _row_cells(row: list[Line], rivers: list[float], columns: int) -> list[tuple[str, list[Line]]]:
+    """Each column's text in this row, and the lines that gave it."""
+    out: list[tuple[str, list[Line]]] = []
+    for c in range(columns):
+        parts = [(ln, [g for g in _ink(ln) if _column(g, rivers) == c]) for ln in row]
+        parts = [(ln, gs) for ln, gs in parts if gs]
+        out.append((cell_text(parts), [ln for ln, _ in parts]))
+    return out
+
+
+def _prose_column(cells: list[tuple[str, list[Line]]]) -> bool:
+    """Cells of running text: many words, or several words on lines filling the column."""
+    if not cells:
+        return False
+    words = statistics.median(len(text.split()) for text, _ in cells)
+    lines = [ln for _, lns in cells for ln in lns]
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    full = sum(ln.width >= 0.75 * (right - left) for ln in lines)
+    return words >= _PROSE_WORDS or (words >= 3 and full >= 0.6 * len(lines))
