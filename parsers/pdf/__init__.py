@@ -25,7 +25,7 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from parsers.model import Document, ParseError, ParseWarning, content_version
-from parsers.pdf.build import Builder, emit_page
+from parsers.pdf.build import Builder, emit_page, finish
 from parsers.pdf.figures import Mark, figure_regions
 from parsers.pdf.layout import Line, Page
 from parsers.pdf.lines import build_lines, rejoin
@@ -58,6 +58,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     builder = Builder(body=body)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
+    finish(builder)
     for page in pages:
         for line in page.lines:
             if line in furniture:

@@ -63,6 +63,7 @@ class Builder(TextBuilder):
     headings: list[tuple[int, str]] = field(default_factory=list)
     last_table: Element | None = None  # for a table continued on the next page
     open_list: Element | None = None
+    footnotes: list[tuple[str, int, Box]] = field(default_factory=list)  # waiting for their page's end
     hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
     last_style: Style | None = None  # and in this type
 
@@ -86,9 +87,13 @@ class Builder(TextBuilder):
 
 def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -> None:
     figure_text: list[Block] = []
-    for block in blocks:
+    for n, block in enumerate(blocks):
+        if n == 0 and not isinstance(block.item, Table):
+            _flush_footnotes(b)
         if isinstance(block.item, Table):
             _emit_table(b, block.item)
+            if n == 0:
+                _flush_footnotes(b)
         elif block.item is not None:
             if block.lines:
                 figure_text.append(block)
@@ -104,6 +109,21 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
             figure_text = []
     for figure in figure_text:
         _emit_figure_text(b, figure)
+    last = b.elements[-1] if b.elements else None
+    if last is None or last.kind != "table_row":
+        _flush_footnotes(b)
+
+
+def _flush_footnotes(b: Builder) -> None:
+    """Footnotes wait for the end of their page, and past it while a table runs on to the next
+    page: they float, and a table is one element however many pages it spans."""
+    for text, page, box in b.footnotes:
+        b.emit("footnote", text, page, box)
+    b.footnotes = []
+
+
+def finish(b: Builder) -> None:
+    _flush_footnotes(b)
 
 
 def _box(lines: list[Line]) -> Box:
@@ -185,7 +205,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         return
     size = max(ln.size for ln in lines)
     if size < b.body.size - 0.75 and _FOOTNOTE.match(text) and block.top > 0:
-        b.emit("footnote", text, page, box)  # small type that starts with a mark: kept apart
+        b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
     elif _CAPTION.match(text):
         b.emit("caption", text, page, box)
     else:
@@ -257,7 +277,10 @@ def _emit_table(b: Builder, table: Table) -> None:
     # A table that goes on from the previous page: the same columns, a repeated header or none.
     last = b.elements[-1] if b.elements else None
     continues = previous is not None and last is not None and last.parent == previous.id
-    if continues and previous is not None and header is not None and len(rows[0]) == len(header):
+    # Without a header, a table that goes on right after the last one's rows (in the next
+    # column or page) with as many columns is the same table.
+    columns = len(header) if header is not None else len(last.data.get("cells", ())) if last else 0
+    if continues and previous is not None and len(rows[0]) == columns:
         if rows[0] == header:
             rows = rows[1:]  # the header repeated on the new page: the table already has it
         _emit_rows(b, previous, rows, table, first=False)

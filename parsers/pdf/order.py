@@ -222,14 +222,14 @@ def _bands(blocks: list[Block]) -> list[list[Block]] | None:
     either side of it. Blocks that reach well across it (a title, a figure or a table across
     the columns) cut the region into bands above and below them; a block that only leans over
     it (a figure a little too wide for its column) stays in its column."""
-    best: tuple[tuple[int, float], float] | None = None
-    for lo, hi in _sparse_strips(blocks):
+    best: tuple[tuple[int, int, float], float] | None = None
+    for level, lo, hi in _sparse_strips(blocks):
         gutter = (lo + hi) / 2
         left = [b for b in blocks if b.x1 <= gutter]
         right = [b for b in blocks if b.x0 >= gutter]
         if not any(min(a.bottom, b.bottom) > max(a.top, b.top) for a in left for b in right):
             continue
-        score = (len(blocks) - len(left) - len(right), lo - hi)
+        score = (len(blocks) - len(left) - len(right), level, lo - hi)
         if best is None or score < best[0]:
             best = (score, gutter)
     if best is None:
@@ -256,9 +256,9 @@ def _spans(block: Block, gutter: float) -> bool:
     return min(gutter - block.x0, block.x1 - gutter) > 0.15 * (block.x1 - block.x0)
 
 
-def _sparse_strips(blocks: list[Block]) -> list[tuple[float, float]]:
-    """Vertical strips (at least a gutter wide) that at most a third of the blocks cross, the
-    least crossed first."""
+def _sparse_strips(blocks: list[Block]) -> list[tuple[int, float, float]]:
+    """Vertical strips (at least a gutter wide) that at most a third of the blocks cross, as
+    (how many blocks cross it at most, start, end)."""
     left, right = int(min(b.x0 for b in blocks)), int(max(b.x1 for b in blocks)) + 1
     cover = [0] * (right - left + 2)
     for b in blocks:
@@ -279,7 +279,7 @@ def _sparse_strips(blocks: list[Block]) -> list[tuple[float, float]]:
                 start = x if start is None else start
             elif start is not None:
                 if x - start >= minimum:
-                    strips.append((float(left + start), float(left + x)))
+                    strips.append((level, float(left + start), float(left + x)))
                 start = None
     return strips
 

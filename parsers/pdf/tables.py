@@ -30,22 +30,68 @@ _NEAR = 1.0  # points of slack around a cell or a box
 
 
 def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
-    if len(edges) < 4:
+    if len(edges) < 2:
         return []
     from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
 
+    from parsers.pdf.unruled import table_between_rules
+
     merged = merge_edges([_edge(*e) for e in edges], 3, 3, 3, 3)
     grids = cells_to_tables(intersections_to_cells(edges_to_intersections(merged, 3, 3)))
-    tables = []
+    free = list(lines)
+    tables: list[Table] = []
+    tried: list[Box] = []
     for cells in grids:
-        table = grid_table([(c[0], c[1], c[2], c[3]) for c in cells], lines, page)
-        if table is None:
-            from parsers.pdf.unruled import table_between_rules
-
-            table = table_between_rules(_box_of(cells), merged, lines, page)
+        box = _box_of(cells)
+        tried.append(box)
+        table = grid_table([(c[0], c[1], c[2], c[3]) for c in cells], free, page)
+        table = table or table_between_rules(box, merged, free, page)
         if table is not None:
             tables.append(table)
+            free = _without(free, table.lines)
+    # Rules across with no grid between them (booktabs, or inner rules that close no cell).
+    for box in _rule_groups(merged, free, tried):
+        table = table_between_rules(box, merged, free, page)
+        if table is not None:
+            tables.append(table)
+            free = _without(free, table.lines)
     return tables
+
+
+def _without(lines: list[Line], taken: Sequence[Line]) -> list[Line]:
+    gone = {id(ln) for ln in taken}
+    return [ln for ln in lines if id(ln) not in gone]
+
+
+def _rule_groups(edges: Sequence[dict[str, Any]], lines: Sequence[Line], tried: Sequence[Box]) -> list[Box]:
+    """Boxes spanned by two or more horizontal rules of the same extent, outside the grids
+    already tried, cut where a line of prose lies between two of them."""
+    across = [
+        e for e in edges
+        if e["orientation"] == "h" and e["width"] >= 20
+        and not any(_within(((e["x0"] + e["x1"]) / 2, e["top"]), t) for t in tried)
+    ]  # fmt: skip
+    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in sorted(across, key=lambda e: e["top"]):
+        groups.setdefault((round(e["x0"] / 4), round(e["x1"] / 4)), []).append(e)
+    boxes = []
+    for rules in groups.values():
+        run = [rules[0]]
+        for rule in [*rules[1:], None]:
+            if rule is None or _prose_between(run[-1], rule, lines):
+                if len(run) >= 2:
+                    boxes.append((run[0]["x0"], run[0]["top"], run[0]["x1"], run[-1]["top"]))
+                run = [rule] if rule is not None else []
+            else:
+                run.append(rule)
+    return boxes
+
+
+def _prose_between(upper: dict[str, Any], lower: dict[str, Any], lines: Sequence[Line]) -> bool:
+    width = upper["x1"] - upper["x0"]
+    return any(
+        upper["top"] < ln.top < lower["top"] and len(ln.text.split()) >= 7 and ln.width >= 0.6 * width for ln in lines
+    )
 
 
 def _edge(x0: float, top: float, x1: float, bottom: float) -> dict[str, Any]:

@@ -148,27 +148,54 @@ def find_headings(
     pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
 ) -> dict[Block, Heading]:
     """The heading blocks of the document, with their levels."""
-    marks = {(_outline_key(b.title), b.page): b.level for b in outline}
-    marks_anywhere = {(_outline_key(b.title), None): b.level for b in outline}
+    found, marked = _candidates(pages, body, outline)
+    return _levels(found, marked)
+
+
+def _candidates(
+    pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
+) -> tuple[dict[Block, Style], dict[Block, int]]:
+    """Heading blocks with their style, and the outline's level for those it names."""
+    marks: dict[tuple[str, int | None], int] = {}
+    for b in outline:
+        marks.setdefault((_outline_key(b.title), b.page), b.level)
+        marks.setdefault((_outline_key(b.title), None), b.level)
     found: dict[Block, Style] = {}
-    levels: dict[Block, int] = {}
+    marked: dict[Block, int] = {}
     for page, blocks in pages:
         common = _common_styles(page)
         for block in blocks:
             if block.item is not None or not block.lines:
                 continue
             key = _outline_key(heading_text(block))
-            level = marks.get((key, page.number)) or marks_anywhere.get((key, None))
+            level = marks.get((key, page.number)) or marks.get((key, None))
             if level:
-                levels[block] = level
+                marked[block] = level
+            if level or _heading_like(block, body, common):
                 found[block] = block.lines[0].style
-            elif _heading_like(block, body, common):
-                found[block] = block.lines[0].style
-    ranks = _style_ranks(found, body)
+    return found, marked
+
+
+def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> dict[Block, Heading]:
+    """Levels by style rank; within one style deeper section numbers go deeper ("1.2.3" set
+    like "1.2"); outline levels keep their steps but start where the style ranks put those
+    headings (a title the outline leaves out stays above them)."""
+    ranks = _style_ranks(found)
+    depths: dict[tuple[float, bool, bool], int] = {}
+    for block, style in found.items():
+        depth = _numbering_depth(heading_text(block))
+        if depth is not None:
+            depths[_rank_key(style)] = min(depth, depths.get(_rank_key(style), depth))
+    shift = max(0, min((ranks[_rank_key(found[b])] - level for b, level in marked.items()), default=0))
     out = {}
     for block, style in found.items():
         text = heading_text(block)
-        level = levels.get(block) or _numbering_depth(text) or ranks.get(_rank_key(style), _MAX_LEVEL)
+        style_key = _rank_key(style)
+        depth = _numbering_depth(text)
+        if block in marked:
+            level = marked[block] + shift
+        else:
+            level = ranks[style_key] + (depth - depths[style_key] if depth is not None else 0)
         out[block] = Heading(text, min(level, _MAX_LEVEL))
     return out
 
@@ -221,18 +248,17 @@ def _rank_key(style: Style) -> tuple[float, bool, bool]:
     return (style.size, style.bold, style.italic)
 
 
-def _style_ranks(found: dict[Block, Style], body: Style) -> dict[tuple[float, bool, bool], int]:
-    """Heading styles ranked by size, then weight, then upright; a style seen once (a cover's
-    display type) takes no rank of its own when recurring styles exist."""
+def _style_ranks(found: dict[Block, Style]) -> dict[tuple[float, bool, bool], int]:
+    """Heading styles ranked by size, then weight, then upright. Styles seen once and larger
+    than every recurring one (a title, a cover's display type) share the first rank, so that a
+    cover with many display sizes does not use up the levels."""
     seen = Counter(_rank_key(s) for s in found.values())
-    recurring = [k for k, n in seen.items() if n >= 2] or list(seen)
-    order = sorted(set(recurring), key=lambda k: (-k[0], not k[1], k[2]))
-    ranks = {k: n + 1 for n, k in enumerate(order)}
-    for key in seen:
-        if key not in ranks:
-            larger = [ranks[k] for k in order if k[0] <= key[0]]
-            ranks[key] = min(larger) if larger else len(order) + 1
-    return ranks
+    recurring = [k for k, n in seen.items() if n >= 2]
+    top = max((k[0] for k in recurring), default=0.0)
+    display = {k for k, n in seen.items() if n == 1 and k[0] > top} if recurring else set()
+    rest = sorted((k for k in seen if k not in display), key=lambda k: (-k[0], not k[1], k[2]))
+    first = 2 if display else 1
+    return {**{k: 1 for k in display}, **{k: n + first for n, k in enumerate(rest)}}
 
 
 def _numbering_depth(text: str) -> int | None:

@@ -40,14 +40,45 @@ def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
 def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequence[Line], page: int) -> Table | None:
     """A grid that failed its checks (open sides, inner rules only): the rows between its rules,
     with columns from the text's alignment. Every line the rules' band holds goes in."""
-    across = [e for e in edges if e["orientation"] == "h" and box[1] - 1 <= e["top"] <= box[3] + 1]
+    across = [
+        e for e in edges
+        if e["orientation"] == "h" and box[1] - 1 <= e["top"] <= box[3] + 1 and e["x0"] <= box[2] and e["x1"] >= box[0]
+    ]  # fmt: skip
     x0 = min([box[0], *(e["x0"] for e in across)])
     x1 = max([box[2], *(e["x1"] for e in across)])
-    band = [ln for ln in lines if box[1] <= (ln.top + ln.bottom) / 2 <= box[3] and ln.x1 > x0 and ln.x0 < x1]
+    band = [ln for ln in lines if box[1] <= (ln.top + ln.bottom) / 2 <= box[3] and _within(ln, x0, x1)]
     rows = _rows(band)
     if len(rows) < 2:
         return None
-    return _table(rows, page, 2, every_line=True)
+    above, below = _rows_outside(band, lines, box, x0, x1)
+    return _table(([above] if above else []) + rows + ([below] if below else []), page, 2, every_line=True)
+
+
+def _rows_outside(
+    band: Sequence[Line], lines: Sequence[Line], box: Box, x0: float, x1: float
+) -> tuple[list[Line], list[Line]]:
+    """A row set right above the first rule (a header) and right below the last (tables ruled
+    inside only), each when every one of its lines falls in one of the band's columns: a
+    caption or a paragraph beside the rules would not."""
+    size = statistics.median(ln.size for ln in band)
+    rivers = _rivers(band, size)
+    taken = {id(ln) for ln in band}
+    near = [ln for ln in lines if id(ln) not in taken and _within(ln, x0, x1)]
+    above = [ln for ln in near if box[1] - 1.6 * size <= ln.bottom <= box[1] + 1]
+    below = [ln for ln in near if box[3] - 1 <= ln.top <= box[3] + 1.6 * size]
+
+    def fits(row: list[Line]) -> list[Line]:
+        words = [word for ln in row for word in _words(ln)]
+        if not row or not rivers or any(len({_column(g, rivers) for g in word}) > 1 for word in words):
+            return []
+        return sorted(row, key=lambda ln: ln.x0)
+
+    return fits(above), fits(below)
+
+
+def _within(line: Line, x0: float, x1: float) -> bool:
+    """Between the ends of a table's rules (a line running past them is the text beside it)."""
+    return line.x0 >= x0 - line.size and line.x1 <= x1 + line.size
 
 
 def _rows(lines: Sequence[Line]) -> list[list[Line]]:
@@ -133,6 +164,16 @@ def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = F
         max(ln.x1 for ln in taken), max(ln.bottom for ln in taken),
     )  # fmt: skip
     return make_table(grid, box, taken, page, ruled=every_line)
+
+
+def _words(line: Line) -> list[list[Glyph]]:
+    words: list[list[Glyph]] = [[]]
+    for g in line.glyphs:
+        if g.text == " ":
+            words.append([])
+        else:
+            words[-1].append(g)
+    return [w for w in words if w]
 
 
 def _ink(line: Line) -> list[Glyph]:
