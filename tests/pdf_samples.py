@@ -1,10 +1,18 @@
-"""Small PDFs written by hand for tests that need exact control over the content stream and the
-ToUnicode map (which fpdf2 and reportlab do not give): one page, Helvetica, text objects placed
-with Td. Each string is (x, y, size, text) in PDF points; bytes 0x80-0xFF are mapped through
-``extra_map`` (code → Unicode scalar) so a test can make a glyph PDFium leaves out of its text
-(U+0002) or one above U+FFFF."""
+"""Test material for the PDF parser.
+
+* ``one_page``: small PDFs written by hand, for tests that need exact control over the content
+  stream and the ToUnicode map (which fpdf2 and reportlab do not give): one page, Helvetica, text
+  objects placed with Td. Each string is (x, y, size, text) in PDF points; bytes 0x80-0xFF are
+  mapped through ``extra_map`` (code → Unicode scalar) so a test can make a glyph PDFium leaves
+  out of its text (U+0002) or one above U+FFFF.
+* ``glyph_line``, ``box_line``: synthetic lines for the steps that never touch PDFium.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+from parsers.pdf.layout import Glyph, Line, Style
 
 Run = tuple[float, float, float, bytes]
 
@@ -51,3 +59,25 @@ def one_page(runs: list[Run], extra_map: dict[int, int] | None = None, width: in
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+# -- synthetic lines for the pure steps (no PDF) ----------------------------------------------------
+
+_CHAR = 5.0  # width of every glyph of a synthetic line, in points
+
+
+def glyph_line(
+    text: str, x0: float, top: float, index: int = 0, size: float = 10.0, row: int = 0, **style: Any
+) -> Line:
+    """A line whose glyphs are _CHAR wide each, spaces included, from x0; one style."""
+    look = Style("Body", size, **style)
+    glyphs = [
+        Glyph(" " if c == " " else c, x0 + n * _CHAR, top, x0 + (n + 1) * _CHAR, top + size, look, index + n)
+        for n, c in enumerate(text)
+    ]
+    return Line(1, text, x0, top, x0 + len(text) * _CHAR, top + size, look, True, index, row, glyphs=glyphs)
+
+
+def box_line(x0: float, top: float, x1: float, index: int, size: float = 10.0, text: str = "words") -> Line:
+    """A line known only by its box (for the reading order, which never looks at glyphs)."""
+    return Line(1, text, x0, top, x1, top + size, Style("Body", size), True, index, index)

@@ -122,7 +122,11 @@ def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
     if lines and len(raw.edges) >= 4:
         page.tables = ruled_tables(raw.edges, lines, raw.number)
         page.lines = _without(page.lines, [ln for t in page.tables for ln in t.lines])
-    marks = [Mark(box, image=True) for box in raw.images] + [Mark(d.box, curved=d.curved) for d in raw.drawings]
+    marks = [
+        *(Mark(box, "image") for box in raw.images),
+        *(Mark(d.box, "curve" if d.curved else "box") for d in raw.drawings),
+        *(Mark(box, "dot" if max(box[2] - box[0], box[3] - box[1]) <= 2.5 else "rule") for box in raw.rules),
+    ]
     page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number)
     page.lines = _without(page.lines, [ln for f in page.figures for ln in f.lines])
     unruled = unruled_tables(page.lines, raw.number)

@@ -7,13 +7,13 @@ Element data is built in one place (the ``*_data`` functions) so its shape per k
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from parsers.model import Element, TextBuilder
 from parsers.pdf.layout import Box, Line, Style, Table, round_box
+from parsers.pdf.lines import join_lines
 from parsers.pdf.order import Block
 from parsers.pdf.text import BULLETS
 from parsers.pdf.typography import Heading
@@ -153,19 +153,19 @@ def _emit_text(b: Builder, block: Block) -> None:
         return
     unit: list[Line] = []
     for line in lines:
-        if unit and _starts_unit(unit, line, block):
+        if unit and _starts_unit(unit, line, block, b.body):
             _emit_unit(b, unit, block)
             unit = []
         unit.append(line)
     _emit_unit(b, unit, block)
 
 
-def _starts_unit(unit: list[Line], line: Line, block: Block) -> bool:
+def _starts_unit(unit: list[Line], line: Line, block: Block, body: Style) -> bool:
     """A new paragraph or list item: a bullet or number, a first-line indent, a short line
     before it that ends a sentence, or another style."""
     prev = unit[-1]
     em = line.size
-    if _ITEM.match(line.text):
+    if _ITEM.match(line.text) or (_small(line, body) and _FOOTNOTE.match(line.text)):
         return True
     if _ITEM.match(unit[0].text):
         # An item goes on under its text (a hanging indent), after a line that ran full, or
@@ -183,6 +183,11 @@ def _starts_unit(unit: list[Line], line: Line, block: Block) -> bool:
     return prev.x1 < block.x1 - 3 * em and prev.text[-1:] in _END and len(block.lines) >= 3
 
 
+def _small(line: Line, body: Style) -> bool:
+    """Set clearly smaller than the body text: footnote size."""
+    return line.size < body.size - 0.75
+
+
 def _hanging(unit: list[Line], line: Line) -> bool:
     """A list item's later lines sit under its text, right of its bullet."""
     return len(unit) >= 1 and line.x0 > unit[0].x0 + 0.5 * line.size
@@ -191,26 +196,30 @@ def _hanging(unit: list[Line], line: Line) -> bool:
 def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
     text = join_lines(lines)
     page, box = lines[0].page, _box(lines)
-    if _ITEM.match(text):
-        if b.open_list is None:
-            last = b.elements[-1] if b.elements else None
-            lead = last.id if last is not None and last.kind == "paragraph" and text else None
-            b.open_list = b.container("list", page, box, data=list_data(lead))
-        item_list = b.open_list
-        item = b.emit("list_item", text, page, box, parent=item_list.id, level=1)
-        b.open_list = item_list
-        item_list.end = item.end
-        return
-    if _continues_paragraph(b, lines, text):
-        return
-    size = max(ln.size for ln in lines)
-    if size < b.body.size - 0.75 and _FOOTNOTE.match(text) and block.top > 0:
+    if max(ln.size for ln in lines) < b.body.size - 0.75 and _FOOTNOTE.match(text):
         b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
+    elif _ITEM.match(text):
+        _emit_item(b, text, page, box)
+    elif _continues_paragraph(b, lines, text):
+        return
     elif _CAPTION.match(text):
         b.emit("caption", text, page, box)
     else:
         b.emit("paragraph", text, page, box)
         b.hyphenated, b.last_style = lines[-1].hyphen, lines[-1].style
+
+
+def _emit_item(b: Builder, text: str, page: int, box: Box) -> None:
+    """A list item, in the list that the items before it opened (with the paragraph right
+    before the list as its lead-in)."""
+    if b.open_list is None:
+        last = b.elements[-1] if b.elements else None
+        lead = last.id if last is not None and last.kind == "paragraph" else None
+        b.open_list = b.container("list", page, box, data=list_data(lead))
+    item_list = b.open_list
+    item = b.emit("list_item", text, page, box, parent=item_list.id, level=1)
+    b.open_list = item_list
+    item_list.end = item.end
 
 
 def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
@@ -239,19 +248,6 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
                      max(last.bbox[2], box[2]), max(last.bbox[3], box[3]))  # fmt: skip
     b.hyphenated = lines[-1].hyphen
     return True
-
-
-def join_lines(lines: list[Line]) -> str:
-    """Lines into one text: a word hyphenated at a line end is joined."""
-    text = lines[0].text
-    for prev, line in itertools.pairwise(lines):
-        if prev.hyphen:
-            text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
-        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
-            text = text[:-1] + line.text
-        else:
-            text += " " + line.text
-    return text
 
 
 def _emit_code(b: Builder, lines: list[Line]) -> None:

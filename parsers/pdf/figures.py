@@ -8,6 +8,8 @@ covers most of the page is a background.
 
 from __future__ import annotations
 
+import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,8 +27,7 @@ class Mark:
     """An image or a path, as the figure finder sees it."""
 
     box: Box
-    image: bool = False
-    curved: bool = False
+    kind: str  # image, curve (Bézier or slanted), box (straight, not thin), rule (thin), dot
 
 
 @dataclass
@@ -48,16 +49,24 @@ def figure_regions(
         box = cluster.box
         if box[2] - box[0] < _MIN_SIDE or box[3] - box[1] < _MIN_SIDE or _area(box) >= _BACKGROUND * page_area:
             continue
-        images = [m for m in cluster.marks if m.image]
-        drawn = sum(m.curved for m in cluster.marks) >= 2 or len(cluster.marks) >= 4
-        if not (images or drawn):
-            continue  # one box or two: a frame around text
+        kinds = Counter(m.kind for m in cluster.marks)
         inside = [ln for ln in lines if _inside((ln.x0, ln.top, ln.x1, ln.bottom), box, slack=2.0)]
-        if inside and sum(len(ln.text.split()) >= _PROSE_WORDS for ln in inside) > _PROSE_SHARE * len(inside):
+        if not _drawing(kinds, inside):
             continue
         index = min((ln.index for ln in inside), default=1 << 30)
         figures.append(Figure(page, *box, lines=inside, index=index))
     return figures
+
+
+def _drawing(kinds: Counter[str], inside: Sequence[Line]) -> bool:
+    """An image, curves (drawn, or dotted as TeX's picture mode does), or several boxes with
+    labels only: a drawing. A frame or shaded box around prose is a text box."""
+    if inside and sum(len(ln.text.split()) >= _PROSE_WORDS for ln in inside) > _PROSE_SHARE * len(inside):
+        return False
+    if kinds["image"] or kinds["curve"] >= 2 or kinds["dot"] >= 10:
+        return True
+    labels = not inside or statistics.median(len(ln.text.split()) for ln in inside) <= 3
+    return kinds["box"] >= 4 and labels
 
 
 def _clusters(marks: Sequence[Mark]) -> list[_Cluster]:

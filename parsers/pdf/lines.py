@@ -42,7 +42,30 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
                     dropped += 1
                 elif line.text:
                     lines.append(line)
-    return lines, dropped
+    return _attach_marks(lines), dropped
+
+
+def _attach_marks(lines: list[Line]) -> list[Line]:
+    """A footnote mark or superscript the content stream set apart (a line of one or two small
+    glyphs) joins the line it touches on the left or right."""
+    marks = [ln for ln in lines if len(ln.text) <= 2 and not ln.sideways]
+    if not marks:
+        return lines
+    gone: set[int] = set()
+    for mark in marks:
+        for n, line in enumerate(lines):
+            if line is mark or id(line) in gone or line.size <= mark.size or len(line.text) <= 2:
+                continue
+            beside = min(abs(line.x0 - mark.x1), abs(mark.x0 - line.x1)) <= 0.3 * line.size
+            level = line.top - 0.5 * line.size <= mark.top and mark.bottom <= line.bottom + 0.25 * line.size
+            if beside and level:
+                glyphs = mark.glyphs + line.glyphs if mark.x1 <= line.x0 + 1 else line.glyphs + mark.glyphs
+                joined = _line(glyphs, line.page, line.row)
+                if joined is not None:
+                    lines[n] = joined
+                    gone.add(id(mark))
+                break
+    return [ln for ln in lines if id(ln) not in gone]
 
 
 def _sideways(run: list[Glyph]) -> bool:
@@ -225,3 +248,16 @@ def _apart(a: Line, b: Line) -> bool:
     line, one below the other: those are no pair to rejoin)."""
     level = abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.size, b.size)
     return level and (a.x1 <= b.x0 or b.x1 <= a.x0)
+
+
+def join_lines(lines: list[Line]) -> str:
+    """Lines into one text: a word hyphenated at a line end is joined."""
+    text = lines[0].text
+    for prev, line in itertools.pairwise(lines):
+        if prev.hyphen:
+            text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
+        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
+            text += line.text  # a hyphen PDFium did not mark as a line-end one: a compound word
+        else:
+            text += " " + line.text
+    return text

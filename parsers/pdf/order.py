@@ -102,7 +102,8 @@ def _continues(block: Block, line: Line) -> bool:
     elif pitch > 1.75 * max(line.size, last.size):
         return False
     overlap = min(last.x1, line.x1) - max(last.x0, line.x0)
-    return overlap > 0.5 * min(last.width, line.width) or abs(last.x0 - line.x0) < 0.5 * line.size
+    # Under it, or starting a little left of it (the line after an indented first line).
+    return overlap > 0.5 * min(last.width, line.width) or -3 * line.size < line.x0 - last.x0 < 0.5 * line.size
 
 
 # -- the XY-cut ----------------------------------------------------------------------------------
@@ -129,22 +130,33 @@ def _cut(blocks: list[Block], cutter: _Cutter, depth: int) -> list[Block]:
         return sorted(blocks, key=lambda b: b.index)
     rows = _gaps(blocks, "y")
     gutter = _widest(_gaps(blocks, "x"), _min_gutter(blocks))
+    spanning: list[Block] = []
+    if gutter is None:
+        # No gutter runs clear through: mask the blocks that cross the likeliest one (XY-Cut++).
+        gutter, spanning = _masked_gutter(blocks)
     parts: list[list[Block]] | None
-    if gutter is not None and (not rows or _columns_first(blocks, gutter, rows)):
-        left = [b for b in blocks if b.x1 <= gutter]
-        right = [b for b in blocks if b.x1 > gutter]
-        if min(sum(b.line_count for b in left), sum(b.line_count for b in right)) >= _MIN_COLUMN_LINES:
-            cutter.columns = True
-        parts = [left, right]
+    if gutter is not None and spanning:
+        parts = _bands(blocks, spanning)
     elif gutter is not None:
-        parts = _split_rows(blocks, [max(rows, key=lambda g: g[1] - g[0])])  # stacked sections
+        across = _cut_across(blocks, gutter, rows) if rows else None
+        if across is None:
+            left = [b for b in blocks if _left_of(b, gutter)]
+            right = [b for b in blocks if not _left_of(b, gutter)]
+            if min(sum(b.line_count for b in left), sum(b.line_count for b in right)) >= _MIN_COLUMN_LINES:
+                cutter.columns = True
+            parts = [left, right]
+        else:
+            parts = _split_rows(blocks, [across])  # stacked sections
     else:
-        # No gutter runs through: blocks across the columns (a title, a figure) are masked
-        # and cut the region into bands; a region of one column is cut at every gap.
-        parts = _bands(blocks) or (_split_rows(blocks, rows) if rows else None)
-    if parts is None:
+        parts = _split_rows(blocks, rows) if rows else None  # one column: cut at every gap
+    if parts is None or len(parts) < 2:
         return sorted(blocks, key=lambda b: b.index)
     return [b for part in parts for b in _cut(part, cutter, depth + 1)]
+
+
+def _left_of(block: Block, gutter: float) -> bool:
+    """On the gutter's left (by its centre: a block may lean over the gutter a little)."""
+    return (block.x0 + block.x1) / 2 < gutter
 
 
 def _gaps(blocks: list[Block], axis: str) -> list[tuple[float, float]]:
@@ -182,23 +194,35 @@ def _split_rows(blocks: list[Block], cuts: list[tuple[float, float]]) -> list[li
     return [p for p in parts if p]
 
 
-def _columns_first(blocks: list[Block], gutter: float, rows: list[tuple[float, float]]) -> bool:
-    """Both a gutter and horizontal gaps: read column by column, or cut across first?"""
+def _cut_across(blocks: list[Block], gutter: float, rows: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Both a gutter and horizontal gaps: the gap to cut across first (stacked sections), or
+    None to read column by column. The content stream decides where it says: for each gap,
+    the two orders disagree on the blocks above it right of the gutter against those below it
+    left of the gutter. Where it does not say, a gap clearly wider than the gaps between
+    paragraphs is a section break."""
+    decided = False
+    best: tuple[float, float, float, tuple[float, float]] | None = None
+    for gap in rows:
+        y = (gap[0] + gap[1]) / 2
+        early = [b for b in blocks if b.bottom <= y and not _left_of(b, gutter)]
+        late = [b for b in blocks if b.top >= y and _left_of(b, gutter)]
+        votes = [a.index < b.index for a in early for b in late if a.index != b.index]
+        if not votes:
+            continue
+        decided = True
+        share = sum(votes) / len(votes)
+        if share >= _STREAM_SAYS and (best is None or (share, len(votes), gap[1] - gap[0]) > best[:3]):
+            best = (share, len(votes), gap[1] - gap[0], gap)
+    if best is not None:
+        return best[3]
+    if decided:
+        return None
     widest = max(rows, key=lambda g: g[1] - g[0])
     y = (widest[0] + widest[1]) / 2
-    # The pairs the two orders disagree on: above and right of the cut versus below and left.
-    early = [b for b in blocks if b.bottom <= y and b.x0 >= gutter]
-    late = [b for b in blocks if b.top >= y and b.x1 <= gutter]
-    votes = [a.index < b.index for a in early for b in late]
-    if len(votes) >= 2:
-        across = sum(votes) / len(votes)
-        if across >= _STREAM_SAYS:
-            return False
-        if across <= 1 - _STREAM_SAYS:
-            return True
-    if not early or not late:
-        return True
-    return not _section_gap(blocks, widest)
+    sides = any(b.bottom <= y and not _left_of(b, gutter) for b in blocks) and any(
+        b.top >= y and _left_of(b, gutter) for b in blocks
+    )
+    return widest if sides and _section_gap(blocks, widest) else None
 
 
 def _section_gap(blocks: list[Block], gap: tuple[float, float]) -> bool:
@@ -217,11 +241,11 @@ def _overlap_x(a: Block, b: Block) -> float:
     return min(a.x1, b.x1) - max(a.x0, b.x0)
 
 
-def _bands(blocks: list[Block]) -> list[list[Block]] | None:
-    """XY-Cut++'s mask: a gutter crossed by only a few blocks, with columns side by side on
-    either side of it. Blocks that reach well across it (a title, a figure or a table across
-    the columns) cut the region into bands above and below them; a block that only leans over
-    it (a figure a little too wide for its column) stays in its column."""
+def _masked_gutter(blocks: list[Block]) -> tuple[float | None, list[Block]]:
+    """XY-Cut++'s mask: the gutter crossed by the fewest blocks, with columns side by side on
+    either side of it, and the blocks that reach well across it (a title, a figure or a table
+    across the columns). A block that only leans over it (a figure a little too wide for its
+    column) is not masked: it stays in its column."""
     best: tuple[tuple[int, int, float], float] | None = None
     for level, lo, hi in _sparse_strips(blocks):
         gutter = (lo + hi) / 2
@@ -233,12 +257,14 @@ def _bands(blocks: list[Block]) -> list[list[Block]] | None:
         if best is None or score < best[0]:
             best = (score, gutter)
     if best is None:
-        return None
+        return None, []
     gutter = best[1]
-    spanning = sorted((b for b in blocks if _spans(b, gutter)), key=lambda b: b.top)
-    rest = [b for b in blocks if not _spans(b, gutter)]
-    if not spanning:
-        return [[b for b in rest if (b.x0 + b.x1) / 2 < gutter], [b for b in rest if (b.x0 + b.x1) / 2 >= gutter]]
+    return gutter, sorted((b for b in blocks if _spans(b, gutter)), key=lambda b: b.top)
+
+
+def _bands(blocks: list[Block], spanning: list[Block]) -> list[list[Block]]:
+    """The masked blocks cut the region into bands above and below each of them."""
+    rest = [b for b in blocks if b not in spanning]
     parts: list[list[Block]] = []
     upper = float("-inf")
     for span in spanning:
@@ -247,8 +273,7 @@ def _bands(blocks: list[Block]) -> list[list[Block]] | None:
         parts.append([span])
         upper = middle
     parts.append([b for b in rest if (b.top + b.bottom) / 2 >= upper])
-    parts = [p for p in parts if p]
-    return parts if len(parts) > 1 else None
+    return [p for p in parts if p]
 
 
 def _spans(block: Block, gutter: float) -> bool:
@@ -257,7 +282,7 @@ def _spans(block: Block, gutter: float) -> bool:
 
 
 def _sparse_strips(blocks: list[Block]) -> list[tuple[int, float, float]]:
-    """Vertical strips (at least a gutter wide) that at most a third of the blocks cross, as
+    """Vertical strips (at least a gutter wide) that at most half of the blocks cross, as
     (how many blocks cross it at most, start, end)."""
     left, right = int(min(b.x0 for b in blocks)), int(max(b.x1 for b in blocks)) + 1
     cover = [0] * (right - left + 2)
@@ -272,7 +297,7 @@ def _sparse_strips(blocks: list[Block]) -> list[tuple[int, float, float]]:
     inner = counts[1:-1]
     minimum = _min_gutter(blocks)
     strips = []
-    for level in range(min(inner, default=0), max(1, len(blocks) // 3) + 1):
+    for level in range(min(inner, default=0), max(1, len(blocks) // 2) + 1):
         start = None
         for x, n in enumerate([*counts, level + 1]):
             if n <= level and 0 < x < len(counts) - 1:

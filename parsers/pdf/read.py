@@ -43,6 +43,7 @@ class RawPage:
     images: list[Box] = field(default_factory=list)
     drawings: list[Drawing] = field(default_factory=list)
     edges: list[Box] = field(default_factory=list)  # horizontal and vertical rules and box sides
+    rules: list[Box] = field(default_factory=list)  # thin paths: rules, and the dots of dotted curves
 
 
 def open_pdf(data: bytes) -> pdfium.PdfDocument:
@@ -243,6 +244,7 @@ def _paths(page: Any, frame: Frame, out: RawPage) -> None:
         box = frame.box(left, bottom, right, top)
         if right - left <= _THIN or top - bottom <= _THIN:
             out.edges.append(box)  # a thin rectangle or a line
+            out.rules.append(box)
             continue
         if n >= _MAX_PATHS:
             out.drawings.append(Drawing(box, True))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from parsers.pdf.layout import Bookmark, Line, Page, Style
+from parsers.pdf.lines import join_lines
 from parsers.pdf.order import Block
 from parsers.pdf.text import normalize
 
@@ -60,11 +61,12 @@ def furniture_lines(pages: Sequence[Page]) -> set[Line]:
     """Running headers and footers (the same text, or text at the same place, on several
     pages), page numbers, and a folio line on a page of its own."""
     edge = {page.number: _edge_lines(page) for page in pages}
-    by_text: dict[str, set[int]] = defaultdict(set)
+    # Counted by page and place across it: a two-page spread on one sheet repeats its head.
+    by_text: dict[str, set[tuple[int, int]]] = defaultdict(set)
     by_place: dict[tuple[int, int], set[int]] = defaultdict(set)
     for page in pages:
         for line, _ in edge[page.number]:
-            by_text[_key(line.text)].add(page.number)
+            by_text[_key(line.text)].add((page.number, round((line.x0 + line.x1) / 200)))
             by_place[(round(line.top / 3), round(line.size))].add(page.number)
     enough = max(2.0, min(3.0, 0.4 * len(pages)))
     out: set[Line] = set()
@@ -92,11 +94,13 @@ def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
             continue
         if not (top_band or bottom_band):
             continue
+        reach = 2 * line.size  # the text block under (or over) it, not the column beside it
         inner = [
             o
             for o in page.lines
             if o is not line and o.row != line.row and (o.top > line.top if top_band else o.top < line.top)
-        ]
+            and o.x1 > line.x0 - reach and o.x0 < line.x1 + reach
+        ]  # fmt: skip
         gap = min((o.top - line.bottom if top_band else line.top - o.bottom) for o in inner) if inner else 999.0
         isolated = gap >= 1.0 * line.size
         in_band = line.top < page.height * _BAND or line.bottom > page.height * (1 - _BAND)
@@ -141,7 +145,7 @@ def outline_lines(outline: Sequence[Bookmark]) -> Callable[[Line], bool]:
 
 
 def heading_text(block: Block) -> str:
-    return " ".join(ln.text for ln in block.lines)
+    return join_lines(block.lines)
 
 
 def find_headings(
