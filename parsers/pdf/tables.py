@@ -71,11 +71,15 @@ def _rule_groups(edges: Sequence[dict[str, Any]], lines: Sequence[Line], tried: 
         if e["orientation"] == "h" and e["width"] >= 20
         and not any(_within(((e["x0"] + e["x1"]) / 2, e["top"]), t) for t in tried)
     ]  # fmt: skip
-    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    groups: list[list[dict[str, Any]]] = []
     for e in sorted(across, key=lambda e: e["top"]):
-        groups.setdefault((round(e["x0"] / 4), round(e["x1"] / 4)), []).append(e)
+        same = [g for g in groups if abs(g[0]["x0"] - e["x0"]) <= 4 and abs(g[0]["x1"] - e["x1"]) <= 4]
+        if same:
+            same[0].append(e)
+        else:
+            groups.append([e])
     boxes = []
-    for rules in groups.values():
+    for rules in groups:
         run = [rules[0]]
         for rule in [*rules[1:], None]:
             if rule is None or _prose_between(run[-1], rule, lines):
@@ -90,8 +94,10 @@ def _rule_groups(edges: Sequence[dict[str, Any]], lines: Sequence[Line], tried: 
 def _prose_between(upper: dict[str, Any], lower: dict[str, Any], lines: Sequence[Line]) -> bool:
     width = upper["x1"] - upper["x0"]
     return any(
-        upper["top"] < ln.top < lower["top"] and len(ln.text.split()) >= 7 and ln.width >= 0.6 * width for ln in lines
-    )
+        upper["top"] < ln.top < lower["top"] and ln.x1 > upper["x0"] and ln.x0 < upper["x1"]
+        and len(ln.text.split()) >= 7 and ln.width >= 0.6 * width
+        for ln in lines
+    )  # fmt: skip
 
 
 def _edge(x0: float, top: float, x1: float, bottom: float) -> dict[str, Any]:
@@ -132,7 +138,7 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table 
     if any(word_crosses_rule(ln, where) for ln in inside):
         return None
     rows = _rows(cells, inside, where)
-    if len(rows) < 2 or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
+    if not rows or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
         return None
     return make_table(rows, box, inside, page, ruled=True)
 

@@ -47,11 +47,11 @@ def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequen
     x0 = min([box[0], *(e["x0"] for e in across)])
     x1 = max([box[2], *(e["x1"] for e in across)])
     band = [ln for ln in lines if box[1] <= (ln.top + ln.bottom) / 2 <= box[3] and _within(ln, x0, x1)]
-    rows = _rows(band)
-    if len(rows) < 2:
+    if not band:
         return None
     above, below = _rows_outside(band, lines, box, x0, x1)
-    return _table(([above] if above else []) + rows + ([below] if below else []), page, 2, every_line=True)
+    rows = ([above] if above else []) + _rows(band) + ([below] if below else [])
+    return _table(rows, page, 2, every_line=True) if len(rows) >= 2 else None
 
 
 def _rows_outside(
@@ -64,16 +64,27 @@ def _rows_outside(
     rivers = _rivers(band, size)
     taken = {id(ln) for ln in band}
     near = [ln for ln in lines if id(ln) not in taken and _within(ln, x0, x1)]
-    above = [ln for ln in near if box[1] - 1.6 * size <= ln.bottom <= box[1] + 1]
-    below = [ln for ln in near if box[3] - 1 <= ln.top <= box[3] + 1.6 * size]
+    above = _nearest_row([ln for ln in near if box[1] - 1.6 * size <= ln.bottom <= box[1] + 1], last=True)
+    below = _nearest_row([ln for ln in near if box[3] - 1 <= ln.top <= box[3] + 1.6 * size], last=False)
 
     def fits(row: list[Line]) -> list[Line]:
+        """A row of two cells or more, no word of it across a column's river."""
         words = [word for ln in row for word in _words(ln)]
-        if not row or not rivers or any(len({_column(g, rivers) for g in word}) > 1 for word in words):
+        columns = [{_column(g, rivers) for g in word} for word in words]
+        if not rivers or any(len(c) > 1 for c in columns) or len(set().union(*columns)) < 2:
             return []
         return sorted(row, key=lambda ln: ln.x0)
 
     return fits(above), fits(below)
+
+
+def _nearest_row(lines: list[Line], last: bool) -> list[Line]:
+    """The lines on the baseline nearest the rule: the last row above it or the first below."""
+    if not lines:
+        return []
+    rows = _rows(sorted(lines, key=lambda ln: ln.top))
+    rows.sort(key=lambda r: r[0].top)
+    return rows[-1] if last else rows[0]
 
 
 def _within(line: Line, x0: float, x1: float) -> bool:
