@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import statistics
-from collections import Counter
 
 from parsers.pdf.layout import Glyph, Line, Style
 from parsers.pdf.text import has_garbage, has_rtl, is_garbage, is_hyphen_mark, normalize, script, swapped_lam_alef
@@ -51,9 +50,15 @@ def _attach_marks(lines: list[Line]) -> list[Line]:
     marks = [ln for ln in lines if len(ln.text) <= 2 and not ln.sideways]
     if not marks:
         return lines
+    by_height: dict[int, list[int]] = {}  # lines by 10-pt band of their top, for a near lookup
+    for n, line in enumerate(lines):
+        by_height.setdefault(int(line.top // 10), []).append(n)
     gone: set[int] = set()
     for mark in marks:
-        for n, line in enumerate(lines):
+        band = int(mark.top // 10)
+        near = [n for b in (band - 2, band - 1, band, band + 1) for n in by_height.get(b, ())]
+        for n in near:
+            line = lines[n]
             if line is mark or id(line) in gone or line.size <= mark.size or len(line.text) <= 2:
                 continue
             beside = min(abs(line.x0 - mark.x1), abs(mark.x0 - line.x1)) <= 0.3 * line.size
@@ -70,8 +75,8 @@ def _attach_marks(lines: list[Line]) -> list[Line]:
 
 def _sideways(run: list[Glyph]) -> bool:
     ink = _ink(run)
-    if len(ink) < 3:
-        return False
+    if len(ink) < 3 or abs(ink[-1].x0 - ink[0].x0) > abs(ink[-1].top - ink[0].top):
+        return False  # most lines: they run across more than down
     across = sum(abs(b.x0 - a.x0) for a, b in itertools.pairwise(ink))
     down = sum(abs(b.top - a.top) for a, b in itertools.pairwise(ink))
     return down > 3 * across
@@ -154,9 +159,13 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         g for n, g in enumerate(ink)
         if (n == 0 or not garbage or not is_garbage(g.text)) and g.x1 > g.x0 and g.bottom > g.top
     ] or ink  # fmt: skip
-    styles = Counter(g.style for g in real)
-    style, _count = styles.most_common(1)[0]
-    same = sum(n for s, n in styles.items() if _alike(s, style))
+    counts: dict[int, int] = {}  # by identity: styles are interned by the read step
+    seen: dict[int, Style] = {}
+    for g in real:
+        counts[id(g.style)] = counts.get(id(g.style), 0) + 1
+        seen[id(g.style)] = g.style
+    style = seen[max(counts, key=counts.__getitem__)]
+    same = sum(n for key, n in counts.items() if _alike(seen[key], style))
     return Line(
         page=page,
         text=text,

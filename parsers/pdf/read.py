@@ -147,43 +147,47 @@ def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
     The text is read from the char list, never from get_text_range(): that text is not indexed
     like the chars (it leaves out glyphs mapped to control codes, such as bullets in symbol
     fonts, and a char above U+FFFF takes two char slots)."""
-    tp = ctypes.cast(textpage.raw, ctypes.c_void_p)
+    tp = ctypes.cast(textpage.raw, ctypes.c_void_p).value
     count = raw.FPDFText_CountChars(textpage.raw)
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     refs = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
     styles = _Styles()
-    runs: list[list[Glyph]] = [[]]
+    run: list[Glyph] = []
+    runs: list[list[Glyph]] = [run]
     style = Style()
     last_object = None
     box = frame.box
+    unicode, text_object, char_box = _unicode, _text_object, _char_box
+    known = styles.by_object
     i = 0
     while i < count:
-        unit = _unicode(tp, i)
+        unit = unicode(tp, i)
         width = 1
         if 0xD800 <= unit < 0xDC00 and i + 1 < count:
-            low = _unicode(tp, i + 1)
+            low = unicode(tp, i + 1)
             text, width = chr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)), 2
-        elif unit in (0x0A, 0x0D):
-            if unit == 0x0A and runs[-1]:
-                runs.append([])  # PDFium's line break (CR LF, generated)
+        elif unit == 0x0A or unit == 0x0D:
+            if unit == 0x0A and run:
+                run = []  # PDFium's line break (CR LF, generated)
+                runs.append(run)
             i += 1
             continue
         elif unit == 0x02 and raw.FPDFText_GetTextIndexFromCharIndex(textpage.raw, i) >= 0:
             text = "\ufffe"  # PDFium's mark for a hyphen that ends a line (its text says U+FFFE)
         else:
             text = chr(unit)
-        obj = _text_object(tp, i)
+        obj = text_object(tp, i)
         if obj and obj != last_object:
-            style = styles.of(obj)
+            style = known.get(obj) or styles.of(obj)
             last_object = obj
-        if text.isspace():
-            runs[-1].append(Glyph(" ", 0, 0, 0, 0, style, i))
+        if unit == 0x20 or text.isspace():
+            run.append(Glyph(" ", 0, 0, 0, 0, style, i))
         else:
             # Control codes (from fonts without a usable ToUnicode map) are kept: the lines
             # step decides what they were, a bullet or garbage to drop.
-            _char_box(tp, i, *refs)
+            char_box(tp, i, *refs)
             x0, y0, x1, y1 = box(left.value, bottom.value, right.value, top.value)
-            runs[-1].append(Glyph(text, x0, y0, x1, y1, style, i))
+            run.append(Glyph(text, x0, y0, x1, y1, style, i))
         i += width
     return [run for run in runs if run]
 
@@ -193,6 +197,7 @@ class _Styles:
 
     def __init__(self) -> None:
         self.by_object: dict[int, Style] = {}
+        self.interned: dict[Style, Style] = {}
         self.fonts: dict[int | None, tuple[str, bool, bool, bool]] = {}
         self.matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
         self.size = ctypes.c_float()
@@ -209,6 +214,7 @@ class _Styles:
             name, bold, italic, mono = self.font(raw.FPDFTextObj_GetFont(obj))
             bold = bold or raw.FPDFTextObj_GetTextRenderMode(obj) == _FILL_STROKE
             style = Style(name, round(size * 2) / 2, bold, italic, mono)
+            style = self.interned.setdefault(style, style)  # one object per style: cheap to count
             self.by_object[address] = style
         return style
 
