@@ -50,7 +50,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     warnings: list[ParseWarning] = []
     pages = list(_pages(pdf, warnings))
     body = body_style(pages)
-    furniture = furniture_lines(pages)
+    furniture = furniture_lines(pages, body)
     outline = list(read_outline(pdf, warnings))
     named = outline_lines(outline)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
@@ -58,11 +58,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     builder = Builder(body=body)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
-    finish(builder)
-    for page in pages:
-        for line in page.lines:
-            if line in furniture:
-                builder.emit("furniture", line.text, page.number, line.box)
+    finish(builder, [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture])
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),

@@ -64,6 +64,7 @@ class Builder(TextBuilder):
     last_table: Element | None = None  # for a table continued on the next page
     open_list: Element | None = None
     footnotes: list[tuple[str, int, Box]] = field(default_factory=list)  # waiting for their page's end
+    furniture: list[tuple[str, int, Box]] = field(default_factory=list)  # besides the pages' own lines
     hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
     last_style: Style | None = None  # and in this type
 
@@ -122,8 +123,12 @@ def _flush_footnotes(b: Builder) -> None:
     b.footnotes = []
 
 
-def finish(b: Builder) -> None:
+def finish(b: Builder, furniture: list[tuple[str, int, Box]]) -> None:
+    """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
+    slice) can take it in."""
     _flush_footnotes(b)
+    for text, page, box in sorted([*furniture, *b.furniture], key=lambda f: f[1]):
+        b.emit("furniture", text, page, box)
 
 
 def _box(lines: list[Line]) -> Box:
@@ -277,9 +282,13 @@ def _emit_table(b: Builder, table: Table) -> None:
     # column or page) with as many columns is the same table.
     columns = len(header) if header is not None else len(last.data.get("cells", ())) if last else 0
     if continues and previous is not None and len(rows[0]) == columns:
+        skip = 0
         if rows[0] == header:
-            rows = rows[1:]  # the header repeated on the new page: the table already has it
-        _emit_rows(b, previous, rows, table, first=False)
+            # The header repeated on the new page: the table has it already; the repeat is
+            # the page's furniture (kept, out of the body).
+            b.furniture.append((row_text(rows[0]), table.page, _row_box(table, 0)))
+            rows, skip = rows[1:], 1
+        _emit_rows(b, previous, rows, table, first=False, skip=skip)
         previous.data["rows"] += len(rows)
         previous.data["pages"].append(table.page)
         previous.end = b.size
@@ -288,16 +297,23 @@ def _emit_table(b: Builder, table: Table) -> None:
     lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
     el = b.container("table", table.page, box, data=table_data(table, rows, lead_in))
     if table.header_rows:
-        b.emit("table_row", row_text(rows[0]), table.page, box, parent=el.id, data=row_data(rows[0], True))
-        _emit_rows(b, el, rows[1:], table, first=False)
+        b.emit("table_row", row_text(rows[0]), table.page, _row_box(table, 0), parent=el.id,
+               data=row_data(rows[0], True))  # fmt: skip
+        _emit_rows(b, el, rows[1:], table, first=False, skip=1)
     else:
         _emit_rows(b, el, rows, table, first=True)
     el.end = b.size
     b.last_table = el
 
 
-def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool) -> None:
-    box = round_box(source.x0, source.top, source.x1, source.bottom)
+def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool, skip: int = 0) -> None:
+    """Rows of ``source`` from its row ``skip`` on, each with its own box."""
     for n, cells in enumerate(rows):
-        b.emit("table_row", row_text(cells), source.page, box, sep=_SEP if first and n == 0 else "\n",
-               parent=table.id, data=row_data(cells, False))  # fmt: skip
+        b.emit("table_row", row_text(cells), source.page, _row_box(source, n + skip),
+               sep=_SEP if first and n == 0 else "\n", parent=table.id, data=row_data(cells, False))  # fmt: skip
+
+
+def _row_box(table: Table, n: int) -> Box:
+    if n < len(table.row_boxes):
+        return round_box(*table.row_boxes[n])
+    return round_box(table.x0, table.top, table.x1, table.bottom)

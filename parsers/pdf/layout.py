@@ -83,6 +83,7 @@ class Table:
     index: int = 0  # stream order of its first glyph
     ruled: bool = True
     lines: list[Line] = field(default_factory=list, repr=False)  # the lines its cells took
+    row_boxes: list[Box] = field(default_factory=list, repr=False)  # one per row
 
 
 @dataclass(eq=False)

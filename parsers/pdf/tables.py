@@ -137,10 +137,10 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table 
             where[id(g)] = homes[0]
     if any(word_crosses_rule(ln, where) for ln in inside):
         return None
-    rows = _rows(cells, inside, where)
+    rows, row_boxes = _rows(cells, inside, where)
     if not rows or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
         return None
-    return make_table(rows, box, inside, page, ruled=True)
+    return make_table(rows, row_boxes, box, inside, page, ruled=True)
 
 
 class _CellIndex:
@@ -208,9 +208,9 @@ def _within(point: tuple[float, float], box: Sequence[float], slack: float = _NE
 # -- cells into rows -------------------------------------------------------------------------------
 
 
-def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) -> list[list[str]]:
+def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) -> tuple[list[list[str]], list[Box]]:
     """Cells grouped into rows by their top and into columns by their left edge, each holding
-    the text of the glyphs inside it."""
+    the text of the glyphs inside it; and each row's box."""
     tops = sorted({round(c[1]) for c in cells})
     lefts = sorted({round(c[0]) for c in cells})
     parts: dict[int, list[tuple[Line, list[Glyph]]]] = {}
@@ -221,9 +221,14 @@ def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) ->
         for n, glyphs in mine.items():
             parts.setdefault(n, []).append((line, glyphs))
     grid: list[list[str]] = [[""] * len(lefts) for _ in tops]
+    boxes: list[Box | None] = [None] * len(tops)
     for n, cell in enumerate(cells):
-        grid[tops.index(round(cell[1]))][lefts.index(round(cell[0]))] = cell_text(parts.get(n, []))
-    return [row for row in grid if any(row)]
+        row = tops.index(round(cell[1]))
+        grid[row][lefts.index(round(cell[0]))] = cell_text(parts.get(n, []))
+        box = boxes[row]
+        boxes[row] = cell if box is None else (min(box[0], cell[0]), box[1], max(box[2], cell[2]), max(box[3], cell[3]))
+    kept = [(row, box) for row, box in zip(grid, boxes, strict=True) if any(row) and box is not None]
+    return [row for row, _ in kept], [box for _, box in kept]
 
 
 def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
@@ -239,11 +244,13 @@ def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
     return out
 
 
-def make_table(rows: list[list[str]], box: Box, lines: Sequence[Line], page: int, ruled: bool) -> Table:
+def make_table(
+    rows: list[list[str]], row_boxes: list[Box], box: Box, lines: Sequence[Line], page: int, ruled: bool
+) -> Table:
     top = min((ln.top for ln in lines), default=0.0)
     header = header_rows(rows, [ln for ln in lines if ln.top <= top + 1])
     index = min((ln.index for ln in lines), default=0)
-    return Table(page, rows, *box, header_rows=header, index=index, ruled=ruled, lines=list(lines))
+    return Table(page, rows, *box, header_rows=header, index=index, ruled=ruled, lines=list(lines), row_boxes=row_boxes)
 
 
 # -- header rows -----------------------------------------------------------------------------------

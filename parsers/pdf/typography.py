@@ -57,9 +57,10 @@ def _key(text: str) -> str:
     return " ".join(re.sub(r"\d+", "#", text).split())
 
 
-def furniture_lines(pages: Sequence[Page]) -> set[Line]:
+def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
     """Running headers and footers (the same text, or text at the same place, on several
-    pages), page numbers, and a folio line on a page of its own."""
+    pages, never set larger than the body: that is a heading at the top of each page), page
+    numbers, and a folio line on a page of its own."""
     edge = {page.number: _edge_lines(page) for page in pages}
     # Counted by page and place across it: a two-page spread on one sheet repeats its head.
     by_text: dict[str, set[tuple[int, int]]] = defaultdict(set)
@@ -72,9 +73,11 @@ def furniture_lines(pages: Sequence[Page]) -> set[Line]:
     out: set[Line] = set()
     for page in pages:
         for line, isolated in edge[page.number]:
-            repeated = len(by_text[_key(line.text)]) >= enough
+            small = line.size <= body.size + 1.0
+            repeated = small and len(by_text[_key(line.text)]) >= enough
             placed = (
-                isolated
+                small
+                and isolated
                 and len(line.text) <= 80
                 and len(by_place[(round(line.top / 3), round(line.size))]) >= max(3, 0.4 * len(pages))
             )
@@ -85,7 +88,7 @@ def furniture_lines(pages: Sequence[Page]) -> set[Line]:
 
 def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
     """Lines in the page's outer bands, and whether each is set apart from the text block."""
-    out = []
+    out: list[tuple[Line, bool]] = []
     for line in page.lines:
         top_band = line.bottom < page.height * _WIDE_BAND
         bottom_band = line.top > page.height * (1 - _WIDE_BAND)

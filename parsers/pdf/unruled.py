@@ -153,28 +153,41 @@ def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = F
     if len(keep) < 2 or keep != list(range(keep[0], keep[-1] + 1)):
         return None
     grid: list[list[str]] = []
+    boxes: list[Box] = []
     taken: list[Line] = []
     for row, parts in zip(run, cells, strict=True):
         kept = [parts[c] for c in keep]
         filled = [n for n, (text, _) in enumerate(kept) if text]
         if not filled:
             continue
+        mine = [ln for ln in row if any(_column(g, rivers) in keep for g in _ink(ln))]
         if grid and len(filled) == 1 and filled[0] > 0 and not grid[-1][filled[0]].endswith("."):
             n = filled[0]
             grid[-1][n] = f"{grid[-1][n]} {kept[n][0]}".strip()  # a wrapped line of a cell
+            boxes[-1] = _union(boxes[-1], _box(mine))
         else:
             grid.append([text for text, _ in kept])
-        taken.extend(ln for ln in row if any(_column(g, rivers) in keep for g in _ink(ln)))
+            boxes.append(_box(mine))
+        taken.extend(mine)
     if any(not all(_column(g, rivers) in keep for g in _ink(ln)) for ln in taken):
         return None  # a line half in the table, half in the prose beside it
     full = sum(sum(bool(c) for c in r) >= 2 for r in grid)
     if len(grid) < min_rows or full < max(2, 0.6 * len(grid)):
         return None
-    box = (
-        min(ln.x0 for ln in taken), min(ln.top for ln in taken),
-        max(ln.x1 for ln in taken), max(ln.bottom for ln in taken),
-    )  # fmt: skip
-    return make_table(grid, box, taken, page, ruled=every_line)
+    return make_table(grid, boxes, _box(taken), taken, page, ruled=every_line)
+
+
+def _box(lines: Sequence[Line]) -> Box:
+    return (
+        min(ln.x0 for ln in lines),
+        min(ln.top for ln in lines),
+        max(ln.x1 for ln in lines),
+        max(ln.bottom for ln in lines),
+    )
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _words(line: Line) -> list[list[Glyph]]:
