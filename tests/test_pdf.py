@@ -15,7 +15,6 @@ from chunkers import ChunkConfig, Chunker
 from parsegate.cli import app
 from parsers import pdf
 from parsers.model import Document, ParseError
-from parsers.pdf.tables import header_rows
 from tests.conftest import GOLDEN, corpus_dir
 
 
@@ -60,14 +59,6 @@ def test_footnotes_are_kept_apart_from_body_text() -> None:
     doc = parse(GOLDEN / "pdf" / "footnote" / "input.pdf")
     kinds = [(e.kind, doc.text[e.start : e.end][:20]) for e in doc.elements]
     assert kinds[-1] == ("footnote", "1 Calibration follow")
-
-
-def test_header_rows_are_detected_not_assumed() -> None:
-    assert header_rows([["Name", "Count"], ["a", "1"], ["b", "2"]]) == 1
-    assert header_rows([["12", "13"], ["14", "15"]]) == 0
-    assert header_rows([["a", ""], ["b", "c"]]) == 0
-    # a header cell merged across two columns leaves one empty
-    assert header_rows([["No.", "Dates", "", "Amount"], ["A1", "05/03", "05/06", "920.00"]]) == 1
 
 
 # -- bad input -------------------------------------------------------------------------------

@@ -131,6 +131,8 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table 
     where: dict[int, int] = {}  # id(glyph) → cell
     for line in inside:
         for g in _ink(line):
+            if not _within(_centre(g), box):
+                continue  # outside the box: the line crosses it (checked above)
             homes = index.containing(_centre(g))
             if len(homes) != 1:
                 return None  # in no cell (a partial grid) or in several (nested cells)
