@@ -62,12 +62,14 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
     pages, never set larger than the body: that is a heading at the top of each page), page
     numbers, and a folio line on a page of its own."""
     edge = {page.number: _edge_lines(page) for page in pages}
-    # Counted by page and place across it: a two-page spread on one sheet repeats its head.
+    # Counted by page, and on a landscape sheet by half: a two-page spread on one sheet repeats
+    # its head on each half.
     by_text: dict[str, set[tuple[int, int]]] = defaultdict(set)
     by_place: dict[tuple[int, int], set[int]] = defaultdict(set)
     for page in pages:
-        for line, _ in edge[page.number]:
-            by_text[_key(line.text)].add((page.number, round((line.x0 + line.x1) / 200)))
+        for line, isolated in edge[page.number]:
+            half = int((line.x0 + line.x1) / 2 > page.width / 2) if isolated and page.width > page.height else 0
+            by_text[_key(line.text)].add((page.number, half))
             by_place[(round(line.top / 3), round(line.size))].add(page.number)
     enough = max(2.0, min(3.0, 0.4 * len(pages)))
     out: set[Line] = set()
@@ -98,14 +100,15 @@ def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
         if not (top_band or bottom_band):
             continue
         reach = 2 * line.size  # the text block under (or over) it, not the column beside it
-        inner = [
-            o
-            for o in page.lines
-            if o is not line and o.row != line.row and (o.top > line.top if top_band else o.top < line.top)
-            and o.x1 > line.x0 - reach and o.x0 < line.x1 + reach
+        near = [
+            o for o in page.lines
+            if o is not line and o.row != line.row and o.x1 > line.x0 - reach and o.x0 < line.x1 + reach
         ]  # fmt: skip
-        gap = min((o.top - line.bottom if top_band else line.top - o.bottom) for o in inner) if inner else 999.0
-        isolated = gap >= 1.0 * line.size
+        below = min((o.top - line.bottom for o in near if o.top > line.top), default=999.0)
+        above = min((line.top - o.bottom for o in near if o.top < line.top), default=999.0)
+        inner, outer = (below, above) if top_band else (above, below)
+        # Set apart from the text block, and not the last line of a paragraph that ends there.
+        isolated = inner >= 1.0 * line.size and outer >= 1.0 * line.size
         in_band = line.top < page.height * _BAND or line.bottom > page.height * (1 - _BAND)
         if isolated or in_band:
             out.append((line, isolated))

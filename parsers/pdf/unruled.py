@@ -109,7 +109,10 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
     runs: list[list[list[Line]]] = []
     run: list[list[Line]] = []
     for row in rows:
-        if run and _follows(run[-1], row) and (len(row) >= 2 or not _prose_line(row[0])):
+        # Two rows of one fragment in a row at most (a cell wrapped over three lines); more is
+        # a paragraph, and the run ends before it.
+        single = len(row) < 2 and (_prose_line(row[0]) or (len(run) >= 2 and len(run[-1]) < 2 and len(run[-2]) < 2))
+        if run and _follows(run[-1], row) and not single:
             run.append(row)
             continue
         runs.append(run)
