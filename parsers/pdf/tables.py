@@ -44,8 +44,8 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list
     for cells in grids:
         box = _box_of(cells)
         tried.append(box)
-        table = grid_table([(c[0], c[1], c[2], c[3]) for c in cells], free, page)
-        table = table or table_between_rules(box, merged, free, page)
+        boxes = [(c[0], c[1], c[2], c[3]) for c in cells]
+        table = grid_table(boxes, free, page) or table_between_rules(box, merged, free, page)
         if table is not None:
             tables.append(table)
             free = _without(free, table.lines)
@@ -238,12 +238,25 @@ def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
     word hyphenated at a line end is joined."""
     out = ""
     hyphenated = False
-    for line, glyphs in sorted(((ln, gs) for ln, gs in parts if gs), key=lambda p: (p[0].top, p[0].x0)):
+    for line, glyphs in _in_rows([(ln, gs) for ln, gs in parts if gs]):
         first, last = line.glyphs.index(glyphs[0]), line.glyphs.index(glyphs[-1])
         text = normalize("".join(g.text for g in line.glyphs[first : last + 1]))
         out = out + text if hyphenated or not out else f"{out} {text}"
         hyphenated = line.hyphen and glyphs[-1] is _ink(line)[-1]
     return out
+
+
+def _in_rows(parts: list[tuple[Line, list[Glyph]]]) -> list[tuple[Line, list[Glyph]]]:
+    """Top to bottom by baseline, left to right along one (tops of one row differ a little)."""
+    rows: list[list[tuple[Line, list[Glyph]]]] = []
+    for part in sorted(parts, key=lambda p: p[0].top):
+        line = part[0]
+        first = rows[-1][0][0] if rows else None
+        if first is not None and first.top <= (line.top + line.bottom) / 2 <= first.bottom:
+            rows[-1].append(part)
+        else:
+            rows.append([part])
+    return [part for row in rows for part in sorted(row, key=lambda p: p[0].x0)]
 
 
 def make_table(
