@@ -66,16 +66,22 @@ def one_page(runs: list[Run], extra_map: dict[int, int] | None = None, width: in
 _CHAR = 5.0  # width of every glyph of a synthetic line, in points
 
 
+def glyphs(text: str, x0: float, top: float, index: int = 0, size: float = 10.0, **style: Any) -> list[Glyph]:
+    """Glyphs _CHAR wide each, spaces included, from x0 (what the read step gives)."""
+    look = Style("Body", size, **style)
+    return [
+        Glyph(" " if c == " " else c, x0 + n * _CHAR, top, x0 + (n + 1) * _CHAR, top + size, look, index + n)
+        for n, c in enumerate(text)
+    ]
+
+
 def glyph_line(
     text: str, x0: float, top: float, index: int = 0, size: float = 10.0, row: int = 0, **style: Any
 ) -> Line:
     """A line whose glyphs are _CHAR wide each, spaces included, from x0; one style."""
     look = Style("Body", size, **style)
-    glyphs = [
-        Glyph(" " if c == " " else c, x0 + n * _CHAR, top, x0 + (n + 1) * _CHAR, top + size, look, index + n)
-        for n, c in enumerate(text)
-    ]
-    return Line(1, text, x0, top, x0 + len(text) * _CHAR, top + size, look, True, index, row, glyphs=glyphs)
+    run = glyphs(text, x0, top, index, size, **style)
+    return Line(1, text, x0, top, x0 + len(text) * _CHAR, top + size, look, True, index, row, glyphs=run)
 
 
 def box_line(x0: float, top: float, x1: float, index: int, size: float = 10.0, text: str = "words") -> Line:

@@ -236,10 +236,15 @@ def rejoin(lines: list[Line]) -> list[Line]:
             if _gutter(prev, line, lines):
                 merged.append(line)
             else:
-                joined = _line(prev.glyphs + line.glyphs, prev.page, prev.row)
+                space = [] if " " in (prev.glyphs[-1].text, line.glyphs[0].text) else [_space(prev.glyphs[-1])]
+                joined = _line(prev.glyphs + space + line.glyphs, prev.page, prev.row)
                 merged[-1] = joined if joined is not None else prev
         out.extend(merged)
     return sorted(out, key=lambda ln: ln.index)
+
+
+def _space(after: Glyph) -> Glyph:
+    return Glyph(" ", 0, 0, 0, 0, after.style, after.index)
 
 
 def _gutter(a: Line, b: Line, lines: list[Line]) -> bool:
