@@ -7,7 +7,9 @@ Element data is built in one place (the ``*_data`` functions) so its shape per k
 
 from __future__ import annotations
 
+import itertools
 import re
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -264,8 +266,14 @@ def _emit_code(b: Builder, lines: list[Line]) -> None:
 
 
 def _char_width(lines: list[Line]) -> float:
-    widths = [(ln.x1 - ln.x0) / len(ln.text) for ln in lines if len(ln.text) >= 4]
-    return min(widths) if widths else 0.6 * lines[0].size
+    """The listing's advance: the usual step from one glyph's left edge to the next's."""
+    steps = [
+        b.x0 - a.x0
+        for ln in lines
+        for a, b in itertools.pairwise(ln.glyphs)
+        if a.text != " " and b.text != " " and b.x0 > a.x0
+    ]
+    return statistics.median(steps) if steps else 0.6 * lines[0].size
 
 
 # -- tables ----------------------------------------------------------------------------------------
