@@ -13,7 +13,16 @@ import itertools
 import statistics
 
 from parsers.pdf.layout import Glyph, Line, Style
-from parsers.pdf.text import has_garbage, has_rtl, is_garbage, is_hyphen_mark, normalize, script, swapped_lam_alef
+from parsers.pdf.text import (
+    has_garbage,
+    has_rtl,
+    is_garbage,
+    is_hyphen_mark,
+    is_mark,
+    normalize,
+    script,
+    swapped_lam_alef,
+)
 
 _MIN_SPLIT = 1.0  # ems: no gap narrower than this ever cuts a line
 _ALWAYS_SPLIT = 2.5  # ems: a gap this wide always cuts
@@ -91,7 +100,9 @@ def _visual_lines(run: list[Glyph]) -> list[list[Glyph]]:
     out: list[list[Glyph]] = [[]]
     prev: Glyph | None = None
     for g in run:
-        if g.text != " " and not is_hyphen_mark(g.text):  # a line-end hyphen ends its line
+        # A line-end hyphen ends its line; a combining mark (a vowel sign, tanween) sits above
+        # or below its letter: neither starts a line.
+        if g.text != " " and not is_hyphen_mark(g.text) and not is_mark(g.text):
             if prev is not None and _new_baseline(prev, g):
                 out.append([])
             prev = g
@@ -109,7 +120,7 @@ def _new_baseline(prev: Glyph, g: Glyph) -> bool:
 
 
 def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
-    ink = _ink(glyphs)
+    ink = [g for g in _ink(glyphs) if not is_mark(g.text)]  # marks sit over their letters
     if len(ink) < 2:
         return [glyphs]
     em = _em(ink)
@@ -253,15 +264,18 @@ def _gutter(a: Line, b: Line, lines: list[Line]) -> bool:
     middle = (max(a.x0, b.x0) + min(a.x1, b.x1)) / 2
     y = (a.top + a.bottom) / 2
     reach = 4 * max(a.size, b.size)
-    near = [ln for ln in lines if ln.row != a.row and abs((ln.top + ln.bottom) / 2 - y) <= reach]
+    near = [ln for ln in lines if not _level(ln, a) and abs((ln.top + ln.bottom) / 2 - y) <= reach]
     return not any(ln.x0 < middle < ln.x1 for ln in near)
+
+
+def _level(a: Line, b: Line) -> bool:
+    return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.size, b.size)
 
 
 def _apart(a: Line, b: Line) -> bool:
     """Side by side on one baseline (a line-end hyphen also makes two fragments of one PDFium
     line, one below the other: those are no pair to rejoin)."""
-    level = abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.size, b.size)
-    return level and (a.x1 <= b.x0 or b.x1 <= a.x0)
+    return _level(a, b) and (a.x1 <= b.x0 or b.x1 <= a.x0)
 
 
 def join_lines(lines: list[Line]) -> str:

@@ -39,6 +39,11 @@ def has_garbage(text: str) -> bool:
     return _GARBAGE.search(text) is not None
 
 
+def is_mark(text: str) -> bool:
+    """A combining mark (a vowel sign, tanween, an accent drawn as its own glyph)."""
+    return unicodedata.combining(text[0]) != 0
+
+
 def is_garbage(text: str) -> bool:
     """A glyph with no real character behind it: a control code (C0 or C1, what fonts without a
     ToUnicode map give for bullets and check boxes), a private-use code or U+FFFD."""

@@ -229,7 +229,12 @@ def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool
     if style.size >= body.size + 0.75:
         return True
     distinct = (style.bold and not body.bold) or (style.italic and not body.italic and len(lines) == 1)
-    other_family = _family(style.font) != _family(body.font) and style.size >= body.size
+    # Another family alone is a weak sign (a quotation, a passage in another script): one
+    # short line only.
+    other_family = (
+        _family(style.font) != _family(body.font) and style.size >= body.size
+        and len(lines) == 1 and len(text.split()) <= 10
+    )  # fmt: skip
     if (distinct or other_family) and _label(text):
         return True
     return (bool(_NUMBERED.match(text)) and len(lines) == 1 and _label(text) and style.key != body.key) or False

@@ -15,6 +15,7 @@ one column (not the first) is that cell's wrapped line.
 from __future__ import annotations
 
 import bisect
+import itertools
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -49,31 +50,40 @@ def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequen
     band = [ln for ln in lines if box[1] <= (ln.top + ln.bottom) / 2 <= box[3] and _within(ln, x0, x1)]
     if not band:
         return None
-    above, below = _rows_outside(band, lines, box, x0, x1)
+    size = statistics.median(ln.size for ln in band)
+    rivers = _rivers(band, size)  # from the rows between the rules: a header may be wider
+    above, below = _rows_outside(band, lines, box, x0, x1, rivers)
     rows = ([above] if above else []) + _rows(band) + ([below] if below else [])
-    return _table(rows, page, 2, every_line=True) if len(rows) >= 2 else None
+    return _table(rows, page, 2, every_line=True, rivers=rivers) if len(rows) >= 2 else None
 
 
 def _rows_outside(
-    band: Sequence[Line], lines: Sequence[Line], box: Box, x0: float, x1: float
+    band: Sequence[Line], lines: Sequence[Line], box: Box, x0: float, x1: float, rivers: list[River]
 ) -> tuple[list[Line], list[Line]]:
     """A row set right above the first rule (a header) and right below the last (tables ruled
     inside only), each when every one of its lines falls in one of the band's columns: a
     caption or a paragraph beside the rules would not."""
     size = statistics.median(ln.size for ln in band)
-    rivers = _rivers(band, size)
+    band_italic = sum(ln.style.italic for ln in band) * 2 > len(band)
     taken = {id(ln) for ln in band}
     near = [ln for ln in lines if id(ln) not in taken and _within(ln, x0, x1)]
     above = _nearest_row([ln for ln in near if box[1] - 1.6 * size <= ln.bottom <= box[1] + 1], last=True)
     below = _nearest_row([ln for ln in near if box[3] - 1 <= ln.top <= box[3] + 1.6 * size], last=False)
 
     def fits(row: list[Line]) -> list[Line]:
-        """A row of two cells or more, no word of it across a column's river."""
-        words = [word for ln in row for word in _words(ln)]
-        columns = [{_column(g, rivers) for g in word} for word in words]
-        if not rivers or any(len(c) > 1 for c in columns) or len(set().union(*columns)) < 2:
+        """A row of two cells or more: no word of it across a column's river, and a gap as wide
+        as a river wherever it goes from one column to the next (a caption's word spaces
+        are not)."""
+        words = sorted((word for ln in row for word in _words(ln)), key=lambda w: min(g.x0 for g in w))
+        if not rivers or any(_across(word, rivers) for word in words):
             return []
-        return sorted(row, key=lambda ln: ln.x0)
+        if any(ln.size > size + 0.5 or (ln.style.italic and not band_italic) for ln in row):
+            return []  # set larger, or in italics: a caption's last line, not a header
+        columns = [_word_column(word, rivers) for word in words]
+        for (a, ca), (b, cb) in itertools.pairwise(zip(words, columns, strict=True)):
+            if ca != cb and min(g.x0 for g in b) - max(g.x1 for g in a) < _RIVER * size:
+                return []
+        return sorted(row, key=lambda ln: ln.x0) if len(set(columns)) >= 2 else []
 
     return fits(above), fits(below)
 
@@ -139,14 +149,17 @@ def _prose_line(line: Line) -> bool:
     return len(line.text.split()) >= _PROSE_WORDS
 
 
-def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = False) -> Table | None:
+def _table(
+    run: list[list[Line]], page: int, min_rows: int, every_line: bool = False, rivers: list[River] | None = None
+) -> Table | None:
     fragments = [ln for row in run for ln in row]
-    size = statistics.median(ln.size for ln in fragments)
-    rivers = _rivers(fragments, size)
+    if rivers is None:
+        rivers = _rivers(fragments, statistics.median(ln.size for ln in fragments))
     if not rivers:
         return None
+    where = {id(g): _word_column(word, rivers) for ln in fragments for word in _words(ln) for g in word}
     columns = len(rivers) + 1
-    cells = [_row_cells(row, rivers, columns) for row in run]
+    cells = [_row_cells(row, where, columns) for row in run]
     prose = {c for c in range(columns) if _prose_column([row[c] for row in cells if row[c][1]])}
     if prose and every_line:
         return None
@@ -163,7 +176,7 @@ def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = F
         filled = [n for n, (text, _) in enumerate(kept) if text]
         if not filled:
             continue
-        mine = [ln for ln in row if any(_column(g, rivers) in keep for g in _ink(ln))]
+        mine = [ln for ln in row if any(where[id(g)] in keep for g in _ink(ln))]
         if grid and len(filled) == 1 and filled[0] > 0 and not grid[-1][filled[0]].endswith("."):
             n = filled[0]
             grid[-1][n] = f"{grid[-1][n]} {kept[n][0]}".strip()  # a wrapped line of a cell
@@ -172,7 +185,7 @@ def _table(run: list[list[Line]], page: int, min_rows: int, every_line: bool = F
             grid.append([text for text, _ in kept])
             boxes.append(_box(mine))
         taken.extend(mine)
-    if any(not all(_column(g, rivers) in keep for g in _ink(ln)) for ln in taken):
+    if any(not all(where[id(g)] in keep for g in _ink(ln)) for ln in taken):
         return None  # a line half in the table, half in the prose beside it
     full = sum(sum(bool(c) for c in r) >= 2 for r in grid)
     if len(grid) < min_rows or full < max(2, 0.6 * len(grid)):
@@ -207,27 +220,38 @@ def _ink(line: Line) -> list[Glyph]:
     return [g for g in line.glyphs if g.text != " "]
 
 
-def _rivers(lines: Sequence[Line], size: float) -> list[float]:
-    """x positions of the blank strips, wider than _RIVER ems, through all the lines' glyphs."""
+River = tuple[float, float]  # a blank strip between two columns: from, to
+
+
+def _rivers(lines: Sequence[Line], size: float) -> list[River]:
+    """The blank strips, wider than _RIVER ems, through all the lines' glyphs."""
     spans = sorted((g.x0, g.x1) for ln in lines for g in _ink(ln))
     out = []
     reach = spans[0][1]
     for lo, hi in spans[1:]:
         if lo - reach >= _RIVER * size:
-            out.append((reach + lo) / 2)
+            out.append((reach, lo))
         reach = max(reach, hi)
     return out
 
 
-def _column(g: Glyph, rivers: list[float]) -> int:
-    return bisect.bisect(rivers, (g.x0 + g.x1) / 2)
+def _word_column(word: list[Glyph], rivers: list[River]) -> int:
+    """The column a word starts in (a header wider than its column runs into the river)."""
+    start = min(g.x0 for g in word)
+    return bisect.bisect([(lo + hi) / 2 for lo, hi in rivers], start)
 
 
-def _row_cells(row: list[Line], rivers: list[float], columns: int) -> list[tuple[str, list[Line]]]:
+def _across(word: list[Glyph], rivers: list[River]) -> bool:
+    """A word that spans a whole river: it would join two columns."""
+    x0, x1 = min(g.x0 for g in word), max(g.x1 for g in word)
+    return any(x0 < lo and x1 > hi for lo, hi in rivers)
+
+
+def _row_cells(row: list[Line], where: dict[int, int], columns: int) -> list[tuple[str, list[Line]]]:
     """Each column's text in this row, and the lines that gave it."""
     out: list[tuple[str, list[Line]]] = []
     for c in range(columns):
-        parts = [(ln, [g for g in _ink(ln) if _column(g, rivers) == c]) for ln in row]
+        parts = [(ln, [g for g in _ink(ln) if where[id(g)] == c]) for ln in row]
         parts = [(ln, gs) for ln, gs in parts if gs]
         out.append((cell_text(parts), [ln for ln, _ in parts]))
     return out
