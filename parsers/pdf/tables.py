@@ -20,6 +20,7 @@ Text that no cell took is never removed.
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ from parsers.pdf.layout import Box, Glyph, Line, Table
 from parsers.pdf.text import normalize
 
 _NEAR = 1.0  # points of slack around a cell or a box
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 
 
 def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
@@ -80,15 +82,30 @@ def _rule_groups(edges: Sequence[dict[str, Any]], lines: Sequence[Line], tried: 
             groups.append([e])
     boxes = []
     for rules in groups:
+        inside = [ln for ln in lines if rules[0]["top"] < ln.top < rules[-1]["top"] and _under(ln, rules[0])]
+        size = statistics.median(ln.size for ln in inside) if inside else 0.0
         run = [rules[0]]
         for rule in [*rules[1:], None]:
-            if rule is None or _prose_between(run[-1], rule, lines):
+            if rule is None or _apart(run[-1], rule, inside, size):
                 if len(run) >= 2:
                     boxes.append((run[0]["x0"], run[0]["top"], run[0]["x1"], run[-1]["top"]))
                 run = [rule] if rule is not None else []
             else:
                 run.append(rule)
     return boxes
+
+
+def _under(line: Line, rule: dict[str, Any]) -> bool:
+    return bool(line.x1 > rule["x0"] and line.x0 < rule["x1"])
+
+
+def _apart(upper: dict[str, Any], lower: dict[str, Any], lines: Sequence[Line], size: float) -> bool:
+    """Two rules of two tables, not of one: between them a line of prose, a caption, or a line
+    set larger than the text around (a heading)."""
+    between = [ln for ln in lines if upper["top"] < ln.top < lower["top"]]
+    return _prose_between(upper, lower, between) or any(
+        ln.size > 1.15 * size or _CAPTION.match(ln.text) for ln in between
+    )
 
 
 def _prose_between(upper: dict[str, Any], lower: dict[str, Any], lines: Sequence[Line]) -> bool:
