@@ -67,9 +67,7 @@ def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:
     try:
         frame = Frame.of(page, textpage)
         out = RawPage(index + 1, frame.width, frame.height, _runs(textpage, frame))
-        images = page.get_objects([raw.FPDF_PAGEOBJ_IMAGE], max_depth=3)
-        out.images = [frame.box(*obj.get_bounds()) for obj in images]
-        _paths(page, frame, out)
+        _shapes(ctypes.cast(page.raw, ctypes.c_void_p).value or 0, frame, out)
     finally:
         textpage.close()
         page.close()
@@ -135,10 +133,21 @@ def _plain(fn: Any, restype: Any, *argtypes: Any) -> Any:
     return out
 
 
-_double_p = ctypes.POINTER(ctypes.c_double)
-_unicode = _plain(raw.FPDFText_GetUnicode, ctypes.c_uint, ctypes.c_void_p, ctypes.c_int)
-_text_object = _plain(raw.FPDFText_GetTextObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
-_char_box = _plain(raw.FPDFText_GetCharBox, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, *[_double_p] * 4)
+_double_p, _float_p = ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_float)
+_void, _int = ctypes.c_void_p, ctypes.c_int
+_unicode = _plain(raw.FPDFText_GetUnicode, ctypes.c_uint, _void, _int)
+_text_object = _plain(raw.FPDFText_GetTextObject, _void, _void, _int)
+_char_box = _plain(raw.FPDFText_GetCharBox, _int, _void, _int, *[_double_p] * 4)
+_font_size = _plain(raw.FPDFTextObj_GetFontSize, _int, _void, _float_p)
+_matrix = _plain(raw.FPDFPageObj_GetMatrix, _int, _void, ctypes.POINTER(raw.FS_MATRIX))
+_text_font = _plain(raw.FPDFTextObj_GetFont, _void, _void)
+_render_mode = _plain(raw.FPDFTextObj_GetTextRenderMode, _int, _void)
+_count_objects = _plain(raw.FPDFPage_CountObjects, _int, _void)
+_page_object = _plain(raw.FPDFPage_GetObject, _void, _void, _int)
+_count_form_objects = _plain(raw.FPDFFormObj_CountObjects, _int, _void)
+_form_object = _plain(raw.FPDFFormObj_GetObject, _void, _void, ctypes.c_ulong)
+_object_type = _plain(raw.FPDFPageObj_GetType, _int, _void)
+_bounds = _plain(raw.FPDFPageObj_GetBounds, _int, _void, *[_float_p] * 4)
 
 
 def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
@@ -201,27 +210,25 @@ class _Styles:
         self.fonts: dict[int | None, tuple[str, bool, bool, bool]] = {}
         self.matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
         self.size = ctypes.c_float()
+        self.matrix_ref, self.size_ref = ctypes.byref(self.matrix), ctypes.byref(self.size)
 
     def of(self, address: int) -> Style:
         style = self.by_object.get(address)
         if style is None:
-            obj = ctypes.cast(address, raw.FPDF_PAGEOBJECT)
-            size = 0.0
-            if raw.FPDFTextObj_GetFontSize(obj, ctypes.byref(self.size)):
-                size = self.size.value
-            if raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(self.matrix)):  # type: ignore[no-untyped-call]
+            size = self.size.value if _font_size(address, self.size_ref) else 0.0
+            if _matrix(address, self.matrix_ref):
                 size *= (self.matrix.c**2 + self.matrix.d**2) ** 0.5
-            name, bold, italic, mono = self.font(raw.FPDFTextObj_GetFont(obj))
-            bold = bold or raw.FPDFTextObj_GetTextRenderMode(obj) == _FILL_STROKE
+            name, bold, italic, mono = self.font(_text_font(address))
+            bold = bold or _render_mode(address) == _FILL_STROKE
             style = Style(name, round(size * 2) / 2, bold, italic, mono)
             style = self.interned.setdefault(style, style)  # one object per style: cheap to count
             self.by_object[address] = style
         return style
 
-    def font(self, font: Any) -> tuple[str, bool, bool, bool]:
-        key = ctypes.cast(font, ctypes.c_void_p).value
+    def font(self, key: int | None) -> tuple[str, bool, bool, bool]:
         info = self.fonts.get(key)
         if info is None:
+            font = ctypes.cast(key, raw.FPDF_FONT) if key else None
             buffer = ctypes.create_string_buffer(256)
             length = raw.FPDFFont_GetBaseFontName(font, buffer, 256) if font else 0
             name = buffer.value.decode("latin-1") if length else ""
@@ -242,23 +249,44 @@ class _Styles:
 # -- images and paths --------------------------------------------------------------------------
 
 
-def _paths(page: Any, frame: Frame, out: RawPage) -> None:
-    """Rules and box sides become edges (for ruled tables); other paths become drawings."""
+def _objects(parent: int, depth: int = 3, form: bool = False) -> Iterator[tuple[int, int]]:
+    """(type, handle) of the page's objects, and of those inside its form XObjects."""
+    count = _count_form_objects(parent) if form else _count_objects(parent)
+    for i in range(count):
+        obj = _form_object(parent, i) if form else _page_object(parent, i)
+        kind = _object_type(obj)
+        if kind == raw.FPDF_PAGEOBJ_FORM and depth > 1:
+            yield from _objects(obj, depth - 1, form=True)
+        else:
+            yield kind, obj
+
+
+def _shapes(page: int, frame: Frame, out: RawPage) -> None:
+    """Images by their bounds; rules and box sides become edges (for ruled tables); other paths
+    become drawings."""
     matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
-    for n, obj in enumerate(page.get_objects([raw.FPDF_PAGEOBJ_PATH], max_depth=3)):
-        left, bottom, right, top = obj.get_bounds()
+    corners = [ctypes.c_float() for _ in range(4)]
+    refs = [ctypes.byref(c) for c in corners]
+    paths = 0
+    for kind, obj in _objects(page):
+        if kind not in (raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_IMAGE) or not _bounds(obj, *refs):
+            continue
+        left, bottom, right, top = (c.value for c in corners)
         box = frame.box(left, bottom, right, top)
+        if kind == raw.FPDF_PAGEOBJ_IMAGE:
+            out.images.append(box)
+            continue
+        paths += 1
         if right - left <= _THIN or top - bottom <= _THIN:
             out.edges.append(box)  # a thin rectangle or a line
             out.rules.append(box)
-            continue
-        if n >= _MAX_PATHS:
+        elif paths > _MAX_PATHS:
             out.drawings.append(Drawing(box, True))
-            continue
-        raw.FPDFPageObj_GetMatrix(obj.raw, ctypes.byref(matrix))  # type: ignore[no-untyped-call]
-        edges, curved = _segments(obj.raw, matrix, frame)
-        out.edges.extend(edges)
-        out.drawings.append(Drawing(box, curved))
+        else:
+            _matrix(obj, ctypes.byref(matrix))
+            edges, curved = _segments(ctypes.cast(obj, raw.FPDF_PAGEOBJECT), matrix, frame)
+            out.edges.extend(edges)
+            out.drawings.append(Drawing(box, curved))
 
 
 def _segments(path: Any, m: Any, frame: Frame) -> tuple[list[Box], bool]:
