@@ -70,6 +70,20 @@ class Line:
     def box(self) -> Box:
         return round_box(self.x0, self.top, self.x1, self.bottom)
 
+    def ink(self) -> list[Glyph]:
+        """Its glyphs without the spaces."""
+        return [g for g in self.glyphs if g.text != " "]
+
+    def words(self) -> list[list[Glyph]]:
+        """Its glyphs in words (runs between spaces)."""
+        words: list[list[Glyph]] = [[]]
+        for g in self.glyphs:
+            if g.text == " ":
+                words.append([])
+            else:
+                words[-1].append(g)
+        return [w for w in words if w]
+
 
 @dataclass(eq=False)
 class Table:

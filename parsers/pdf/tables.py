@@ -142,12 +142,12 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table 
     index = _CellIndex(cells)
     if nested(cells, index):
         return None
-    inside = [ln for ln in lines if any(_within(_centre(g), box) for g in _ink(ln))]
+    inside = [ln for ln in lines if any(_within(_centre(g), box) for g in ln.ink())]
     if any(crosses_box(ln, box) for ln in inside) or _row_goes_on(inside, lines, box):
         return None
     where: dict[int, int] = {}  # id(glyph) → cell
     for line in inside:
-        for g in _ink(line):
+        for g in line.ink():
             if not _within(_centre(g), box):
                 continue  # outside the box: the line crosses it (checked above)
             homes = index.containing(_centre(g))
@@ -188,7 +188,7 @@ def nested(cells: Sequence[Box], index: _CellIndex | None = None) -> bool:
 
 def crosses_box(line: Line, box: Box) -> bool:
     """A line with glyphs both inside the box and beyond its left or right edge."""
-    return any(g.x1 < box[0] - _NEAR or g.x0 > box[2] + _NEAR for g in _ink(line))
+    return any(g.x1 < box[0] - _NEAR or g.x0 > box[2] + _NEAR for g in line.ink())
 
 
 def _row_goes_on(inside: Sequence[Line], lines: Sequence[Line], box: Box) -> bool:
@@ -199,21 +199,7 @@ def _row_goes_on(inside: Sequence[Line], lines: Sequence[Line], box: Box) -> boo
 
 
 def word_crosses_rule(line: Line, where: dict[int, int]) -> bool:
-    return any(len({where.get(id(g)) for g in word}) > 1 for word in _words(line))
-
-
-def _words(line: Line) -> list[list[Glyph]]:
-    words: list[list[Glyph]] = [[]]
-    for g in line.glyphs:
-        if g.text == " ":
-            words.append([])
-        else:
-            words[-1].append(g)
-    return [w for w in words if w]
-
-
-def _ink(line: Line) -> list[Glyph]:
-    return [g for g in line.glyphs if g.text != " "]
+    return any(len({where.get(id(g)) for g in word}) > 1 for word in line.words())
 
 
 def _centre(g: Glyph) -> tuple[float, float]:
@@ -235,7 +221,7 @@ def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) ->
     parts: dict[int, list[tuple[Line, list[Glyph]]]] = {}
     for line in lines:
         mine: dict[int, list[Glyph]] = {}
-        for g in _ink(line):
+        for g in line.ink():
             mine.setdefault(where[id(g)], []).append(g)
         for n, glyphs in mine.items():
             parts.setdefault(n, []).append((line, glyphs))
@@ -259,7 +245,7 @@ def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
         first, last = line.glyphs.index(glyphs[0]), line.glyphs.index(glyphs[-1])
         text = normalize("".join(g.text for g in line.glyphs[first : last + 1]))
         out = out + text if hyphenated or not out else f"{out} {text}"
-        hyphenated = line.hyphen and glyphs[-1] is _ink(line)[-1]
+        hyphenated = line.hyphen and glyphs[-1] is line.ink()[-1]
     return out
 
 

@@ -74,7 +74,7 @@ def _rows_outside(
         """A row of two cells or more: no word of it across a column's river, and a gap as wide
         as a river wherever it goes from one column to the next (a caption's word spaces
         are not)."""
-        words = sorted((word for ln in row for word in _words(ln)), key=lambda w: min(g.x0 for g in w))
+        words = sorted((word for ln in row for word in ln.words()), key=lambda w: min(g.x0 for g in w))
         if not rivers or any(_across(word, rivers) for word in words):
             return []
         if any(ln.size > size + 0.5 or (ln.style.italic and not band_italic) for ln in row):
@@ -157,7 +157,7 @@ def _table(
         rivers = _rivers(fragments, statistics.median(ln.size for ln in fragments))
     if not rivers:
         return None
-    where = {id(g): _word_column(word, rivers) for ln in fragments for word in _words(ln) for g in word}
+    where = {id(g): _word_column(word, rivers) for ln in fragments for word in ln.words() for g in word}
     columns = len(rivers) + 1
     cells = [_row_cells(row, where, columns) for row in run]
     prose = {c for c in range(columns) if _prose_column([row[c] for row in cells if row[c][1]])}
@@ -176,7 +176,7 @@ def _table(
         filled = [n for n, (text, _) in enumerate(kept) if text]
         if not filled:
             continue
-        mine = [ln for ln in row if any(where[id(g)] in keep for g in _ink(ln))]
+        mine = [ln for ln in row if any(where[id(g)] in keep for g in ln.ink())]
         if grid and len(filled) == 1 and filled[0] > 0 and not grid[-1][filled[0]].endswith("."):
             n = filled[0]
             grid[-1][n] = f"{grid[-1][n]} {kept[n][0]}".strip()  # a wrapped line of a cell
@@ -185,7 +185,7 @@ def _table(
             grid.append([text for text, _ in kept])
             boxes.append(_box(mine))
         taken.extend(mine)
-    if any(not all(where[id(g)] in keep for g in _ink(ln)) for ln in taken):
+    if any(not all(where[id(g)] in keep for g in ln.ink()) for ln in taken):
         return None  # a line half in the table, half in the prose beside it
     full = sum(sum(bool(c) for c in r) >= 2 for r in grid)
     if len(grid) < min_rows or full < max(2, 0.6 * len(grid)):
@@ -206,26 +206,12 @@ def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
-def _words(line: Line) -> list[list[Glyph]]:
-    words: list[list[Glyph]] = [[]]
-    for g in line.glyphs:
-        if g.text == " ":
-            words.append([])
-        else:
-            words[-1].append(g)
-    return [w for w in words if w]
-
-
-def _ink(line: Line) -> list[Glyph]:
-    return [g for g in line.glyphs if g.text != " "]
-
-
 River = tuple[float, float]  # a blank strip between two columns: from, to
 
 
 def _rivers(lines: Sequence[Line], size: float) -> list[River]:
     """The blank strips, wider than _RIVER ems, through all the lines' glyphs."""
-    spans = sorted((g.x0, g.x1) for ln in lines for g in _ink(ln))
+    spans = sorted((g.x0, g.x1) for ln in lines for g in ln.ink())
     out = []
     reach = spans[0][1]
     for lo, hi in spans[1:]:
@@ -251,7 +237,7 @@ def _row_cells(row: list[Line], where: dict[int, int], columns: int) -> list[tup
     """Each column's text in this row, and the lines that gave it."""
     out: list[tuple[str, list[Line]]] = []
     for c in range(columns):
-        parts = [(ln, [g for g in _ink(ln) if where[id(g)] == c]) for ln in row]
+        parts = [(ln, [g for g in ln.ink() if where[id(g)] == c]) for ln in row]
         parts = [(ln, gs) for ln, gs in parts if gs]
         out.append((cell_text(parts), [ln for ln, _ in parts]))
     return out
