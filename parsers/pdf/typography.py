@@ -34,6 +34,7 @@ _NUMBERED = re.compile(
     r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
     re.I,
 )
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
 
 
@@ -174,16 +175,27 @@ def _candidates(
     marked: dict[Block, int] = {}
     for page, blocks in pages:
         common = _common_styles(page)
-        for block in blocks:
+        for n, block in enumerate(blocks):
             if block.item is not None or not block.lines:
                 continue
             key = _outline_key(heading_text(block))
             level = marks.get((key, page.number)) or marks.get((key, None))
             if level:
                 marked[block] = level
-            if level or _heading_like(block, body, common):
+            following = blocks[n + 1] if n + 1 < len(blocks) else None
+            if level or _heading_like(block, body, common, _leads(following, body)):
                 found[block] = block.lines[0].style
     return found, marked
+
+
+def _leads(following: Block | None, body: Style) -> bool:
+    """What follows is text in the body's size (or a table, a figure, the next page): a label
+    over another label, a form field over its value, is no heading."""
+    if following is None or following.item is not None or not following.lines:
+        return True
+    return abs(following.lines[0].size - body.size) <= 0.75 and not (
+        following.lines[0].style.bold and not body.bold and len(following.lines) == 1
+    )
 
 
 def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> dict[Block, Heading]:
@@ -216,12 +228,14 @@ def _common_styles(page: Page) -> set[tuple[float, bool, bool]]:
     return {k for k, n in counts.items() if n >= 4 and n > len(page.lines) / 3}
 
 
-def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool]]) -> bool:
+def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool]], leads: bool) -> bool:
+    """A short block wholly in a non-body style. Set larger than the body is enough; bold,
+    italic or another family at body size also needs body text to follow it."""
     lines = block.lines
     if len(lines) > 3 or not all(ln.uniform for ln in lines):
         return False
     text = heading_text(block)
-    if not _wordy(text):
+    if not _wordy(text) or _CAPTION.match(text):
         return False
     style = lines[0].style
     if style.size < body.size - 0.25 or style.mono or _rank_key(style) in common:
@@ -235,16 +249,20 @@ def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool
         _family(style.font) != _family(body.font) and style.size >= body.size
         and len(lines) == 1 and len(text.split()) <= 10
     )  # fmt: skip
+    if not leads:
+        return False
     if (distinct or other_family) and _label(text):
         return True
-    return (bool(_NUMBERED.match(text)) and len(lines) == 1 and _label(text) and style.key != body.key) or False
+    return bool(_NUMBERED.match(text)) and len(lines) == 1 and _label(text) and style.key != body.key
 
 
 def _wordy(text: str) -> bool:
-    """A few words: not a sentence, a URL, a number or a formula set large."""
+    """A few words, one of three letters at least: not a sentence, a URL, a number, a code
+    ("N/A") or a formula set large."""
     compact = text.replace(" ", "")
     letters = sum(c.isalpha() for c in compact)
-    return letters >= 2 and letters >= 0.5 * len(compact) and len(text.split()) <= 20 and text[-1] not in ".,;:"
+    word = any(sum(c.isalpha() for c in w) >= 3 for w in text.split())
+    return word and letters >= 0.5 * len(compact) and len(text.split()) <= 20 and text[-1] not in ".,;:"
 
 
 def _label(text: str) -> bool:
