@@ -99,7 +99,7 @@ def _continues(block: Block, line: Line) -> bool:
         usual = statistics.median(b.top - a.top for a, b in zip(block.lines, block.lines[1:], strict=False))
         if pitch > max(usual * 1.3, usual + 0.25 * line.size):
             return False
-    elif pitch > 1.75 * max(line.size, last.size):
+    elif pitch > 1.9 * max(line.size, last.size):  # small type on generous leading: 1.8 em
         return False
     overlap = min(last.x1, line.x1) - max(last.x0, line.x0)
     # Under it, or starting a little left of it (the line after an indented first line).

@@ -119,9 +119,13 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
     runs: list[list[list[Line]]] = []
     run: list[list[Line]] = []
     for row in rows:
-        # Two rows of one fragment in a row at most (a cell wrapped over three lines); more is
-        # a paragraph, and the run ends before it.
-        single = len(row) < 2 and (_prose_line(row[0]) or (len(run) >= 2 and len(run[-1]) < 2 and len(run[-2]) < 2))
+        # A row of one fragment is a row of cells PDFium ran together when it splits at the
+        # run's rivers; otherwise one at a time (a cell wrapped over two lines), in the table's
+        # type (not a heading); more is a paragraph, and the run ends before it.
+        single = len(row) < 2 and not _splits(row[0], run)
+        single = single and (
+            _prose_line(row[0]) or (bool(run) and (len(run[-1]) < 2 or abs(row[0].size - run[0][0].size) > 1))
+        )
         if run and _follows(run[-1], row) and not single:
             run.append(row)
             continue
@@ -137,6 +141,17 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
         if sum(len(row) >= 2 for row in r) >= 2:
             out.append(r)
     return out
+
+
+def _splits(line: Line, run: list[list[Line]]) -> bool:
+    """The line falls into two or more of the columns the run's rows of several fragments
+    make, no word of it across their rivers."""
+    cells = [ln for row in run if len(row) >= 2 for ln in row]
+    if len(cells) < 4:
+        return False
+    rivers = _rivers(cells, statistics.median(ln.size for ln in cells))
+    words = line.words()
+    return not any(_across(w, rivers) for w in words) and len({_word_column(w, rivers) for w in words}) >= 2
 
 
 def _follows(above: list[Line], row: list[Line]) -> bool:
