@@ -4,6 +4,8 @@ rules come from column alignment, prose in two columns does not."""
 
 from __future__ import annotations
 
+import pytest
+
 from parsers.pdf.layout import Box, Line
 from parsers.pdf.tables import grid_table, header_rows, nested
 from parsers.pdf.unruled import table_between_rules, unruled_tables
@@ -126,3 +128,27 @@ def test_header_rows_are_detected_not_assumed() -> None:
     assert header_rows([["a", ""], ["b", "c"]]) == 0
     # a header cell merged across two columns leaves one empty
     assert header_rows([["No.", "Dates", "", "Amount"], ["A1", "05/03", "05/06", "920.00"]]) == 1
+
+
+@pytest.mark.xfail(strict=True, reason="known failure: a header row left alone at the foot of a column is read as text")
+def test_a_header_row_left_at_the_foot_of_a_column_heads_the_rows_in_the_next() -> None:
+    from fpdf import FPDF
+
+    from parsers import pdf
+
+    doc = FPDF(format="A4")
+    doc.add_page()
+    doc.set_font("Helvetica", size=10)
+    doc.set_xy(20, 30)
+    doc.multi_cell(80, 5, "The readings of each station are entered in the log. " * 40)
+    for n, cells in enumerate([("Station", "Level")]):
+        for c, text in enumerate(cells):
+            doc.set_xy(20 + 40 * c, 270 + 6 * n)
+            doc.cell(40, 6, text)
+    for n, cells in enumerate([("North", "12"), ("South", "15"), ("East", "9"), ("West", "11")]):
+        for c, text in enumerate(cells):
+            doc.set_xy(110 + 40 * c, 30 + 6 * n)
+            doc.cell(40, 6, text)
+    parsed = pdf.parse(bytes(doc.output()), "header-alone.pdf")
+    (table,) = [e for e in parsed.elements if e.kind == "table"]
+    assert table.data["header"] == ["Station", "Level"]
