@@ -99,7 +99,20 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Pa
         page = _page(raw, warnings)
         if not page.lines and not page.tables and raw.images:
             warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?)", where))
+        _let_go_of_glyphs(page)
         yield page
+
+
+def _let_go_of_glyphs(page: Page) -> None:
+    """Past its page, a line needs its glyphs only to measure a code listing's indentation:
+    a long document would otherwise hold every glyph of every page until the end."""
+    for line in [
+        *page.lines,
+        *(ln for t in page.tables for ln in t.lines),
+        *(ln for f in page.figures for ln in f.lines),
+    ]:
+        if not line.style.mono:
+            line.glyphs = []
 
 
 def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
