@@ -8,11 +8,12 @@ group ``parsegate.parsers``.
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Protocol
+from types import ModuleType
+from typing import Any, Protocol
 
-from parsers import code, markdown, office, pdf, text
 from parsers.decode import decode_text
 from parsers.model import Document, ParseError, ParseWarning
 
@@ -27,7 +28,48 @@ class Parser(Protocol):
     def parse(self, data: bytes, doc_id: str) -> Document: ...
 
 
-_BUILTIN: tuple[Parser, ...] = (markdown, text, code, office, pdf)  # type: ignore[assignment]
+class _Builtin:
+    """A built-in parser known by its name and suffixes; its module (and the libraries behind
+    it: markdown-it, tree-sitter, docling, PDFium) is imported the first time it parses or is
+    asked for anything else (VERSION), so that parsing one file imports one parser. The names
+    and suffixes here are checked against the modules' own by a test."""
+
+    VERSION: str  # read from the module, on first use (__getattr__)
+
+    def __init__(self, module: str, name: str, suffixes: tuple[str, ...]) -> None:
+        self.module, self.NAME, self.SUFFIXES = module, name, suffixes
+        self._loaded: ModuleType | None = None
+
+    def load(self) -> ModuleType:
+        if self._loaded is None:
+            self._loaded = importlib.import_module(self.module)
+        return self._loaded
+
+    def parse(self, data: bytes, doc_id: str) -> Document:
+        doc: Document = self.load().parse(data, doc_id)
+        return doc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.load(), name)
+
+
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+_CODE_SUFFIXES = (
+    *(".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go", ".rs", ".java"),
+    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".rb", ".php", ".kt", ".kts"),
+)
+_OFFICE = (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")
+# Legacy and open formats, converted by LibreOffice (parsers/office/legacy.py).
+_LEGACY = (".doc", ".dot", ".rtf", ".odt", ".ppt", ".pps", ".odp", ".xls", ".ods")
+_CODE = _Builtin("parsers.code", "code", _CODE_SUFFIXES)
+_TEXT = _Builtin("parsers.text", "text", (".txt", ".text", ".log", ".transcript", ".chat"))
+_BUILTIN: tuple[Parser, ...] = (
+    _Builtin("parsers.markdown", "markdown", _MARKDOWN),
+    _TEXT,
+    _CODE,
+    _Builtin("parsers.office", "office", (*_OFFICE, *_LEGACY, ".json")),
+    _Builtin("parsers.pdf", "pdf", (".pdf",)),
+)
 _loaded: list[Parser] | None = None
 
 
@@ -56,9 +98,9 @@ def parser_for(path: Path, head: bytes = b"") -> Parser | None:
             return parser
     if not head or not _looks_like_text(head):
         return None
-    if code.language_for(path.name, head[:256].decode("utf-8", errors="replace")):
-        return code  # type: ignore[return-value]
-    return text  # type: ignore[return-value]
+    if _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace")):
+        return _CODE
+    return _TEXT
 
 
 def _looks_like_text(head: bytes) -> bool:

@@ -61,14 +61,6 @@ def test_footnotes_are_kept_apart_from_body_text() -> None:
     assert kinds[-1] == ("footnote", "1 Calibration follow")
 
 
-def test_header_rows_are_detected_not_assumed() -> None:
-    assert pdf._header_rows([["Name", "Count"], ["a", "1"], ["b", "2"]]) == 1
-    assert pdf._header_rows([["12", "13"], ["14", "15"]]) == 0
-    assert pdf._header_rows([["a", ""], ["b", "c"]]) == 0
-    # a header cell merged across two columns leaves one empty
-    assert pdf._header_rows([["No.", "Dates", "", "Amount"], ["A1", "05/03", "05/06", "920.00"]]) == 1
-
-
 # -- bad input -------------------------------------------------------------------------------
 
 

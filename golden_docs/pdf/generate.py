@@ -126,6 +126,133 @@ def footnote(path: Path) -> None:
     pdf.output(str(path))
 
 
+GAUGES = (
+    "Each gauge is read at the same hour every day, from the same side of the post, so that the "
+    "angle of the reading never changes. A gauge that leans is reported, not read. "
+)
+
+
+def figure_in_columns(path: Path) -> None:
+    """Two columns on one baseline grid, with a drawing (boxes, a curve, labels) and its caption
+    in the left column."""
+    pdf = new()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 18)
+    pdf.multi_cell(0, 9, "River Gauge Network", align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    pdf.set_font("Helvetica", size=10)
+    left, width, top = 10.0, 92.0, pdf.get_y()
+    pdf.set_xy(left, top)
+    pdf.multi_cell(width, 5, "Upstream. " + GAUGES * 2, new_x="LMARGIN", new_y="NEXT")
+    y = pdf.get_y() + 3
+    pdf.set_line_width(0.3)
+    for n, label in enumerate(("Weir", "Gauge", "Logger")):
+        x = left + 4 + n * 30
+        pdf.rect(x, y + (n % 2) * 12, 22, 10)
+        pdf.set_font("Helvetica", size=7)
+        pdf.text(x + 3, y + (n % 2) * 12 + 6, label)
+    pdf.bezier([(left + 26, y + 5), (left + 30, y + 20), (left + 34, y + 17)])
+    pdf.bezier([(left + 56, y + 17), (left + 60, y + 5), (left + 64, y + 5)])
+    pdf.set_font("Helvetica", size=9)
+    pdf.set_xy(left, y + 26)
+    pdf.multi_cell(width, 4.5, "Figure 1: Water passes the weir, then the gauge; the logger keeps the readings.",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(left, pdf.get_y() + 3)
+    pdf.multi_cell(width, 5, "Midstream. " + GAUGES, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_xy(left + width + 8, top)
+    pdf.multi_cell(width, 5, "Downstream. " + GAUGES * 3, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+
+
+def lists_and_code(path: Path) -> None:
+    """Numbered headings, a lead-in with a bullet list (one item over two lines) and a numbered
+    list, and a code listing in a monospaced face whose indentation matters."""
+    pdf = new()
+    pdf.core_fonts_encoding = "windows-1252"  # for the bullet (0x95)
+    pdf.add_page()
+    title(pdf, "1 Logger Setup", 14, 8)
+    para(pdf, "Before the first reading, do the following:")
+    pdf.set_font("Helvetica", size=10)
+    for item in ("Charge the logger overnight.",
+                 "Set its clock to UTC from a phone on the network, and write the offset you saw in the log book.",
+                 "Label the cable with the station code."):  # fmt: skip
+        pdf.set_x(15)
+        pdf.cell(5, 5, "\u2022")
+        pdf.multi_cell(120, 5, item, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    title(pdf, "1.1 Upload script", 12, 7)
+    para(pdf, "The script below sends the day's readings:")
+    pdf.ln(1)
+    pdf.set_font("Courier", size=9)
+    for code_line in ("def upload(readings):", "    for r in readings:", "        if r.valid:",
+                      "            send(r)", "    return len(readings)"):  # fmt: skip
+        pdf.set_x(15)
+        pdf.cell(0, 4.5, code_line, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    title(pdf, "1.2 Checks", 12, 7)
+    pdf.set_font("Helvetica", size=10)
+    for n, item in enumerate(("Compare the count with the paper log.", "Sign the sheet."), start=1):
+        pdf.set_x(15)
+        pdf.cell(6, 5, f"{n}.")
+        pdf.multi_cell(120, 5, item, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+
+
+def open_table(path: Path) -> None:
+    """A table ruled inside only (no outer border), and one ruled across only (booktabs)."""
+    pdf = new()
+    pdf.add_page()
+    title(pdf, "Gauge Inventory")
+    para(pdf, "Table 1: Gauges by station.")
+    pdf.ln(2)
+    pdf.set_font("Helvetica", size=10)
+    rows = [("Station", "Gauge", "Installed"), ("North Weir", "Staff", "2019"), ("Mill Pond", "Radar", "2021"),
+            ("South Ford", "Pressure", "2022")]  # fmt: skip
+    with pdf.table(col_widths=(40, 30, 30), width=100, align="LEFT", borders_layout="INTERNAL") as table:
+        for values in rows:
+            row = table.row()
+            for value in values:
+                row.cell(value)
+    pdf.ln(6)
+    para(pdf, "Table 2: Spare parts.")
+    pdf.ln(2)
+    pdf.set_font("Helvetica", size=10)
+    parts = [("Part", "Count"), ("Float", "4"), ("Cable 10 m", "2"), ("Battery", "6")]
+    with pdf.table(col_widths=(40, 20), width=60, align="LEFT", borders_layout="HORIZONTAL_LINES") as table:
+        for values in parts:
+            row = table.row()
+            for value in values:
+                row.cell(value)
+    pdf.output(str(path))
+
+
+class ManualDoc(Doc):
+    """A manual's running heads: the book's title on odd pages, the chapter's on even ones;
+    folios in roman numerals, from iii."""
+
+    def header(self) -> None:
+        self.set_font("Helvetica", "I", 8)
+        self.cell(0, 6, "Field Manual" if self.page_no() % 2 else "Chapter 2: Gauges", align="C")
+        self.ln(10)
+
+    def footer(self) -> None:
+        self.set_y(-15)
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 6, ("iii", "iv", "v", "vi")[self.page_no() - 1], align="C")
+
+
+def manual_furniture(path: Path) -> None:
+    pdf = ManualDoc(format="A5")
+    pdf.set_creation_date(FIXED)
+    pdf.set_auto_page_break(True, margin=20)
+    for n in range(1, 5):
+        pdf.add_page()
+        title(pdf, f"2.{n} Reading step {n}", 12, 7)
+        para(pdf, GAUGES * 3)
+    pdf.output(str(path))
+
+
 def main() -> None:
     for folder, make in (
         ("two-column-article", two_column_article),
@@ -133,6 +260,10 @@ def main() -> None:
         ("table-two-pages", table_two_pages),
         ("unruled-table", unruled_table),
         ("footnote", footnote),
+        ("figure-in-columns", figure_in_columns),
+        ("lists-and-code", lists_and_code),
+        ("open-table", open_table),
+        ("manual-furniture", manual_furniture),
     ):
         target = HERE / folder
         target.mkdir(parents=True, exist_ok=True)

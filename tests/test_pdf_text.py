@@ -1,0 +1,73 @@
+"""Text from glyphs (no PDF): normalization, line-end hyphens, unreadable glyphs, right-to-left
+repairs, lines cut at gutters and put back together elsewhere, footnote marks."""
+
+from __future__ import annotations
+
+from parsers.pdf.layout import Glyph
+from parsers.pdf.lines import build_lines, join_lines, rejoin
+from parsers.pdf.text import normalize
+from tests.pdf_samples import glyphs
+
+
+def texts(runs: list[list[Glyph]]) -> list[str]:
+    lines, _ = build_lines(runs, 1)
+    return [ln.text for ln in lines]
+
+
+def test_nfc_and_ligatures_but_no_compatibility_folding() -> None:
+    assert normalize("e\u0301 \ufb01le  \ufb00") == "é file ff"  # composed, ligatures expanded, spaces
+    assert normalize("Acme™ x² ＡＢ ㆍ") == "Acme™ x² ＡＢ ㆍ"  # what NFKC would have folded stays
+
+
+def test_a_line_end_hyphen_pdfium_marks_joins_the_word_across_the_line_break() -> None:
+    # PDFium gives one "line" for two visual lines, with U+FFFE where the hyphen was.
+    run = glyphs("manip\ufffe", 50, 100) + glyphs("ulation of data", 50, 112, index=10)
+    lines, _ = build_lines([run], 1)
+    assert [ln.text for ln in lines] == ["manip", "ulation of data"] and lines[0].hyphen
+    assert join_lines(lines) == "manipulation of data"
+
+
+def test_an_authors_hyphen_at_a_line_end_stays() -> None:
+    lines, _ = build_lines([glyphs("well-", 50, 100), glyphs("known rule", 50, 112, index=10)], 1)
+    assert join_lines(lines) == "well-known rule"
+
+
+def test_a_line_of_unreadable_glyphs_is_dropped_and_counted_a_leading_one_is_a_bullet() -> None:
+    garbage = glyphs("\x01\x02\x03\x04 \x05", 50, 100)
+    listed = glyphs("\x02 First item", 50, 112, index=10)
+    lines, dropped = build_lines([garbage, listed], 1)
+    assert dropped == 1 and [ln.text for ln in lines] == ["• First item"]
+
+
+def test_lam_alef_back_in_logical_order_and_a_space_where_scripts_meet() -> None:
+    style = glyphs("x", 0, 0)[0].style
+    # The lam-alef ligature comes out as alef then lam, both with the ligature's box.
+    run = [
+        Glyph("\u0633", 90, 100, 100, 110, style, 0),
+        Glyph("\u0627", 80, 100, 90, 110, style, 1),
+        Glyph("\u0644", 80, 100, 90, 110, style, 2),
+        Glyph("\u0645", 70, 100, 80, 110, style, 3),
+    ]
+    assert texts([run]) == ["\u0633\u0644\u0627\u0645"]
+    # A right-to-left word, then a left-to-right one a little apart, and no space between.
+    mixed = [Glyph("\u0645", 100, 100, 105, 110, style, 0), Glyph("P", 93, 100, 98, 110, style, 1)]
+    assert texts([mixed]) == ["\u0645 P"]
+
+
+def test_a_wide_gap_cuts_a_line_but_only_a_gutter_keeps_it_cut() -> None:
+    # A justified line with one wide space (a sentence end) has text above and below that gap;
+    # two columns PDFium ran together on one baseline have an empty gutter.
+    justified = glyphs("end of it.", 50, 100, index=100) + glyphs("Next one starts", 125, 100, index=120)
+    above = glyphs("some words that run right over the gap", 50, 88)
+    lines, _ = build_lines([above, justified], 1)
+    assert len(lines) == 3
+    assert [ln.text for ln in rejoin(lines)] == ["some words that run right over the gap", "end of it. Next one starts"]
+    columns = glyphs("left column text", 50, 100) + glyphs("right column text", 300, 100, index=20)
+    lines, _ = build_lines([columns], 1)
+    assert [ln.text for ln in rejoin(lines)] == ["left column text", "right column text"]
+
+
+def test_a_footnote_mark_set_apart_joins_its_line() -> None:
+    mark = glyphs("3", 45, 99, size=6)
+    note = glyphs("The gauge was replaced.", 50, 100, index=10)
+    assert texts([mark, note]) == ["3The gauge was replaced."]

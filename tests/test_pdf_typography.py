@@ -1,0 +1,91 @@
+"""Headings, their levels, and page furniture, on synthetic lines (no PDF)."""
+
+from __future__ import annotations
+
+from parsers.pdf.layout import Bookmark, Line, Page, Style
+from parsers.pdf.order import Block, text_block
+from parsers.pdf.typography import body_style, find_headings, furniture_lines
+
+BODY = Style("Serif", 10.0)
+BOLD = Style("Serif-Bold", 10.0, bold=True)
+
+
+def line(text: str, top: float, style: Style = BODY, x0: float = 50, page: int = 1, index: int = 0) -> Line:
+    return Line(page, text, x0, top, x0 + 6 * len(text), top + style.size, style, True, index, index)
+
+
+def body(top: float, n: int = 3, page: int = 1) -> list[Line]:
+    return [line("body text of the section goes on here for a while", top + 12 * k, page=page) for k in range(n)]
+
+
+def headings(pages: list[list[Line]], outline: list[Bookmark] | None = None) -> list[tuple[str, int]]:
+    laid: list[tuple[Page, list[Block]]] = []
+    for number, lines in enumerate(pages, start=1):
+        page = Page(number, 595, 842, lines)
+        laid.append((page, [text_block([ln]) for ln in lines]))
+    found = find_headings(laid, body_style(p for p, _ in laid), outline or [])
+    return [(h.text, h.level) for _, blocks in laid for b in blocks if (h := found.get(b))]
+
+
+def test_body_style_is_the_style_of_most_characters() -> None:
+    page = Page(1, 595, 842, [line("Title", 50, Style("Sans", 20.0)), *body(100)])
+    assert body_style([page]) == BODY
+
+
+def test_a_short_bold_line_at_body_size_heads_what_follows_but_not_on_a_bold_page() -> None:
+    assert headings([[line("Scope", 80, BOLD), *body(100)]]) == [("Scope", 1)]
+    # a form: most lines bold, so bold marks nothing there
+    form = [line(f"Field {n}", 80 + 24 * n, BOLD) for n in range(6)] + body(300, 2)
+    assert headings([form]) == []
+
+
+def test_never_smaller_than_the_body_and_never_a_sentence() -> None:
+    small_bold = line("Figure label", 80, Style("Serif-Bold", 8.0, bold=True))
+    sentence = line("This bold line is a whole sentence.", 120, BOLD)
+    assert headings([[small_bold, sentence, *body(160, 6)]]) == []
+
+
+def test_a_modest_size_step_is_enough_1_5_pt_over_the_body() -> None:
+    assert headings([[line("Methods", 80, Style("Serif", 11.5)), *body(100)]]) == [("Methods", 1)]
+
+
+def test_display_type_seen_once_shares_the_first_level_and_sections_rank_below() -> None:
+    cover = [line("Annual", 60, Style("Sans", 30.0)), line("Report", 100, Style("Sans", 24.0))]
+    sections = [line("Overview", 200, Style("Sans-Bold", 14.0, bold=True)), *body(220),
+                line("Results", 300, Style("Sans-Bold", 14.0, bold=True)), *body(320),
+                line("Details", 400, Style("Sans-Bold", 12.0, bold=True)), *body(420)]  # fmt: skip
+    assert headings([cover + sections]) == [
+        ("Annual", 1), ("Report", 1), ("Overview", 2), ("Results", 2), ("Details", 3),
+    ]  # fmt: skip
+
+
+def test_a_deeper_section_number_goes_deeper_within_one_style() -> None:
+    style = Style("Serif-Bold", 12.0, bold=True)
+    lines = [line("2 Methods", 80, style), *body(100), line("2.1 Sampling", 160, style), *body(180)]
+    assert headings([lines]) == [("2 Methods", 1), ("2.1 Sampling", 2)]
+
+
+def test_outline_levels_start_below_a_title_the_outline_leaves_out() -> None:
+    title = line("Field Manual", 50, Style("Sans", 24.0))
+    chapter = line("Gauges", 100, Style("Sans-Bold", 14.0, bold=True))
+    outline = [Bookmark("Gauges", 1, 1), Bookmark("Upkeep", 1, 1)]
+    lines = [title, chapter, *body(120), line("Upkeep", 200, Style("Sans-Bold", 14.0, bold=True)), *body(220)]
+    assert headings([lines], outline) == [("Field Manual", 1), ("Gauges", 2), ("Upkeep", 2)]
+
+
+def test_furniture_roman_folios_and_a_running_head_that_alternates() -> None:
+    pages = []
+    for n, folio in enumerate(("iii", "iv", "v", "vi"), start=1):
+        head = line("Field Manual" if n % 2 else "Chapter 2: Gauges", 30, Style("Sans", 8.0), page=n)
+        pages.append(Page(n, 420, 595, [head, *body(80, 8, page=n), line(folio, 560, Style("Sans", 8.0), page=n)]))
+    found = furniture_lines(pages, BODY)
+    assert sorted(ln.text for ln in found) == sorted(
+        ["Field Manual"] * 2 + ["Chapter 2: Gauges"] * 2 + ["iii", "iv", "v", "vi"]
+    )
+
+
+def test_a_folio_line_on_a_page_of_its_own_but_not_a_footnote() -> None:
+    folio = Page(1, 595, 842, [*body(100, 20), line("Annual report 2024 12", 800)])
+    assert [ln.text for ln in furniture_lines([folio], BODY)] == ["Annual report 2024 12"]
+    footnote = Page(1, 595, 842, [*body(100, 20), line("12 Calibration follows the manual", 800)])
+    assert furniture_lines([footnote], BODY) == set()
