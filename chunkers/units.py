@@ -18,7 +18,7 @@ from chunkers.context import EMPTY, Context
 from chunkers.kinds import CODE_KINDS, rule
 from chunkers.sentences import sentence_spans
 from chunkers.tokens import SpanIndex
-from parsers.model import Document, Element, trim_span
+from parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
 
 
 @dataclass
@@ -44,12 +44,19 @@ Room = Callable[[Unit], int]
 def leaf_units(doc: Document) -> list[Unit]:
     """One unit per leaf element, with its context and glue."""
     by_id = doc.by_id()
-    lead_ins = {el.data["lead_in"] for el in doc.elements if "lead_in" in el.data}
+    lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
     units = []
     for el in doc.leaves():
-        glue = rule(el.kind).glue_next or el.id in lead_ins or bool(el.data.get("header")) or _asks(doc, el)
+        header = isinstance(el.data, RowData) and el.data.header
+        glue = rule(el.kind).glue_next or el.id in lead_ins or header or _asks(doc, el)
         units.append(_unit(doc, el, _context(doc, el, by_id), glue))
     return units
+
+
+def _lead_in(el: Element) -> str | None:
+    """The id of the element that introduces ``el`` (a list's, a table's, a code block's)."""
+    data = el.data
+    return data.lead_in if isinstance(data, ListData | TableData | CodeData) else None
 
 
 def _asks(doc: Document, el: Element) -> bool:
@@ -79,7 +86,7 @@ def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) ->
 
 
 def _unit(doc: Document, el: Element, context: Context, glue: bool) -> Unit:
-    code = el.kind in CODE_KINDS
+    code = el.data if isinstance(el.data, CodeData) else None
     return Unit(
         el.start,
         el.end,
@@ -88,16 +95,16 @@ def _unit(doc: Document, el: Element, context: Context, glue: bool) -> Unit:
         el.section_path,
         context,
         glue_next=glue,
-        language=el.data.get("language") if code else None,
-        symbol=el.data.get("symbol"),
+        language=code.language if code is not None else None,
+        symbol=code.symbol if code is not None else None,
     )
 
 
 def _context(doc: Document, el: Element, by_id: dict[str, Element]) -> Context:
     how = rule(el.kind).context
     parent = by_id.get(el.parent) if el.parent else None
-    if how == "header" and parent is not None and not el.data.get("header"):
-        header = parent.data.get("header_text")
+    if how == "header" and parent is not None and isinstance(el.data, RowData) and not el.data.header:
+        header = parent.data.header_text if isinstance(parent.data, TableData) else None
         return Context(header=header) if header else EMPTY
     if how == "list":
         return _list_context(doc, el, by_id)
@@ -114,8 +121,9 @@ def _list_context(doc: Document, item: Element, by_id: dict[str, Element]) -> Co
     while node is not None:
         if node.kind == "list_item":
             chain.append(doc.text[node.start : node.end].split("\n", 1)[0].strip())
-        if node.kind == "list" and "lead_in" in node.data:
-            lead = by_id[node.data["lead_in"]]
+        lead_id = _lead_in(node) if node.kind == "list" else None
+        if lead_id is not None and lead_id in by_id:
+            lead = by_id[lead_id]
             spans = sentence_spans(doc.text, lead.start, lead.end)
             s, e = spans[-1] if spans else (lead.start, lead.end)
             lead_in = doc.text[s:e]
@@ -126,11 +134,12 @@ def _list_context(doc: Document, item: Element, by_id: dict[str, Element]) -> Co
 
 def _code_context(el: Element, by_id: dict[str, Element]) -> Context:
     """The headers of the definitions around it (outer first) and the imports it uses."""
-    lines = tuple(el.data.get("context", ()))
+    lines = tuple(el.data.context) if isinstance(el.data, CodeData) else ()
     signatures = set()
     node = by_id.get(el.parent) if el.parent else None
     while node is not None:
-        signatures.add(node.data.get("signature"))
+        if isinstance(node.data, CodeData):
+            signatures.add(node.data.signature)
         node = by_id.get(node.parent) if node.parent else None
     return Context(
         enclosing=tuple(x for x in lines if x in signatures),
@@ -143,8 +152,9 @@ def _code_context(el: Element, by_id: dict[str, Element]) -> Context:
 
 def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room) -> list[Unit]:
     element = doc.element(unit.element)
-    if element is not None and element.data.get("parts") and (unit.start, unit.end) == (element.start, element.end):
-        return _split_parts(doc, unit, element, index, room)
+    whole = element is not None and (unit.start, unit.end) == (element.start, element.end)
+    if element is not None and whole and isinstance(element.data, CodeData) and element.data.parts:
+        return _split_parts(doc, unit, element, element.data, index, room)
     plan = rule(unit.kind).plan if unit.kind not in CODE_KINDS else LINES
     later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
     limit = min(room(unit), room(later))
@@ -164,16 +174,18 @@ def _later_context(doc: Document, unit: Unit) -> Context:
     if unit.kind != "turn":
         return unit.context
     element = doc.element(unit.element)
-    speaker = element.data.get("speaker") if element is not None else None
+    speaker = element.data.speaker if element is not None and isinstance(element.data, TurnData) else None
     return replace(unit.context, label=f"{speaker}:") if speaker else unit.context
 
 
-def _split_parts(doc: Document, unit: Unit, element: Element, index: SpanIndex, room: Room) -> list[Unit]:
+def _split_parts(
+    doc: Document, unit: Unit, element: Element, data: CodeData, index: SpanIndex, room: Room
+) -> list[Unit]:
     """A definition over budget: its header (signature), then each part of its body — a nested
     definition as its own unit, a statement as code — each later piece repeating the signature."""
     text = doc.text
-    nested = {child.start: child for child in doc.children(element.id) if child.data.get("part")}
-    signature = element.data.get("signature") or ""
+    nested = {c.start: c for c in doc.children(element.id) if isinstance(c.data, CodeData) and c.data.part}
+    signature = data.signature or ""
     later = replace(
         unit.context, enclosing=(*unit.context.enclosing, signature) if signature else unit.context.enclosing
     )
@@ -186,7 +198,7 @@ def _split_parts(doc: Document, unit: Unit, element: Element, index: SpanIndex, 
             pieces.append(replace(unit, start=start, end=end, kind="code", context=context, glue_next=False))
 
     cursor = unit.start
-    for start, end in element.data["parts"]:
+    for start, end in data.parts:
         code_piece(cursor, start, unit.context if cursor == unit.start else later)
         if cursor == unit.start and pieces:
             pieces[-1].glue_next = True  # a signature never ends a chunk without its body

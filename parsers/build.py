@@ -1,8 +1,8 @@
 """Builders every parser needs, written once: the heading stack, element data by kind, table
 emission, "sort, renumber ids, remap references", and the title-from-first-heading rule.
 
-Element data is built here and only here (``*_data`` functions), so each kind carries the same
-keys whichever parser made it. ``DocBuilder`` is for formats whose ``Document.text`` is ours to
+Element data (typed per kind in parsers/model.py) is built here (``*_data`` functions), so each
+kind carries the same fields whichever parser made it. ``DocBuilder`` is for formats whose ``Document.text`` is ours to
 build (Office, HTML): it appends each piece to the text and hands back its element; furniture is
 kept apart and appended after the body, so no chunk span can ever run across it.
 """
@@ -13,12 +13,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.model import CONTAINER_KINDS, Element, ParseWarning, TextBuilder
+from parsers.model import (
+    CONTAINER_KINDS,
+    CodeData,
+    Element,
+    FurnitureData,
+    ListData,
+    ParseWarning,
+    RowData,
+    TableData,
+    TextBuilder,
+)
 
 PARAGRAPH_SEP = "\n\n"
 ROW_SEP = "\n"  # table rows sit one per line, not a paragraph each
-# Element data keys that name another element: remapped when ids are renumbered.
-_REFERENCE_KEYS = ("lead_in",)
 
 
 # -- the heading stack ------------------------------------------------------------------
@@ -50,44 +58,47 @@ class HeadingStack:
 # -- element data, by kind --------------------------------------------------------------
 
 
-def list_data(ordered: bool, lead_in: str | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"ordered": ordered}
-    if lead_in is not None:
-        data["lead_in"] = lead_in
-    return data
+def list_data(ordered: bool, lead_in: str | None = None) -> ListData:
+    return ListData(ordered=ordered, lead_in=lead_in)
 
 
 def table_data(
-    header: Sequence[str], rows: int, header_text: str | None, lead_in: str | None = None, **extra: Any
-) -> dict[str, Any]:
+    header: Sequence[str],
+    rows: int,
+    header_text: str | None,
+    lead_in: str | None = None,
+    *,
+    caption: str | None = None,
+    sheet: str | None = None,
+    cells: str | None = None,
+    chart: str | None = None,
+    ref: str | None = None,
+) -> TableData:
     """A table container: its header cells, body row count, the header line(s) every row group
     carries as context, and the sentence (or caption) that introduces it."""
-    data: dict[str, Any] = {"header": list(header), "rows": rows, "header_text": header_text}
-    data.update({k: v for k, v in extra.items() if v is not None})
-    if lead_in is not None:
-        data["lead_in"] = lead_in
-    return data
+    return TableData(
+        header=list(header),
+        rows=rows,
+        header_text=header_text,
+        lead_in=lead_in,
+        caption=caption,
+        sheet=sheet,
+        cells=cells,
+        chart=chart,
+        ref=ref,
+    )
 
 
-def row_data(cells: Sequence[str], header: bool) -> dict[str, Any]:
-    return {"cells": list(cells), "header": header}
+def row_data(cells: Sequence[str], header: bool) -> RowData:
+    return RowData(cells=list(cells), header=header)
 
 
-def code_data(language: str | None, info: str | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"language": language}
-    if info is not None:
-        data["info"] = info or None
-    return data
+def code_data(language: str | None, info: str | None = None) -> CodeData:
+    return CodeData(language=None if language is None else str(language), info=info or None)
 
 
-def inline_data(spans: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Inline formatting of a paragraph, list item or cell: ``{"start", "end", "style"}`` with
-    offsets into ``Document.text``; links add ``"href"``."""
-    return {"inline": list(spans)} if spans else {}
-
-
-def furniture_data(reason: str, **extra: Any) -> dict[str, Any]:
-    return {"reason": reason, **{k: v for k, v in extra.items() if v is not None}}
+def furniture_data(reason: str, ref: str | None = None) -> FurnitureData:
+    return FurnitureData(reason=reason, ref=ref)
 
 
 # -- ids and order ------------------------------------------------------------------------
@@ -101,13 +112,9 @@ def renumbered(elements: list[Element]) -> list[Element]:
     for el in ordered:
         el.id = new_ids[el.id]
         el.parent = new_ids.get(el.parent) if el.parent else None
-        for key in _REFERENCE_KEYS:
-            if key in el.data:
-                target = new_ids.get(el.data[key])
-                if target is None:
-                    del el.data[key]
-                else:
-                    el.data[key] = target
+        data = el.data
+        if isinstance(data, ListData | TableData | CodeData) and data.lead_in is not None:
+            data.lead_in = new_ids.get(data.lead_in)  # a lead-in no longer there introduces nothing
     return ordered
 
 
@@ -128,7 +135,7 @@ class DocBuilder:
     elements: list[Element] = field(default_factory=list)
     headings: HeadingStack = field(default_factory=HeadingStack)
     warnings: list[ParseWarning] = field(default_factory=list)
-    furniture: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    furniture: list[tuple[str, FurnitureData]] = field(default_factory=list)
     _open: list[Element] = field(default_factory=list)  # open containers (lists, tables, quotes)
 
     def new_id(self) -> str:
@@ -196,9 +203,9 @@ class DocBuilder:
         self.close(table)
         return table
 
-    def add_furniture(self, text: str, reason: str, **extra: Any) -> None:
+    def add_furniture(self, text: str, reason: str, ref: str | None = None) -> None:
         if text.strip():
-            self.furniture.append((text.strip(), furniture_data(reason, **extra)))
+            self.furniture.append((text.strip(), furniture_data(reason, ref)))
 
     def finish(self) -> tuple[str, list[Element]]:
         """The text (body, then furniture) and the elements in reading order."""

@@ -20,16 +20,15 @@ from functools import cache
 from importlib import resources
 from importlib.metadata import version
 from pathlib import PurePosixPath
-from typing import Any
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
 from parsers.decode import decode_text
-from parsers.model import Document, Element, ParseError, ParseWarning, content_version, trim_span
+from parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
 
 NAME = "code"
-OUTPUT_VERSION = 3  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 4  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = f"{OUTPUT_VERSION}+tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
 LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
@@ -387,17 +386,17 @@ def _elements(
         node = d.parent
         while node is not None:
             assert node.element is not None
-            enclosing.append(node.element.data["signature"])
+            assert isinstance(node.element.data, CodeData) and node.element.data.signature is not None
+            enclosing.append(node.element.data.signature)
             node = node.parent
-        data: dict[str, Any] = {
-            "language": language,
-            "symbol": _qualified(d),
-            "signature": _signature(text, d, offsets, language),
-            "context": used + list(reversed(enclosing)),
-            "parts": _parts(text, d, offsets, base, language),
-        }
-        if d.parent is not None:
-            data["part"] = True  # a unit of its own only when its parent is split
+        data = CodeData(
+            language=language,
+            symbol=_qualified(d),
+            signature=_signature(text, d, offsets, language),
+            context=used + list(reversed(enclosing)),
+            parts=_parts(text, d, offsets, base, language),
+            part=d.parent is not None,  # a unit of its own only when its parent is split
+        )
         d.element = Element(
             id="",
             kind=d.kind,
@@ -424,7 +423,7 @@ def _module_code(text: str, language: str, top: list[_Def], base: int) -> list[E
     for start, end in [(d.start, d.end) for d in top] + [(len(text), len(text))]:
         s, e = trim_span(text, cursor, start)
         if e > s:
-            out.append(Element(f"m{len(out)}", "code", s + base, e + base, data={"language": language}))
+            out.append(Element(f"m{len(out)}", "code", s + base, e + base, data=CodeData(language=language)))
         cursor = max(cursor, end)
     return out
 

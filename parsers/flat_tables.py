@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from parsers.model import Element
+from parsers.model import Element, RowData, TableData
 
 _MIN_ROWS = 2
 _MAX_MEAN_CELL = 80  # characters: prose with a stray "|" has long "cells"
@@ -85,12 +85,12 @@ def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: i
         first_start,
         last_end,
         section_path=section,
-        data={
-            "header": table.cells[0],
-            "header_text": text[header_start:header_end].strip(),
-            "rows": len(table.lines) - 1,
-            "flat": True,
-        },
+        data=TableData(
+            header=table.cells[0],
+            header_text=text[header_start:header_end].strip(),
+            rows=len(table.lines) - 1,
+            flat=True,
+        ),
     )
     rows = [
         Element(
@@ -100,7 +100,7 @@ def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: i
             end,
             section_path=section,
             parent=container.id,
-            data={"cells": cells, "header": n == 0},
+            data=RowData(cells=cells, header=n == 0),
         )
         for n, ((start, end), cells) in enumerate(zip(table.lines, table.cells, strict=True))
     ]

@@ -29,9 +29,14 @@ from parsers.flat_tables import find_tables, table_elements
 from parsers.headings import suspect_heading
 from parsers.model import (
     NON_BODY_KINDS,
+    CodeData,
     Document,
     Element,
+    ItemData,
+    ListData,
     ParseWarning,
+    TableData,
+    TextData,
     content_version,
     line_starts,
     trim_span,
@@ -40,7 +45,7 @@ from parsers.model import (
 NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSION = 4
+OUTPUT_VERSION = 5
 VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
@@ -200,7 +205,8 @@ class _Builder:
             el = self.emit("code", tok.map, data=code_data(language, info))
             item = self.frames[-1].element if self.frames else None
             if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
-                el.data["lead_in"] = item.id  # "1. Install it:" introduces its code
+                assert isinstance(el.data, CodeData)
+                el.data.lead_in = item.id  # "1. Install it:" introduces its code
             if el is not None and kind == "fence" and language and language.lower() in code.ALIASES:
                 self.code_parts(el, tok, code.ALIASES[language.lower()])
         elif kind == "html_block":
@@ -223,9 +229,9 @@ class _Builder:
         closing = body.rfind("\n")
         body = body[:closing] if closing > 0 else body  # without the closing fence line
         spans = code.top_level_spans(body, language)
-        el.data["language"] = language
-        if spans:
-            el.data["parts"] = [[s + start, e + start] for s, e in spans]
+        assert isinstance(el.data, CodeData)
+        el.data.language = language
+        el.data.parts = [[s + start, e + start] for s, e in spans]
 
     def front_matter(self, tok: Token) -> None:
         assert tok.map is not None
@@ -260,10 +266,7 @@ class _Builder:
 
     def open_list(self, tok: Token) -> None:
         assert tok.map is not None
-        data: dict[str, Any] = {"ordered": tok.type == "ordered_list_open"}
-        lead_in = self.lead_in()
-        if lead_in is not None:
-            data["lead_in"] = lead_in
+        data = ListData(ordered=tok.type == "ordered_list_open", lead_in=self.lead_in())
         depth = sum(1 for f in self.frames if f.element is not None and f.element.kind == "list")
         self.frames.append(_Frame(self.emit("list", tok.map, level=depth + 1, data=data)))
 
@@ -284,7 +287,7 @@ class _Builder:
                 break
         parent = self.frames[-1].element if self.frames else None
         level = parent.level if parent is not None and parent.level else 1
-        el = self.emit("list_item", [tok.map[0], own_end], level=level, data={"marker": tok.info or tok.markup})
+        el = self.emit("list_item", [tok.map[0], own_end], level=level, data=ItemData(marker=tok.info or tok.markup))
         self.frames.append(_Frame(el, own_end=own_end))
 
     def table(self, tokens: list[Token], i: int) -> int:
@@ -327,10 +330,7 @@ class _Builder:
         lead_in: bool,
     ) -> Element | None:
         """One table: its container, its header row (with the delimiter row) and its body rows."""
-        data: dict[str, Any] = {"header": header, "rows": len(body)}
-        introduced = self.lead_in() if lead_in else None
-        if introduced is not None:
-            data["lead_in"] = introduced
+        data = TableData(header=header, rows=len(body), lead_in=self.lead_in() if lead_in else None)
         table = self.emit("table", [start_line, end_line], data=data)
         if table is None:
             return None
@@ -340,7 +340,7 @@ class _Builder:
         head_end = start_line + 1 if body else end_line
         head = self.emit("table_row", [start_line, head_end], data=row_data(header, True))
         if head is not None:
-            table.data["header_text"] = self.text[head.start : self.span(start_line, start_line + 1)[1]]
+            data.header_text = self.text[head.start : self.span(start_line, start_line + 1)[1]]
         for n, (line_map, row_cells, _) in enumerate(body):
             self.emit(
                 "table_row", [head_end if n == 0 else line_map[0], line_map[0] + 1], data=row_data(row_cells, False)
@@ -366,12 +366,9 @@ class _Builder:
                 replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
             out.extend(pieces)
         for el in out:
-            if el.data.get("lead_in") in replaced:
-                lead_in = replaced[el.data["lead_in"]]
-                if lead_in is None:
-                    del el.data["lead_in"]
-                else:
-                    el.data["lead_in"] = lead_in
+            data = el.data
+            if isinstance(data, ListData | TableData | CodeData) and data.lead_in in replaced:
+                data.lead_in = replaced[data.lead_in]
         self.elements = out
 
     def _paragraph_with_tables(self, el: Element, ids: int) -> list[Element]:
@@ -428,7 +425,7 @@ class _Builder:
             at = bisect.bisect_right(heading_starts, start)
             section = headings[at - 1].section_path if at else ()
             self.elements.append(
-                Element(f"e{len(self.elements)}", kind, start, end, section_path=section, data={"recovered": True})
+                Element(f"e{len(self.elements)}", kind, start, end, section_path=section, data=TextData(recovered=True))
             )
 
     def renumbered(self) -> list[Element]:

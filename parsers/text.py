@@ -15,10 +15,19 @@ from collections.abc import Iterator
 
 from parsers.decode import decode_text
 from parsers.flat_tables import find_tables, table_elements
-from parsers.model import Document, Element, ParseWarning, content_version, line_starts, trim_span
+from parsers.model import (
+    Document,
+    Element,
+    ParseWarning,
+    TableData,
+    TurnData,
+    content_version,
+    line_starts,
+    trim_span,
+)
 
 NAME = "text"
-OUTPUT_VERSION = 3  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 4  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
@@ -53,8 +62,8 @@ def parse(data: bytes, doc_id: str) -> Document:
     for el in doc.elements:
         el.id = new_ids[el.id]
         el.parent = new_ids.get(el.parent) if el.parent else None
-        if "lead_in" in el.data:
-            el.data["lead_in"] = new_ids[el.data["lead_in"]]
+        if isinstance(el.data, TableData) and el.data.lead_in is not None:
+            el.data.lead_in = new_ids[el.data.lead_in]
         el.lines = doc.lines_of(el.start, el.end)
     title = next((e for e in doc.elements if e.kind == "heading"), None)
     if title is not None:
@@ -144,7 +153,8 @@ def _block_elements(
         before = _paragraph(text, cursor, table.lines[0][0], section, f"p{ids}.{n}")
         parts = table_elements(text, table, section, ids * 1000 + n)
         if before and text[before[0].start : before[0].end].rstrip().endswith(":"):
-            parts[0].data["lead_in"] = before[0].id  # "Net revenue by segment:" leads into it
+            assert isinstance(parts[0].data, TableData)
+            parts[0].data.lead_in = before[0].id  # "Net revenue by segment:" leads into it
         out.extend(before + parts)
         cursor = table.lines[-1][1]
     out.extend(_paragraph(text, cursor, end, section, f"p{ids}"))
@@ -165,7 +175,9 @@ def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list
     for a, b in itertools.pairwise(turn_starts):
         stop = _turn_end(text, lines, a, b)
         start, end = trim_span(text, lines[a][0], lines[stop - 1][1])
-        elements.append(Element(f"u{a}", "turn", start, end, section_path=section, data={"speaker": speakers[a]}))
+        elements.append(
+            Element(f"u{a}", "turn", start, end, section_path=section, data=TurnData(speaker=speakers[a] or ""))
+        )
         if stop < b:  # what follows is no longer the speaker's: a document pasted after the chat
             elements.extend(_prose_elements(text, lines[stop:b], section=section, prefix=f"x{a}."))
     return elements

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunkers.budget import Counter as TokenCounter
-from parsers.model import NON_BODY_KINDS, Document, Element
+from parsers.model import NON_BODY_KINDS, CodeData, Document, Element, RowData, TableData
 from quality_gates.code_units import measure_code
 from quality_gates.facts import DocFacts
 
@@ -134,15 +134,15 @@ def _overlapping(starts: list[int], leaves: list[Element], start: int, end: int)
 def _measure_tables(facts: DocFacts, doc: Document, records: list[dict[str, Any]]) -> None:
     """Every chunk holding a table's body rows must carry that table's header in embed_text."""
     by_id = doc.by_id()
-    rows = [e for e in doc.elements if e.kind == "table_row" and not e.data.get("header")]
+    rows = [e for e in doc.elements if isinstance(e.data, RowData) and not e.data.header]
     if not rows:
         return
     starts = [e.start for e in rows]
     for r in records:
         held = _overlapping(starts, rows, r["start"], r["end"])
         tables = {e.parent for e in held if e.parent in by_id}
-        headers = [by_id[t].data.get("header_text") for t in tables if t]
-        headers = [h for h in headers if h]
+        datas = [by_id[t].data for t in tables if t]
+        headers = [d.header_text for d in datas if isinstance(d, TableData) and d.header_text]
         if not headers:
             continue
         facts.table_chunks += 1
@@ -175,8 +175,8 @@ def _measure_code_context(facts: DocFacts, doc: Document, records: list[dict[str
         facts.code_whole += len(inside) == len(held)
         # A definition held whole needs its imports and enclosing headers; a chunk inside a
         # definition needs that definition's header.
-        needed = {line for e in inside for line in e.data.get("context", [])}
-        needed |= {e.data.get("signature", "") for e in around}
+        needed = {line for e in inside if isinstance(e.data, CodeData) for line in e.data.context}
+        needed |= {e.data.signature for e in around if isinstance(e.data, CodeData) and e.data.signature}
         absent = [line for line in needed if line not in r["embed_text"]]
         facts.code_context += not absent
         if absent:

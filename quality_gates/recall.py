@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from parsers.model import NON_BODY_KINDS, Document
+from parsers.model import NON_BODY_KINDS, Document, FurnitureData
 from quality_gates.facts import DocFacts
 from quality_gates.reference import TEXT_FORMATS, Reference
 from quality_gates.words import bag, located, runs, words
@@ -41,7 +41,10 @@ def _declared(doc: Document) -> list[dict[str, Any]]:
     out = []
     for e in doc.elements:
         if e.kind in NON_BODY_KINDS:
-            reason = e.data.get("reason") or (f"<{e.data['html']}> block" if "html" in e.data else None)
+            data = e.data
+            reason = data.reason if isinstance(data, FurnitureData) else None
+            if reason is None and isinstance(data, FurnitureData) and data.html:
+                reason = f"<{data.html}> block"
             out.append(
                 {
                     "kind": e.kind,

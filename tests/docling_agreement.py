@@ -53,7 +53,7 @@ def body_words(doc: Document) -> list[str]:
     """Our body text in reading order, without the headings we make up (a sheet's name)."""
     out: list[str] = []
     for el in doc.leaves():
-        if el.kind == "heading" and "sheet" in el.data:
+        if el.kind == "heading" and getattr(el.data, "sheet", None):
             continue
         out += words(doc.text[el.start : el.end])
     return out

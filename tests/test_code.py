@@ -46,7 +46,7 @@ def parse_py(source: str = SOURCE, name: str = "session.py"):
 
 def test_definitions_with_symbols_lines_context_and_signatures() -> None:
     doc = parse_py()
-    rows = [(e.kind, e.data.get("symbol"), e.lines, e.data.get("part", False)) for e in doc.elements]
+    rows = [(e.kind, getattr(e.data, "symbol", None), e.lines, getattr(e.data, "part", False)) for e in doc.elements]
     assert rows == [
         ("code", None, (1, 7), False),
         ("class", "Session", (10, 19), False),
@@ -55,17 +55,17 @@ def test_definitions_with_symbols_lines_context_and_signatures() -> None:
         ("function", "helper", (22, 26), False),
         ("function", "helper.inner", (23, 24), True),
     ]
-    by_symbol = {e.data.get("symbol"): e for e in doc.elements}
+    by_symbol = {getattr(e.data, "symbol", None): e for e in doc.elements}
     headers = by_symbol["Session.headers"]
     # The leading comment and the decorator travel with the method.
     assert doc.text[headers.start : headers.end].startswith("# Build the headers once.\n    @staticmethod\n")
-    assert headers.data["signature"] == "@staticmethod\n    def headers(token: str) -> dict[str, str]:"
+    assert headers.data.signature == "@staticmethod\n    def headers(token: str) -> dict[str, str]:"
     # Only the imports a definition references: json for load, none for headers.
-    assert by_symbol["Session.load"].data["context"] == ["import json", "from typing import Any", "class Session:"]
-    assert headers.data["context"] == ["class Session:"]
+    assert by_symbol["Session.load"].data.context == ["import json", "from typing import Any", "class Session:"]
+    assert headers.data.context == ["class Session:"]
     # A module constant the definition reads is context too (evidence: a rate, a limit).
-    assert by_symbol["helper.inner"].data["context"] == ["LIMIT = 10", "def helper() -> int:"]
-    assert by_symbol["helper"].data["context"] == ["LIMIT = 10"]
+    assert by_symbol["helper.inner"].data.context == ["LIMIT = 10", "def helper() -> int:"]
+    assert by_symbol["helper"].data.context == ["LIMIT = 10"]
     assert doc.metadata == {"title": "session.py", "language": "python"}
 
 
@@ -183,7 +183,7 @@ def test_markdown_fences_in_a_known_language_split_at_definitions() -> None:
     source = f"# Steps\n\n```py\n{functions}\n```\n"
     doc = markdown.parse(source.encode(), "steps.md")
     fence = next(e for e in doc.elements if e.kind == "code")
-    assert fence.data["language"] == "python" and len(fence.data["parts"]) == 12
+    assert fence.data.language == "python" and len(fence.data.parts) == 12
     chunks = Chunker(ChunkConfig(max_tokens=64)).chunk(doc)
     for c in chunks:
         for line in c.text.splitlines():
@@ -214,7 +214,7 @@ SNIPPETS = {
 def test_every_language_has_a_query_that_finds_definitions(name: str) -> None:
     source, symbol = SNIPPETS[name]
     doc = code.parse(source.encode(), name)
-    assert symbol in [e.data.get("symbol") for e in doc.elements]
+    assert symbol in [getattr(e.data, "symbol", None) for e in doc.elements]
     assert not doc.warnings
 
 
@@ -239,10 +239,10 @@ def unrelated(x):
     return json.dumps(x)
 '''
     doc = code.parse(source, "bank.py")
-    interest = next(e for e in doc.elements if e.data.get("symbol") == "interest")
-    assert interest.data["context"] == ["RATE = 0.05"]
-    unrelated = next(e for e in doc.elements if e.data.get("symbol") == "unrelated")
-    assert unrelated.data["context"] == ["import json"]
+    interest = next(e for e in doc.elements if getattr(e.data, "symbol", None) == "interest")
+    assert interest.data.context == ["RATE = 0.05"]
+    unrelated = next(e for e in doc.elements if getattr(e.data, "symbol", None) == "unrelated")
+    assert unrelated.data.context == ["import json"]
     chunks = chunker_factory(max_tokens=32, context_share=0.5).chunk(doc)
     holding = next(c for c in chunks if "return amount * RATE" in c.text)
     assert holding.text.startswith("def interest")

@@ -80,7 +80,7 @@ def test_chrome_stays_out_of_chunks_and_content_reaches_them(case: str) -> None:
 @pytest.mark.parametrize("case", sorted(CHROME_HEADINGS))
 def test_chrome_is_furniture_with_its_reason(case: str) -> None:
     doc, _ = chunks_of(case)
-    furniture = [(doc.text[e.start : e.end], e.data["reason"]) for e in doc.elements if e.kind == "furniture"]
+    furniture = [(doc.text[e.start : e.end], e.data.reason) for e in doc.elements if e.kind == "furniture"]
     held = " ".join(text for text, _ in furniture)
     for phrase in CHROME_PHRASES[case]:
         assert phrase in held, (case, phrase)
@@ -93,7 +93,7 @@ def test_how_each_page_found_its_content_and_its_chrome() -> None:
         doc, _ = chunks_of(case)
         reasons[case] = (
             doc.metadata["main_content"],
-            {e.data["reason"] for e in doc.elements if e.kind == "furniture"},
+            {e.data.reason for e in doc.elements if e.kind == "furniture"},
         )
     assert reasons["mdbook-chapter"][0] == "<main>"
     assert "outside the main content (<main>)" in reasons["mdbook-chapter"][1]  # the help popup

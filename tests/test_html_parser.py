@@ -29,7 +29,7 @@ def test_a_sentence_with_inline_formatting_is_one_paragraph_with_its_spans() -> 
     (paragraph,) = [e for e in doc.elements if e.kind == "paragraph"]
     text = doc.text[paragraph.start : paragraph.end]
     assert text == "Customers may request a full refund within 30 days of purchase; run refund --all or see the policy."
-    spans = {(doc.text[s["start"] : s["end"]], s["style"], s.get("href")) for s in paragraph.data["inline"]}
+    spans = {(doc.text[s["start"] : s["end"]], s["style"], s.get("href")) for s in paragraph.data.inline}
     assert spans == {
         ("full refund", "bold", None),
         ("30 days", "italic", None),
@@ -58,9 +58,9 @@ def test_lists_nest_with_their_lead_in_and_code_in_an_item_is_code() -> None:
         ("list_item", "fast"),
     ]
     code = next(e for e in doc.elements if e.kind == "code")
-    assert code.data["language"] == "python"
+    assert code.data.language == "python"
     lists = [e for e in doc.elements if e.kind == "list"]
-    assert lists[0].data == {"ordered": True, "lead_in": doc.elements[0].id}
+    assert lists[0].data.to_json() == {"ordered": True, "lead_in": doc.elements[0].id}
     assert doc.element(lists[1].parent).kind == "list_item"  # a nested list belongs to its item
 
 
@@ -71,7 +71,7 @@ def test_a_data_table_repeats_merged_cells_and_a_layout_table_is_blocks() -> Non
         "<table><tr><td><h2>Layout</h2><table><tr><td>inner</td></tr></table><p>Body text.</p></td></tr></table>"
     )
     table = next(e for e in doc.elements if e.kind == "table")
-    assert table.data["header"] == ["Region", "Revenue", "Revenue"]
+    assert table.data.header == ["Region", "Revenue", "Revenue"]
     assert texts(doc, "table_row")[:3] == ["| Region | Revenue | Revenue |", "| EU | Q1 | 10 |", "| EU | Q2 | 12 |"]
     assert texts(doc, "heading") == ["Layout"] and "Body text." in texts(doc, "paragraph")
 
@@ -89,7 +89,7 @@ def test_hidden_blocks_and_images_are_furniture_with_their_reason() -> None:
         "<main><h1>T</h1><p>Body.</p><div hidden>secret draft</div><p style='display:none'>gone</p>"
         "<img alt='A chart of sales'></main>"
     )
-    furniture = {doc.text[e.start : e.end]: e.data["reason"] for e in doc.elements if e.kind == "furniture"}
+    furniture = {doc.text[e.start : e.end]: e.data.reason for e in doc.elements if e.kind == "furniture"}
     assert furniture == {
         "secret draft": "hidden (hidden attribute)",
         "gone": "hidden (style)",

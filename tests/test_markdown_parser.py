@@ -44,7 +44,7 @@ def test_nested_list_items_own_their_lines_and_point_to_parents() -> None:
     assert [doc.text[e.start : e.end] for e in items] == ["1. one", "- one.a", "- one.b", "2. two"]
     by_id = doc.by_id()
     top = by_id[items[0].parent]
-    assert top.kind == "list" and top.data["lead_in"] == doc.elements[0].id
+    assert top.kind == "list" and top.data.lead_in == doc.elements[0].id
     assert by_id[by_id[items[1].parent].parent] is items[0]
     assert [e.level for e in items] == [1, 2, 2, 1]
 
@@ -54,8 +54,8 @@ def test_table_header_rows_and_cells() -> None:
     doc = markdown.parse(source, "x.md")
     table = doc.elements[0]
     assert table.kind == "table"
-    assert table.data["header"] == ["Severity", "Ack"]
-    assert table.data["header_text"] == "| Severity | Ack |"
+    assert table.data.header == ["Severity", "Ack"]
+    assert table.data.header_text == "| Severity | Ack |"
     rows = [e for e in doc.elements if e.kind == "table_row"]
     # The delimiter row opens the first body row, which carries the header as context.
     assert [doc.text[r.start : r.end] for r in rows] == [
@@ -63,8 +63,8 @@ def test_table_header_rows_and_cells() -> None:
         "|---|---|\n| P1 | 15 min |",
         "| P2 | 1 h |",
     ]
-    assert [r.data["header"] for r in rows] == [True, False, False]
-    assert rows[2].data["cells"] == ["P2", "1 h"]
+    assert [r.data.header for r in rows] == [True, False, False]
+    assert rows[2].data.cells == ["P2", "1 h"]
 
 
 def test_a_header_row_too_wide_to_share_a_chunk_never_leaves_its_delimiter_row_headerless() -> None:
@@ -101,7 +101,7 @@ def test_code_in_a_list_item_is_a_code_unit() -> None:
         ("list_item", "2. Run it."),
     ]
     item, fence = doc.elements[3], doc.elements[4]
-    assert fence.parent == item.id and fence.data["lead_in"] == item.id and len(fence.data["parts"]) == 2
+    assert fence.parent == item.id and fence.data.lead_in == item.id and len(fence.data.parts) == 2
     for chunk in Chunker(ChunkConfig(max_tokens=64)).chunk(doc):
         if "code" in chunk.kinds:  # every code piece ends at a line end, never mid-statement
             assert chunk.text.endswith((")", "```", "works.", "it.")), chunk.text[-30:]
@@ -115,7 +115,7 @@ def test_code_blockquote_html_and_front_matter() -> None:
     assert doc.metadata == {"title": "T", "date": "2026-01-02"}
     assert [e.kind for e in doc.elements] == ["front_matter", "code", "blockquote", "paragraph", "html"]
     code = doc.elements[1]
-    assert code.data == {"language": "python", "info": "py title=x"}  # the info string names the language
+    assert code.data.to_json() == {"language": "python", "info": "py title=x"}  # the info string names the language
     quote, para = doc.elements[2], doc.elements[3]
     assert para.parent == quote.id and doc.text[para.start : para.end] == "> quoted\n> text"
 
@@ -129,7 +129,7 @@ def test_invalid_front_matter_is_a_warning_not_a_failure() -> None:
 def test_text_no_rule_claims_is_recovered() -> None:
     doc = markdown.parse(b"[ref]: https://example.com\n\nPara.\n", "x.md")
     assert kinds(doc) == [("paragraph", "[ref]: https://example.com"), ("paragraph", "Para.")]
-    assert doc.elements[0].data == {"recovered": True}
+    assert doc.elements[0].data.to_json() == {"recovered": True}
 
 
 def test_empty_document_warns() -> None:
@@ -190,7 +190,7 @@ def test_pipe_rows_without_a_delimiter_row_are_a_table() -> None:
         ("paragraph", "After."),
     ]
     table = doc.elements[1]
-    assert table.data["header_text"] == "net sales | 1,234 | 1,100"
+    assert table.data.header_text == "net sales | 1,234 | 1,100"
     assert [e.parent for e in doc.elements[2:4]] == [table.id, table.id]
 
 
@@ -198,6 +198,6 @@ def test_two_tables_without_a_blank_line_between_them_stay_two_tables() -> None:
     source = "| A | B |\n|---|---|\n| 1 | 2 |\n| Quarter | Revenue |\n|---|---|\n| Q1 | 10 |\n"
     doc = markdown.parse(source.encode(), "t.md")
     tables = [e for e in doc.elements if e.kind == "table"]
-    assert [t.data["header_text"] for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
+    assert [t.data.header_text for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
     q1 = next(e for e in doc.elements if e.kind == "table_row" and doc.text[e.start : e.end].endswith("| Q1 | 10 |"))
     assert q1.parent == tables[1].id

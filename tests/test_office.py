@@ -35,9 +35,9 @@ def test_docx_headings_table_header_and_numbered_list() -> None:
         (2, ("Incident Policy", "Escalation")),
     ]
     table = next(e for e in doc.elements if e.kind == "table")
-    assert table.data["header"] == ["Severity", "Acknowledge within", "Resolve within"]
-    assert table.data["rows"] == 24 and table.data["ref"] == "#/tables/0"
-    assert doc.text[doc.element(table.data["lead_in"]).start :].startswith("Response targets depend")
+    assert table.data.header == ["Severity", "Acknowledge within", "Resolve within"]
+    assert table.data.rows == 24 and table.data.ref == "#/tables/0"
+    assert doc.text[doc.element(table.data.lead_in).start :].startswith("Response targets depend")
     items = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "list_item"]
     assert items == ["Page the secondary on-call.", "Open an incident channel.", "Inform the incident commander."]
     assert doc.metadata["title"] == "Incident Policy"
@@ -59,9 +59,9 @@ def test_xlsx_sheets_are_sections_and_a_title_row_is_a_caption() -> None:
         ("heading", "Budget"),
     ]
     tables = [e for e in doc.elements if e.kind == "table"]
-    assert [t.data["header"] for t in tables] == [["Year", "Freshwater Ducks"], ["Item", "Cost", "Owner"]]
-    assert [(t.data["sheet"], t.data["cells"]) for t in tables] == [("Ducks", "B4:C8"), ("Budget", "A1:C4")]
-    assert tables[0].data["caption"] == "Number of freshwater ducks per year"
+    assert [t.data.header for t in tables] == [["Year", "Freshwater Ducks"], ["Item", "Cost", "Owner"]]
+    assert [(t.data.sheet, t.data.cells) for t in tables] == [("Ducks", "B4:C8"), ("Budget", "A1:C4")]
+    assert tables[0].data.caption == "Number of freshwater ducks per year"
 
 
 def test_pptx_slides_are_sections_with_slide_numbers() -> None:
@@ -168,7 +168,7 @@ def test_xlsx_with_a_million_empty_cells_and_one_table() -> None:
     wb.save(buffer)
     doc = office.parse(buffer.getvalue(), "sparse.xlsx")
     tables = [e for e in doc.elements if e.kind == "table"]
-    assert len(tables) == 1 and tables[0].data["header"] == ["Year", "Ducks"]
+    assert len(tables) == 1 and tables[0].data.header == ["Year", "Ducks"]
 
 
 # -- the real-world office corpus ----------------------------------------------------------
@@ -186,7 +186,7 @@ def test_office_corpus_parses_and_table_chunks_carry_headers() -> None:
                 continue
             ids = {e.parent for e in doc.elements if e.kind == "table_row" and chunk.start <= e.start < chunk.end}
             for table in (doc.element(i) for i in ids if i):
-                if table is not None and table.data.get("header_text"):
+                if table is not None and getattr(table.data, "header_text", None):
                     tables_seen += 1
-                    assert table.data["header_text"] in chunk.embed_text, (path.name, chunk.text[:80])
+                    assert table.data.header_text in chunk.embed_text, (path.name, chunk.text[:80])
     assert tables_seen >= 10

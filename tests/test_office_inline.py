@@ -51,7 +51,7 @@ def test_a_docx_sentence_split_by_formatting_is_one_paragraph_with_the_source_sp
     paragraphs = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "paragraph"]
     assert paragraphs == ["Customers may request a full refund within 30 days of purchase; see the policy."]
     paragraph = next(e for e in doc.elements if e.kind == "paragraph")
-    spans = [(doc.text[s["start"] : s["end"]], s["style"], s.get("href")) for s in paragraph.data["inline"]]
+    spans = [(doc.text[s["start"] : s["end"]], s["style"], s.get("href")) for s in paragraph.data.inline]
     assert spans == [
         ("full refund", "bold", None),
         ("30 days", "italic", None),
@@ -87,9 +87,9 @@ def test_an_xlsx_note_below_a_table_is_a_paragraph_not_lost(tmp_path: Path) -> N
         ("paragraph", "WARNING: all Q2 figures are provisional until audited."),
     ]
     note = next(e for e in doc.elements if e.kind == "paragraph")
-    assert note.data["cells"] == "A18:A18"
+    assert note.data.cells == "A18:A18"
     table = next(e for e in doc.elements if e.kind == "table")
-    assert table.data["caption"] == "Quarterly figures" and table.data["cells"] == "A3:B15"
+    assert table.data.caption == "Quarterly figures" and table.data.cells == "A3:B15"
     assert any("provisional" in c.text for c in Chunker(ChunkConfig()).chunk(doc))
     (tmp_path / "q2.xlsx").write_bytes(buffer.getvalue())
     out = tmp_path / "out"
@@ -104,13 +104,13 @@ def test_an_xlsx_note_below_a_table_is_a_paragraph_not_lost(tmp_path: Path) -> N
 
 def test_chart_data_is_a_table_under_its_caption() -> None:
     doc = office.parse((corpus_dir("office") / "xlsx_01.xlsx").read_bytes(), "xlsx_01.xlsx")
-    charts = [e for e in doc.elements if e.kind == "table" and "chart" in e.data]
-    assert [c.data["chart"] for c in charts] == ["line_chart", "scatter_chart"]
-    assert [doc.text[doc.element(c.data["lead_in"]).start : doc.element(c.data["lead_in"]).end] for c in charts] == [
+    charts = [e for e in doc.elements if e.kind == "table" and getattr(e.data, "chart", None)]
+    assert [c.data.chart for c in charts] == ["line_chart", "scatter_chart"]
+    assert [doc.text[doc.element(c.data.lead_in).start : doc.element(c.data.lead_in).end] for c in charts] == [
         "'col-3'",
         "'col-2', 'col-3', 'col-4' by 'col-1'",
     ]
-    assert charts[0].data["header"] == ["col-1", "col-3"]
+    assert charts[0].data.header == ["col-1", "col-3"]
 
 
 def test_markdown_and_html_never_import_docling() -> None:

@@ -53,14 +53,14 @@ def test_word_processor_formats_read_like_the_docx_they_came_from(target: str, t
     headings = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
     assert headings == [from_docx.text[e.start : e.end] for e in from_docx.elements if e.kind == "heading"]
     table = next(e for e in doc.elements if e.kind == "table")
-    assert table.data["header"] == ["Severity", "Acknowledge within", "Resolve within"]
+    assert table.data.header == ["Severity", "Acknowledge within", "Resolve within"]
 
 
 def test_a_spreadsheet_in_ods_keeps_its_sheets_and_tables(tmp_path: Path) -> None:
     doc = office.parse(_converted(XLSX, "ods", tmp_path), "ducks.ods")
     sheets = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
     assert sheets == ["Ducks", "Budget"]
-    assert [t.data["header"] for t in doc.elements if t.kind == "table"] == [
+    assert [t.data.header for t in doc.elements if t.kind == "table"] == [
         ["Year", "Freshwater Ducks"],
         ["Item", "Cost", "Owner"],
     ]

@@ -47,9 +47,9 @@ def test_headings_three_levels_and_running_header_footer_are_furniture() -> None
 def test_a_table_across_two_pages_is_stitched_and_every_piece_carries_its_header() -> None:
     doc = parse(GOLDEN / "pdf" / "table-two-pages" / "input.pdf")
     (table,) = [e for e in doc.elements if e.kind == "table"]
-    assert table.data["header"] == ["Station", "Week", "Level (cm)"]
-    assert table.data["rows"] == 70 and table.data["pages"] == [1, 2]
-    assert doc.element(table.data["lead_in"]).kind == "caption"
+    assert table.data.header == ["Station", "Week", "Level (cm)"]
+    assert table.data.rows == 70 and table.data.pages == [1, 2]
+    assert doc.element(table.data.lead_in).kind == "caption"
     pieces = [c for c in Chunker(ChunkConfig(max_tokens=96)).chunk(doc) if "table_row" in c.kinds]
     assert len(pieces) > 3 and {p for c in pieces for p in c.pages} == {1, 2}
     assert all("| Station | Week | Level (cm) |" in c.embed_text for c in pieces)

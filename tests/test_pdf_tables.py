@@ -151,4 +151,4 @@ def test_a_header_row_left_at_the_foot_of_a_column_heads_the_rows_in_the_next() 
             doc.cell(40, 6, text)
     parsed = pdf.parse(bytes(doc.output()), "header-alone.pdf")
     (table,) = [e for e in parsed.elements if e.kind == "table"]
-    assert table.data["header"] == ["Station", "Level"]
+    assert table.data.header == ["Station", "Level"]

@@ -26,7 +26,7 @@ def test_transcript_turns_keep_their_speaker_and_continuation_lines() -> None:
         b"Alice: Go on.\n[10:02] Carol: Joining late.\n<dave> hi all\n"
     )
     doc = text.parse(source, "chat.txt")
-    turns = [(e.data["speaker"], doc.text[e.start : e.end]) for e in doc.elements]
+    turns = [(e.data.speaker, doc.text[e.start : e.end]) for e in doc.elements]
     assert turns == [
         ("Alice", "Alice: Hi Bob."),
         ("Bob", "Bob: Hello.\n  I have two points.\n\n  First, the budget."),
@@ -56,7 +56,7 @@ def test_flattened_table_rows_become_rows_and_tab_separated_too() -> None:
         ("table_row", "a\tb\tc"),
         ("table_row", "1\t2\t3"),
     ]
-    assert doc.elements[2].data == {"cells": ["year", "revenue", "margin"], "header": True}
+    assert doc.elements[2].data.to_json() == {"cells": ["year", "revenue", "margin"], "header": True}
     assert doc.elements[3].parent == doc.elements[1].id
 
 
@@ -96,7 +96,7 @@ def test_figures_at_line_ends_are_table_rows_with_their_header() -> None:
         "Net revenue 7,085.3 6,840.6 5,336.5",
         "Gross profit (3.2) 2.1 —",
     ]
-    assert rows[1].data["cells"] == ["Net revenue", "7,085.3", "6,840.6", "5,336.5"]
+    assert rows[1].data.cells == ["Net revenue", "7,085.3", "6,840.6", "5,336.5"]
     assert doc.elements[-1].kind == "paragraph"  # one trailing year is prose, not a row
 
 
@@ -105,5 +105,5 @@ def test_column_names_above_figures_head_the_table_and_a_colon_line_leads_into_i
     doc = text.parse(source.encode(), "s.txt")
     assert [e.kind for e in doc.elements] == ["paragraph", "table", "table_row", "table_row", "table_row"]
     table = doc.elements[1]
-    assert table.data["header_text"] == "Segment Fiscal 2019 Fiscal 2018 Change"
-    assert table.data["lead_in"] == doc.elements[0].id
+    assert table.data.header_text == "Segment Fiscal 2019 Fiscal 2018 Change"
+    assert table.data.lead_in == doc.elements[0].id

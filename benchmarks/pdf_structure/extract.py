@@ -38,7 +38,9 @@ def parsegate(repo: Path) -> Callable[[Path], dict[str, Any]]:
         rows: dict[str, list[list[str]]] = {}
         for e in doc.elements:
             if e.kind == "table_row" and e.parent:
-                rows.setdefault(e.parent, []).append([str(c) for c in e.data.get("cells", [])])
+                # Element data is typed since parsegate's output version 2 (a dict in older checkouts).
+                cells = e.data.get("cells", []) if isinstance(e.data, dict) else getattr(e.data, "cells", [])
+                rows.setdefault(e.parent, []).append([str(c) for c in cells])
         return {
             "body": [text[e.start : e.end] for e in leaves if e.kind not in not_body],
             "all": [text[e.start : e.end] for e in leaves],

@@ -20,9 +20,9 @@ from docling_core.types.doc.items.table.table import TableItem
 from docling_core.types.doc.items.table.table_data import RichTableCell
 from docling_core.types.doc.items.text import ListItem, TextItem
 
-from parsers.build import DocBuilder, code_data, inline_data, list_data, title_from_first_heading
+from parsers.build import DocBuilder, code_data, list_data, title_from_first_heading
 from parsers.headings import suspect_heading
-from parsers.model import Document, Element, ParseWarning
+from parsers.model import Data, Document, Element, ParseWarning, TextData, data_class
 from parsers.office.inline import joined, pieces_of, shifted
 from parsers.office.tables import Title, chart_grid, header_rows, is_title_row, title_row, xlsx_cells
 
@@ -90,8 +90,12 @@ class _Walk:
         self.close_lists(-1)
 
     # -- provenance -----------------------------------------------------------------------
-    def fields(self, item: Any, **data: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {"data": {"ref": item.self_ref, **data}}
+    def fields(self, item: Any, data: Data | None = None) -> dict[str, Any]:
+        """Element fields from a docling item: its data (with the item's reference) and, where
+        the format has them, its page and box."""
+        data = data if data is not None else TextData()
+        data.ref = item.self_ref
+        out: dict[str, Any] = {"data": data}
         prov = getattr(item, "prov", None) or []
         if prov and self.fmt in ("pptx", "docling"):
             out["page"] = prov[0].page_no
@@ -126,7 +130,7 @@ class _Walk:
         elif label == "sheet":
             self.flush_title()
             self.b.headings.reset()
-            self.b.heading(1, name, **self.fields(item, sheet=name))
+            self.b.heading(1, name, **self.fields(item, TextData(sheet=name)))
             self.section_base = 1
         elif label in ("list", "ordered_list"):
             self.flush_title()
@@ -192,16 +196,16 @@ class _Walk:
         elif kind == "list_item" or isinstance(item, ListItem):
             self.emit_text("list_item", text, spans, item)
         elif kind == "code":
-            self.emit_text("code", text, [], item, **code_data(getattr(item, "code_language", None)))
+            self.emit_text("code", text, [], item, code_data(getattr(item, "code_language", None)))
         else:
             self.emit_text(kind, text, spans, item)
 
-    def emit_text(self, kind: str, text: str, spans: list[dict[str, Any]], item: Any, **data: Any) -> None:
-        fields = self.fields(item, **data)
+    def emit_text(self, kind: str, text: str, spans: list[dict[str, Any]], item: Any, data: Data | None = None) -> None:
+        fields = self.fields(item, data if data is not None else data_class(kind)())
         if kind == "list_item":
             fields["level"] = len(self.lists) or 1
         el = self.b.emit(kind, text, **fields)
-        el.data.update(inline_data(shifted(spans, el.start)))
+        el.data.inline = shifted(spans, el.start)
 
     # -- tables and charts ------------------------------------------------------------------
     def grid(self, item: Any) -> list[list[str]]:
@@ -228,7 +232,7 @@ class _Walk:
         title = self.take_title(cells)
         title_el = None
         if title is not None:
-            title_el = self.b.emit("caption", title.text, data={"ref": title.ref, "title_row": True})
+            title_el = self.b.emit("caption", title.text, data=TextData(ref=title.ref, title_row=True))
         extra: dict[str, Any] = {"caption": title.text if title else None}
         if cells is not None:
             extra["cells"] = cells.label
@@ -266,4 +270,4 @@ class _Walk:
         """A one-cell row no table follows is a paragraph of its sheet (a note, a warning)."""
         title, self.pending = self.pending, None
         if title is not None:
-            self.b.emit("paragraph", title.text, data={"ref": title.ref, "cells": title.cells})
+            self.b.emit("paragraph", title.text, data=TextData(ref=title.ref, cells=title.cells))

@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.model import Element, TextBuilder
+from parsers.model import Element, ListData, RowData, TableData, TextBuilder
 from parsers.pdf.layout import Box, Line, Style, Table, round_box
 from parsers.pdf.lines import join_lines
 from parsers.pdf.order import Block
@@ -30,25 +30,23 @@ _END = '.!?:;"”’)»'
 # -- element data (one place per kind) ------------------------------------------------------------
 
 
-def table_data(table: Table, rows: list[list[str]], lead_in: str | None) -> dict[str, Any]:
-    header = rows[0] if table.header_rows else None
-    data: dict[str, Any] = {
-        "header": header,
-        "header_text": row_text(header) if header else None,
-        "rows": len(rows) - table.header_rows,
-        "pages": [table.page],
-    }
-    if lead_in:
-        data["lead_in"] = lead_in
-    return data
+def table_data(table: Table, rows: list[list[str]], lead_in: str | None) -> TableData:
+    header = rows[0] if table.header_rows else []
+    return TableData(
+        header=header,
+        header_text=row_text(header) if header else None,
+        rows=len(rows) - table.header_rows,
+        pages=[table.page],
+        lead_in=lead_in or None,
+    )
 
 
-def row_data(cells: list[str], header: bool) -> dict[str, Any]:
-    return {"cells": cells, "header": header}
+def row_data(cells: list[str], header: bool) -> RowData:
+    return RowData(cells=cells, header=header)
 
 
-def list_data(lead_in: str | None) -> dict[str, Any]:
-    return {"lead_in": lead_in} if lead_in else {}
+def list_data(lead_in: str | None) -> ListData:
+    return ListData(lead_in=lead_in or None)
 
 
 def row_text(cells: list[str]) -> str:
@@ -282,13 +280,14 @@ def _char_width(lines: list[Line]) -> float:
 def _emit_table(b: Builder, table: Table) -> None:
     rows = table.rows
     previous = b.last_table
-    header = previous.data.get("header") if previous is not None else None
+    header = previous.data.header or None if previous is not None and isinstance(previous.data, TableData) else None
     # A table that goes on from the previous page: the same columns, a repeated header or none.
     last = b.elements[-1] if b.elements else None
     continues = previous is not None and last is not None and last.parent == previous.id
     # Without a header, a table that goes on right after the last one's rows (in the next
     # column or page) with as many columns is the same table.
-    columns = len(header) if header is not None else len(last.data.get("cells", ())) if last else 0
+    last_cells = last.data.cells if last is not None and isinstance(last.data, RowData) else []
+    columns = len(header) if header is not None else len(last_cells)
     if continues and previous is not None and len(rows[0]) == columns:
         skip = 0
         if rows[0] == header:
@@ -297,8 +296,9 @@ def _emit_table(b: Builder, table: Table) -> None:
             b.furniture.append((row_text(rows[0]), table.page, _row_box(table, 0)))
             rows, skip = rows[1:], 1
         _emit_rows(b, previous, rows, table, first=False, skip=skip)
-        previous.data["rows"] += len(rows)
-        previous.data["pages"].append(table.page)
+        assert isinstance(previous.data, TableData)
+        previous.data.rows += len(rows)
+        previous.data.pages.append(table.page)
         previous.end = b.size
         return
     box = round_box(table.x0, table.top, table.x1, table.bottom)

@@ -15,7 +15,7 @@ from typing import Any
 
 from lxml import etree
 
-from parsers.build import DocBuilder, code_data, inline_data, list_data
+from parsers.build import DocBuilder, code_data, list_data
 from parsers.headings import suspect_heading
 from parsers.model import Element, ParseWarning
 from parsers.web.inline import InlineText
@@ -309,7 +309,7 @@ class Walker:
 
     def emit(self, kind: str, text: str, spans: list[dict[str, Any]], **fields: Any) -> Element:
         el = self.b.emit(kind, text, **fields)
-        el.data.update(inline_data([{**s, "start": s["start"] + el.start, "end": s["end"] + el.start} for s in spans]))
+        el.data.inline = [{**s, "start": s["start"] + el.start, "end": s["end"] + el.start} for s in spans]
         return el
 
     def extend(self, el: Element, text: str, spans: list[dict[str, Any]]) -> None:
@@ -318,7 +318,7 @@ class Walker:
         el.end = end
         more = [{**s, "start": s["start"] + start, "end": s["end"] + start} for s in spans]
         if more:
-            el.data["inline"] = [*el.data.get("inline", []), *more]
+            el.data.inline = [*el.data.inline, *more]
 
     def emit_item(self, frame: _Frame) -> None:
         if frame.element is None and not self.inline.empty():
