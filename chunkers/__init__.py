@@ -18,7 +18,7 @@ from parsers.model import Document
 __version__ = "0.1.0"
 # Bumped whenever chunks can change for the same elements (tests/test_versions.py checks it
 # against the golden outputs); it names every chunk set, so changed code never reuses ids.
-OUTPUT_VERSION = 5
+OUTPUT_VERSION = 6
 STRATEGIES = ("structural", "recursive", "fixed")
 _MIN_CONTENT_TOKENS = 8
 

@@ -304,12 +304,16 @@ def _stretch_ends(run: list[Unit]) -> list[list[int]]:
 
 def _continues(current: list[Unit], unit: Unit) -> bool:
     """May ``unit`` join the chunk being built? Not across sections — except that a chunk
-    of bare headings takes the subsection that opens under them (its first block)."""
+    of bare headings takes the subsection that opens under them (its first block), and an
+    empty section (a heading with nothing under it) goes on into the sibling that follows it
+    rather than stand alone as a scrap."""
     if unit.kind != "heading" and unit.section == current[-1].section:
         return True
     last = current[-1]
     bare = all(u.kind == "heading" for u in current)
-    return bare and unit.section[: len(last.section)] == last.section and len(unit.section) > len(last.section)
+    under = unit.section[: len(last.section)] == last.section and len(unit.section) > len(last.section)
+    sibling = len(unit.section) == len(last.section) and unit.section[:-1] == last.section[:-1]
+    return bare and (under or sibling)
 
 
 def _common_symbol(symbols: set[str]) -> str | None:

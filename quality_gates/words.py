@@ -2,7 +2,8 @@
 
 Both sides go through the same normalization: Unicode compatibility folding (ligatures such as
 "ﬁ" become "fi"), case folding, and a word hyphenated at a line end joined again ("exam-\\nple"),
-which is how a text layer differs from the text a reader sees. Punctuation separates words, so
+or marked as hyphenation by the text layer (U+FFFE, soft hyphens), which is how a text layer
+differs from the text a reader sees. Punctuation separates words, so
 table pipes, Markdown markup and list bullets never count as words.
 """
 
@@ -15,10 +16,14 @@ from collections.abc import Iterator
 
 _WORD = re.compile(r"\w+")
 _HYPHENATED = re.compile(r"(?<=\w)-[ \t]*\r?\n[ \t]*(?=[a-zà-ÿ])")
+# PDFium reports a line-end hyphen it takes for hyphenation as U+FFFE (as \x02 in the text of a box);
+# a soft hyphen is one too.
+_HYPHEN_MARKS = re.compile(r"[\ufffe\u00ad\x02]\s*")
 
 
 def fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", _HYPHENATED.sub("", text)).casefold()
+    joined = _HYPHEN_MARKS.sub("", _HYPHENATED.sub("", text))
+    return unicodedata.normalize("NFKC", joined).casefold()
 
 
 def words(text: str) -> list[str]:

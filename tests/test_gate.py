@@ -260,3 +260,13 @@ def test_context_share_is_measured_and_can_fail(fixture) -> None:
     verdict = evaluate(facts_of(fixture, padded), Thresholds(max_context_share=0.4))
     assert verdict.metrics["context_share"] > 0.4
     assert "max_context_share" in [c.check for c in verdict.failed]
+
+
+def test_a_wide_tables_header_cut_to_the_context_budget_still_counts_a_cut_to_nothing_does_not(fixture) -> None:
+    from quality_gates.metrics import _carries_header
+
+    header = "| Severity | Acknowledge within | Resolve within | Status page |"
+    assert _carries_header(f"Doc\n{header}\n\n| P1 |", header)
+    assert _carries_header("Doc\n| Severity | Acknowledge within | …\n\n| P1 |", header)
+    assert not _carries_header("Doc\n| Severity …\n\n| P1 |", header)  # two words: not a header any more
+    assert not _carries_header("Doc\n| Severity | Resolve within | …\n\n| P1 |", header)  # not its start

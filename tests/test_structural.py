@@ -222,3 +222,14 @@ def test_one_tokenizer_pass_per_document(chunker_factory) -> None:
     assert len(chunks) > 40
     assert seen["chars"] < 1.2 * len(doc.text), seen["chars"] / len(doc.text)
     assert [c.tokens for c in chunks] == [len(e.ids) for e in real.encode_batch_fast([c.embed_text for c in chunks])]
+
+
+def test_an_empty_section_goes_on_into_the_next_sibling_instead_of_standing_alone() -> None:
+    source = "# Tools\n\n## Line width\n\n## Arrow style\n\nPick one of six arrow styles.\n"
+    _doc, chunks = chunk_md(source, tokenizer="words", max_tokens=60)
+    assert [c.text for c in chunks] == [source.strip()]
+    assert chunks[0].section_path == ["Tools", "Arrow style"]
+    # A section with a body is never joined to its sibling.
+    source = "# Tools\n\n## Line width\n\nThin or thick.\n\n## Arrow style\n\nPick one.\n"
+    _doc, chunks = chunk_md(source, tokenizer="words", max_tokens=60)
+    assert [c.text for c in chunks] == ["# Tools\n\n## Line width\n\nThin or thick.", "## Arrow style\n\nPick one."]
