@@ -183,18 +183,17 @@ def pack_children(packer: Packer, units: list[Unit]) -> list[list[Unit]]:
 
 
 def _definitions(doc: Document, run: list[Unit]) -> list[list[Unit]]:
-    """A run cut wherever a code definition begins or ends (so that a child is one definition)."""
+    """A run cut wherever a code definition begins, so that a child holds one definition (and
+    the module code after it, such as the ";" that closes a C struct)."""
     pieces: list[list[Unit]] = []
-    previous: Unit | None = None
     for unit in run:
-        code = unit.kind in DEFINITION_KINDS or (previous is not None and previous.kind in DEFINITION_KINDS)
-        if previous is not None and code and root(doc, unit.element) != root(doc, previous.element):
-            pieces.append([])
-        if not pieces:
+        begins = unit.kind in DEFINITION_KINDS and not (
+            pieces and root(doc, pieces[-1][-1].element) == root(doc, unit.element)
+        )
+        if not pieces or begins:
             pieces.append([])
         pieces[-1].append(unit)
-        previous = unit
-    return pieces
+    return [p for p in pieces if p]
 
 
 # -- records ----------------------------------------------------------------------------------
