@@ -30,7 +30,7 @@ from chunkers import ChunkConfig, Chunker
 from chunkers.packing import Options, Packer
 from chunkers.semantic import Detector, make_detector, topic_shifts
 from chunkers.sentences import sentence_spans
-from chunkers.similarity import Shift, Window
+from chunkers.similarity import LexicalOverlap, Shift, Window
 from chunkers.units import fit_units, leaf_units
 from parsers import markdown
 from parsers.model import Document
@@ -113,9 +113,12 @@ def shifts(doc: Document, chunker: Chunker, detector: Detector, shift: Shift) ->
     return [at for found in topic_shifts(doc, runs, detector, shift) for at in found]
 
 
-def sweep(strategy: str, one: list[list[str]], two: list[list[str]], one_paragraph: bool) -> list[dict[str, Any]]:
+def sweep(
+    strategy: str, one: list[list[str]], two: list[list[str]], one_paragraph: bool, idf: bool
+) -> list[dict[str, Any]]:
     chunker = Chunker(ChunkConfig(strategy="structural", max_tokens=512))
-    detector = Cached(make_detector(strategy, "all-MiniLM-L6-v2"))
+    inner = make_detector(strategy, "all-MiniLM-L6-v2") if idf else LexicalOverlap(idf=False)
+    detector = Cached(inner)
     docs_one = [document(s, one_paragraph) for s in one]
     docs_two = [document(s, one_paragraph) for s in two]
     clock = time.perf_counter()
@@ -149,6 +152,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--one-paragraph", action="store_true", help="both topics in one paragraph")
     parser.add_argument("--only", choices=sorted(GRID), action="append")
+    parser.add_argument("--no-idf", action="store_true", help="lexical: term frequencies without IDF, to compare")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "semantic_calibration.json")
     args = parser.parse_args()
     sections = section_sentences(args.corpus)
@@ -158,10 +162,11 @@ def main() -> None:
         "sections_with_8_sentences": len(sections),
         "samples": args.samples,
         "one_paragraph": args.one_paragraph,
+        "lexical_idf": not args.no_idf,
     }
     for strategy in args.only or sorted(GRID):
         try:
-            rows = sweep(strategy, one, two, args.one_paragraph)
+            rows = sweep(strategy, one, two, args.one_paragraph, not (args.no_idf and strategy == "semantic-lexical"))
         except ValueError as exc:  # the embed extra is not installed
             print(f"{strategy}: skipped: {exc}")
             continue

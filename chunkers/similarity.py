@@ -78,8 +78,9 @@ class LexicalOverlap:
     # windows of one section fall below, and seven in ten of the gaps between two unrelated pages.
     default_threshold = 0.05
 
-    def __init__(self) -> None:
+    def __init__(self, idf: bool = True) -> None:
         self.stop = _stop_words()
+        self.idf = idf  # off: plain term frequencies (TextTiling's), for the calibration's comparison
 
     def check(self, window: int, threshold: float | None, percentile: float) -> float:
         _check(window, percentile)
@@ -100,7 +101,7 @@ class LexicalOverlap:
         for bag in bags:
             df.update(bag.keys())
         n = len(bags)
-        idf = {w: math.log((1 + n) / (1 + d)) + 1 for w, d in df.items()}  # smoothed, as scikit-learn's
+        idf = {w: math.log((1 + n) / (1 + d)) + 1 if self.idf else 1.0 for w, d in df.items()}  # smoothed, as sklearn's
         return [_cosine(_weighted(bags, left, idf), _weighted(bags, right, idf)) for left, right in windows]
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -114,7 +115,8 @@ FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overl
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message may hold brackets ("pip install 'parsegate[embed]'") that are not markup
+    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

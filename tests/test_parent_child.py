@@ -197,3 +197,19 @@ def test_the_parent_budget_names_the_chunk_set() -> None:
     assert Chunker(ChunkConfig(max_tokens=128, parent_tokens=512)).chunk_set("p") == Chunker(
         ChunkConfig(max_tokens=128)
     ).chunk_set("p")
+
+
+def test_the_gate_counts_parents_against_their_own_budget() -> None:
+    from quality_gates.gate import Thresholds, evaluate
+    from quality_gates.metrics import measure
+
+    path = GOLDEN / "code" / "python" / "input.py"
+    doc = parse_file(path, "input.py")
+    chunker = Chunker(ChunkConfig(strategy="parent-child", max_tokens=64, parent_tokens=300))
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, 64, path.read_bytes(), chunker.config.parent_tokens)
+    verdict = evaluate(facts, Thresholds())
+    assert verdict.passed, [(c.check, c.value) for c in verdict.failed]
+    # measured as if the parents were chunks of the embedding budget, they overflow and overlap
+    plain = evaluate(measure(doc, records, chunker.counter, 64, path.read_bytes()), Thresholds())
+    assert {c.check for c in plain.failed} == {"min_budget_compliance", "max_code_overlaps"}

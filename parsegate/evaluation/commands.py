@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from chunkers import ConfigError
 from chunkers.budget import TokenizerUnavailable
@@ -26,7 +27,8 @@ err = Console(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message may hold brackets ("pip install 'parsegate[embed]'") that are not markup
+    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
