@@ -178,6 +178,23 @@ def test_a_class_is_the_parent_of_its_methods(chunker_factory) -> None:
     assert not [c for c in children if "class Page" in c.text and "def retry" in c.text]
 
 
+def test_a_child_is_one_definition(chunker_factory) -> None:
+    source = (
+        "import os\n\n\ndef one():\n    return 1\n\n\ndef two():\n    return os.sep\n\n\ndef three():\n    return 3\n"
+    )
+    doc = parse_file_from(source, "small.py")
+    assert len(chunker_factory(max_tokens=128).chunk(doc)) == 1  # structural packs them together
+    parents, children = layers(chunker_factory(strategy="parent-child", max_tokens=128).chunk(doc))
+    assert [c.symbol for c in children] == [None, "one", "two", "three"]
+    assert [p.text for p in parents] == [source.strip()]
+
+
+def parse_file_from(source: str, name: str) -> Document:
+    from parsers import code
+
+    return code.parse(source.encode(), name)
+
+
 def test_default_and_invalid_parent_budgets() -> None:
     assert Chunker(ChunkConfig(strategy="parent-child", max_tokens=128)).config.parent_tokens == 1024
     assert Chunker(ChunkConfig(strategy="parent-child", max_tokens=128, tokenizer="words")).config.parent_tokens == 800
