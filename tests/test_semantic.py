@@ -64,6 +64,15 @@ def test_the_threshold_decides_a_shift_across_a_shared_word(chunker_factory) -> 
     assert starts == [0, cut]
 
 
+def test_lexical_sees_words_not_topics(chunker_factory) -> None:
+    # One topic to a reader, two vocabularies ("starter", then "dough" and "loaf"): the lexical
+    # detector cuts it, the embedding one does not. A known limit, kept in sight.
+    name = "one-topic-two-vocabularies.md"
+    cut = (TOPICS / name).read_text().index("The dough rises best")
+    assert chunk_starts("semantic-lexical", name, chunker_factory)[0] == [0, cut]
+    assert chunk_starts("semantic-embedding", name, chunker_factory)[0] == [0]
+
+
 def test_tfidf_cosine_by_hand() -> None:
     # idf(apple) = ln(3/3) + 1 = 1; idf(banana) = idf(cherry) = ln(3/2) + 1 = 1.405465
     # cosine = 1 / (1 + 1.405465^2) = 0.336097
