@@ -206,6 +206,7 @@ def _split_parts(
         child = nested.get(start)
         if child is not None:
             pieces.append(_unit(doc, child, _code_context(child, by_id), False))
+            code_piece(child.end, end, later)  # a part that runs on past the nested definition (Kotlin)
             end = max(end, child.end)
         else:
             code_piece(start, end, later)

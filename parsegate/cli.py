@@ -13,10 +13,11 @@ from typing import Annotated, Any, NoReturn
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
+from chunkers import ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
@@ -34,6 +35,14 @@ from parsegate.pipeline import (
 from parsegate.reports import write_reports
 from parsegate.routing import Router
 from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines, write_run
+from parsegate.strategy_options import (
+    ParentTokens,
+    SemanticModel,
+    SemanticPercentile,
+    SemanticThreshold,
+    SemanticWindow,
+    StrategyOpt,
+)
 from parsegate.terminal import print_summary, progress_bar
 from parsers.model import Document, ParseError
 from parsers.registry import parse_file, parsers, supported_suffixes
@@ -66,16 +75,6 @@ TokenizerOpt = Annotated[
         "-t",
         help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, "
         "or the plain units 'chars' and 'words'.",
-    ),
-]
-StrategyOpt = Annotated[
-    str,
-    typer.Option(
-        "--strategy",
-        "-s",
-        help=f"One of {', '.join(STRATEGIES)}. 'structural' packs atomic units "
-        "(sentences, list items with their lead-in, table rows with their header, code blocks) by section; "
-        "'recursive' and 'fixed' are baselines.",
     ),
 ]
 MinTokens = Annotated[
@@ -116,7 +115,8 @@ FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overl
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message may hold brackets ("pip install 'parsegate[embed]'") that are not markup
+    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -187,12 +187,31 @@ def chunk(
     context_share: ContextShare = 0.2,
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
+    parent_tokens: ParentTokens = None,
+    semantic_window: SemanticWindow = 3,
+    semantic_threshold: SemanticThreshold = None,
+    semantic_percentile: SemanticPercentile = 10.0,
+    semantic_model: SemanticModel = "all-MiniLM-L6-v2",
     password: Password = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL)."""
     use_password(password)
     chunker = make_chunker(
-        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap, context_share)
+        ChunkConfig(
+            strategy,
+            tokenizer,
+            max_tokens,
+            min_tokens,
+            overlap,
+            fixed_size,
+            fixed_overlap,
+            context_share,
+            parent_tokens,
+            semantic_window,
+            semantic_threshold,
+            semantic_percentile,
+            semantic_model,
+        )
     )
     doc = load(file)
     print_warnings(doc)
@@ -253,6 +272,11 @@ def run(
     context_share: ContextShare = 0.2,
     fixed_size: FixedSize = 1000,
     fixed_overlap: FixedOverlap = 100,
+    parent_tokens: ParentTokens = None,
+    semantic_window: SemanticWindow = 3,
+    semantic_threshold: SemanticThreshold = None,
+    semantic_percentile: SemanticPercentile = 10.0,
+    semantic_model: SemanticModel = "all-MiniLM-L6-v2",
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes. Default: all cores.")] = 0,
     glob: Annotated[
         list[str] | None,
@@ -287,7 +311,21 @@ def run(
     use_password(password)
     gate = load_gate(config, set_)
     chunker = make_chunker(
-        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, fixed_size, fixed_overlap, context_share)
+        ChunkConfig(
+            strategy,
+            tokenizer,
+            max_tokens,
+            min_tokens,
+            overlap,
+            fixed_size,
+            fixed_overlap,
+            context_share,
+            parent_tokens,
+            semantic_window,
+            semantic_threshold,
+            semantic_percentile,
+            semantic_model,
+        )
     )
     out.mkdir(parents=True, exist_ok=True)
     archived = archive_previous(out)
@@ -384,13 +422,30 @@ def inspect(
     min_tokens: MinTokens = 0,
     overlap: Overlap = 0,
     context_share: ContextShare = 0.2,
+    parent_tokens: ParentTokens = None,
+    semantic_window: SemanticWindow = 3,
+    semantic_threshold: SemanticThreshold = None,
+    semantic_percentile: SemanticPercentile = 10.0,
+    semantic_model: SemanticModel = "all-MiniLM-L6-v2",
     elements: Annotated[bool, typer.Option("--elements/--no-elements", help="Also list the parsed elements.")] = True,
     password: Password = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
     use_password(password)
     chunker = make_chunker(
-        ChunkConfig(strategy, tokenizer, max_tokens, min_tokens, overlap, context_share=context_share)
+        ChunkConfig(
+            strategy,
+            tokenizer,
+            max_tokens,
+            min_tokens,
+            overlap,
+            context_share=context_share,
+            parent_tokens=parent_tokens,
+            semantic_window=semantic_window,
+            semantic_threshold=semantic_threshold,
+            semantic_percentile=semantic_percentile,
+            semantic_model=semantic_model,
+        )
     )
     doc = load(file)
     console = Console()
@@ -412,13 +467,15 @@ def inspect(
         console.print(table)
     chunks = chunker.chunk(doc)
     budget = chunker.max_tokens
+    parents = {c.parent_id for c in chunks if c.parent_id}  # parent-child: their own budget
     for n, c in enumerate(chunks):
         if c.lines:
             where = f"lines {c.lines[0]}–{c.lines[1]}"
         else:
             where = f"pages {', '.join(map(str, c.pages))}" if c.pages else ""
+        role = f"parent · {c.tokens}/{chunker.config.parent_tokens}" if c.id in parents else f"{c.tokens}/{budget}"
         console.rule(
-            f"[bold]chunk {n + 1}/{len(chunks)}[/] · {c.tokens}/{budget} tokens · {where} · "
+            f"[bold]chunk {n + 1}/{len(chunks)}[/] · {role} tokens · {where} · "
             f"{' > '.join(c.section_path) or '(no section)'} · {', '.join(c.kinds)}",
             align="left",
         )

@@ -101,7 +101,10 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
         records = [c.to_dict() for c in chunks]
         # The gate reads the file again itself: its checks compare the chunks with the source,
         # not with what the parser made of it.
-        outcome.facts = measure(doc, records, chunker.counter, chunker.max_tokens, path.read_bytes()).to_dict()
+        facts = measure(
+            doc, records, chunker.counter, chunker.max_tokens, path.read_bytes(), chunker.config.parent_tokens
+        )
+        outcome.facts = facts.to_dict()
         lines = [orjson.dumps(r) for r in records]
     except ParseError as exc:
         if exc.code == "unsupported":

@@ -41,9 +41,12 @@ def measure(
     tokenizers: TokenCounter | Tokenizers,
     budget: int,
     source: bytes | None = None,
+    parent_budget: int | None = None,
 ) -> DocFacts:
     """Facts about ``records`` (the chunks of ``doc``). ``source`` is the file's bytes, read
-    again by the caller; without it the checks against the source are reported not measured."""
+    again by the caller; without it the checks against the source are reported not measured.
+    ``parent_budget``: parent-child's records that others name as their parent are counted
+    against it, and are not taken for code chunks overlapping their children."""
     facts = DocFacts(doc_id=doc.doc_id, format=doc.format, chunks=len(records), budget=budget)
     facts.source_chars = len(doc.text)
     facts.indexed_chars = sum(max(0, r["end"] - r["start"]) for r in records)
@@ -52,7 +55,9 @@ def measure(
     for r in records:
         if not r["text"].strip():
             _fault(facts, "empty", r, "no text")
-    _measure_tokens(facts, records, _resolver(tokenizers), budget)
+    parents = {r["parent_id"] for r in records if r.get("parent_id")} if parent_budget is not None else set()
+    budgets = [parent_budget if r["id"] in parents and parent_budget else budget for r in records]
+    _measure_tokens(facts, records, _resolver(tokenizers), budgets)
     _measure_tables(facts, doc, records)
     _measure_duplicates(facts, records)
     facts.body_chars, facts.covered_chars = _coverage(doc, records, facts)
@@ -62,7 +67,7 @@ def measure(
         measure_localization(facts, doc.format, records, ref)
         measure_recall(facts, doc, records, ref)
         measure_headings(facts, doc, records, ref)
-        measure_code(facts, records, ref)
+        measure_code(facts, [r for r in records if r["id"] not in parents], ref)
     finally:
         if ref is not None:
             ref.close()
@@ -86,7 +91,7 @@ def _resolver(tokenizers: TokenCounter | Tokenizers) -> Tokenizers:
     return lambda name: counter if name == counter.fingerprint else None
 
 
-def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: Tokenizers, budget: int) -> None:
+def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: Tokenizers, budgets: list[int]) -> None:
     """Every embed_text is counted for real, in one batch per tokenizer, with the tokenizer the
     record names; the record's own ``tokens`` is only compared with that count, never trusted.
     A record naming a tokenizer that is not at hand cannot be shown within budget: it fails."""
@@ -111,10 +116,10 @@ def _measure_tokens(facts: DocFacts, records: list[dict[str, Any]], tokenizers: 
     counted = list(zip(embedded, text_tokens, named, strict=True))
     facts.embedded_tokens = sum(n for n, _, c in counted if n is not None and c is not None)
     facts.context_tokens = sum(max(0, n - t - c.specials) for n, t, c in counted if n is not None and c is not None)
-    facts.over_budget = sum(1 for n in embedded if n is None or n > budget)
+    facts.over_budget = sum(1 for n, b in zip(embedded, budgets, strict=True) if n is None or n > b)
     facts.largest = max((n for n in embedded if n is not None), default=0)
     facts.tokens_exact = sum(1 for n, r in zip(embedded, records, strict=True) if n is not None and n == r["tokens"])
-    for count, r in zip(embedded, records, strict=True):
+    for count, r, budget in zip(embedded, records, budgets, strict=True):
         if count is not None and count > budget:
             _fault(facts, "budget", r, f"{count} tokens over the budget of {budget}")
         if count is not None and count != r["tokens"]:

@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from chunkers import ConfigError
 from chunkers.budget import TokenizerUnavailable
@@ -19,13 +20,15 @@ from parsegate.evaluation.evidence import EvidenceError
 from parsegate.evaluation.html import write_html
 from parsegate.evaluation.retrieval import Retriever, RetrieverUnavailable, dense_available, make_retriever
 from parsegate.evaluation.runner import Result, Settings, evaluate
-from parsegate.evaluation.tables import print_results, to_json
+from parsegate.evaluation.sizing import DEFAULT_TARGET, size
+from parsegate.evaluation.tables import print_results, print_sizing, to_json
 
 err = Console(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message may hold brackets ("pip install 'parsegate[embed]'") that are not markup
+    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -76,13 +79,32 @@ def eval_command(
         list[str] | None,
         typer.Option(
             "--config",
-            help="A configuration: structural, recursive, fixed, langchain, chonkie, semchunk, with options as "
-            "'structural:overlap=1,min_tokens=16' (repeatable; default structural).",
+            help="A configuration: structural, parent-child, semantic-lexical, semantic-embedding, recursive, fixed, "
+            "langchain, chonkie, semchunk, with options as 'structural:overlap=1,min_tokens=16' or "
+            "'parent-child:parent_tokens=512' (repeatable; default structural).",
         ),
     ] = None,
     compare: Annotated[
-        bool, typer.Option("--compare", help="Ours (structural, recursive, fixed) and every installed peer.")
+        bool,
+        typer.Option(
+            "--compare",
+            help="Ours (structural, parent-child, semantic-lexical, semantic-embedding when the embed extra is in, "
+            "recursive, fixed) and every installed peer.",
+        ),
     ] = False,
+    spans: Annotated[
+        bool,
+        typer.Option(
+            "--spans",
+            help="Also classify each question's minimum sufficient evidence (one sentence, sentences of one "
+            "paragraph, a table row with its header, one section, several sections, code with its context), report "
+            "per configuration whether it fits in one chunk, in a child plus its parent, or needs more, and "
+            "recommend the smallest unit and expansion that cover --target.",
+        ),
+    ] = False,
+    target: Annotated[
+        float, typer.Option("--target", help="Share of questions the recommendation must cover (--spans).")
+    ] = DEFAULT_TARGET,
     max_tokens: Annotated[
         list[int] | None, typer.Option("--max-tokens", "-m", help="Token budget (repeatable; default 256).")
     ] = None,
@@ -121,6 +143,8 @@ def eval_command(
         fail(f"--expand is one of {', '.join(EXPANSIONS)}")
     if top_k < 1:
         fail("--top-k must be at least 1")
+    if not 0 < target <= 1:
+        fail("--target is a share in (0, 1]")
     corpus = _corpus(path, questions, case)
     retrievers = _retrievers(retriever)
     settings = Settings(top_k, scope, expand, context_budget)
@@ -134,6 +158,9 @@ def eval_command(
     except (configs.ConfigurationError, ConfigError, TokenizerUnavailable) as exc:
         fail(str(exc))
     payload = to_json(results, settings, str(path))
+    sizing = size(corpus, results, target) if spans else None
+    if sizing is not None:
+        payload["sizing"] = sizing.to_json()
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -142,6 +169,8 @@ def eval_command(
     # A table this wide is cut to nothing at a pipe's default 80 columns.
     console = Console(stderr=as_json, width=None if sys.stdout.isatty() else 200)
     print_results(results, settings, console, show_split=not quiet)
+    if sizing is not None:
+        print_sizing(sizing, console)
     if html is not None:
         write_html(html, results, settings, corpus, str(path))
         err.print(f"wrote {html}", highlight=False)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import Any
 
-from chunkers import STRATEGIES, ChunkConfig, Chunker
+from chunkers import ChunkConfig, Chunker
 from chunkers.budget import DEFAULT_TOKENIZER, Counter, default_tokenizer_path, load_counter
 from chunkers.chunk import Chunk, chunk_id
 from parsers.model import Document
@@ -42,6 +42,7 @@ class Configuration:
     segment: Segment = field(compare=False)
     indexed: Callable[[Chunk], bool] = field(default=lambda c: True, compare=False)  # what the retriever sees
     expand: str = "none"  # assembly's expansion after retrieval (see parsegate.assemble)
+    parent_tokens: int | None = None  # the budget of the chunks that are not indexed (parents)
 
 
 Factory = Callable[[int, dict[str, str]], Configuration]
@@ -85,13 +86,13 @@ def build(spec: str, max_tokens: int) -> Configuration:
 # -- ours ---------------------------------------------------------------------------------
 
 
-def _typed(options: dict[str, str]) -> dict[str, Any]:
+def chunker_settings(options: dict[str, str]) -> dict[str, Any]:
     fields = {f.name: f.type for f in dataclasses.fields(ChunkConfig)}
     out: dict[str, Any] = {}
     for key, value in options.items():
         if key not in fields or key in ("strategy", "max_tokens"):
             raise ConfigurationError(f"unknown option '{key}' (chunker settings: {', '.join(fields)})")
-        kind = str(fields[key])
+        kind = str(fields[key]).removesuffix(" | None")
         try:
             out[key] = int(value) if kind == "int" else float(value) if kind == "float" else value
         except ValueError:
@@ -99,14 +100,14 @@ def _typed(options: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def _label(name: str, max_tokens: int, options: dict[str, Any]) -> str:
+def label(name: str, max_tokens: int, options: dict[str, Any]) -> str:
     extra = ",".join(f"{k}={v}" for k, v in options.items())
     return f"{name}{':' + extra if extra else ''}@{max_tokens}"
 
 
 def ours(strategy: str) -> Factory:
     def factory(max_tokens: int, options: dict[str, str]) -> Configuration:
-        settings = _typed(options)
+        settings = chunker_settings(options)
         if strategy == "fixed":
             # A character window sized to the budget (about 3 characters a token leaves room for
             # the breadcrumb), 10% overlap, unless given; the budget still cuts any window over it.
@@ -117,12 +118,12 @@ def ours(strategy: str) -> Factory:
         description = f"parsegate {strategy}" + (
             f" ({settings['fixed_size']} chars, overlap {settings['fixed_overlap']})" if strategy == "fixed" else ""
         )
-        return Configuration(_label(strategy, max_tokens, shown), strategy, max_tokens, description, chunker.chunk)
+        return Configuration(label(strategy, max_tokens, shown), strategy, max_tokens, description, chunker.chunk)
 
     return factory
 
 
-for _name in STRATEGIES:
+for _name in ("structural", "recursive", "fixed"):  # the others: parsegate/evaluation/strategies.py
     register(_name, ours(_name))
 
 
@@ -227,4 +228,14 @@ register(
 register("chonkie", _peer("chonkie", "chonkie RecursiveChunker", _chonkie), lambda: find_spec("chonkie") is not None)
 register("semchunk", _peer("semchunk", "semchunk", _semchunk), lambda: find_spec("semchunk") is not None)
 
-DEFAULT_COMPARE = ("structural", "recursive", "fixed", "langchain", "chonkie", "semchunk")
+DEFAULT_COMPARE = (
+    "structural",
+    "parent-child",
+    "semantic-lexical",
+    "semantic-embedding",
+    "recursive",
+    "fixed",
+    "langchain",
+    "chonkie",
+    "semchunk",
+)

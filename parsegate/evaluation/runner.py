@@ -26,14 +26,16 @@ class Settings:
 
 @dataclass
 class ChunkStats:
-    chunks: int
-    mean_tokens: float
+    chunks: int  # every record, parents included
+    mean_tokens: float  # of the indexed chunks (what the retriever sees)
     max_tokens: int
-    over_budget: int
+    over_budget: int  # indexed chunks over the budget, parents over theirs
     overhead: float  # indexed source chars / source chars (overlap raises it)
-    embedded_tokens: int  # tokens of every embed_text (context prefixes and special tokens included)
+    embedded_tokens: int  # tokens of every indexed embed_text (context prefixes and special tokens included)
     embed_ratio: float  # embedded tokens / tokens of the source: what the index costs to embed
     seconds: float
+    parents: int = 0  # records another record names as its parent (parent-child): stored, not indexed
+    stored_overhead: float = 0.0  # every record's source chars / source chars: what the index stores
 
 
 @dataclass
@@ -90,17 +92,22 @@ def chunk_corpus(corpus: Corpus, config: Configuration) -> tuple[dict[str, list[
     chunks = {key: config.segment(d.doc) for key, d in corpus.docs.items()}
     seconds = time.perf_counter() - clock
     every = [c for cs in chunks.values() for c in cs]
-    tokens = [c.tokens for c in every]
-    source = corpus.source_chars()
+    indexed = [c for c in every if config.indexed(c)]
+    parents = [c for c in every if not config.indexed(c)]
+    tokens = [c.tokens for c in indexed]
+    source = corpus.source_chars() or 1
     stats = ChunkStats(
         chunks=len(every),
         mean_tokens=sum(tokens) / len(tokens) if tokens else 0.0,
         max_tokens=max(tokens, default=0),
-        over_budget=sum(t > config.max_tokens for t in tokens),
-        overhead=sum(c.end - c.start for c in every) / source if source else 0.0,
+        over_budget=sum(t > config.max_tokens for t in tokens)
+        + sum(c.tokens > (config.parent_tokens or config.max_tokens) for c in parents),
+        overhead=sum(c.end - c.start for c in indexed) / source,
         embedded_tokens=sum(tokens),
         embed_ratio=sum(tokens) / max(1, sum(d.tokens for d in corpus.docs.values())),
         seconds=seconds,
+        parents=len(parents),
+        stored_overhead=sum(c.end - c.start for c in every) / source,
     )
     return chunks, stats
 
@@ -146,8 +153,11 @@ def evaluate(
 ) -> Result:
     settings = settings or Settings()
     chunks, stats = chunk_corpus(corpus, config)
-    placements = {q.id: [place(s, chunks[q.document]) for s in corpus.located[q.id]] for q in corpus.answerable}
-    indexed = [c for key in corpus.docs for c in chunks[key] if config.indexed(c)]
+    # Evidence is whole when a chunk the retriever can return holds it (a parent is only reached through
+    # a child: that is "complete after assembly").
+    retrievable = {key: [c for c in cs if config.indexed(c)] for key, cs in chunks.items()}
+    placements = {q.id: [place(s, retrievable[q.document]) for s in corpus.located[q.id]] for q in corpus.answerable}
+    indexed = [c for key in corpus.docs for c in retrievable[key]]
     every = [c for cs in chunks.values() for c in cs]
     expand = settings.expand or config.expand
     questions = corpus.answerable
