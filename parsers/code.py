@@ -50,6 +50,7 @@ _ATTACHED = frozenset({"decorator", "attribute_item", "annotation", "marker_anno
 _PATH_NEXT = re.compile(r"\s*(\.|::|:|/|\\)")
 _GENERICS = re.compile(r"(<.*>|\[.*\])$")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _IMPORT_WORDS = frozenset(
     "import from as use using require require_relative load include static package type typeof export default".split()
 )
@@ -72,6 +73,9 @@ def _comment_line(language: str) -> re.Pattern[str]:
 
 
 _SIGNATURE_CHARS = 400
+# Definitions nested deeper stay text of the one at this depth: every level adds its header to
+# the context of all below it, and splitting an over-budget definition recurses per level.
+MAX_DEPTH = 32
 _MAX_SYNTAX_WARNINGS = 20
 
 
@@ -132,21 +136,47 @@ def _query(language: str) -> Query:
 
 
 class _Offsets:
-    """Byte offsets (tree-sitter's) → character offsets (the Document's)."""
+    """Byte offsets (tree-sitter's) → character offsets (the Document's), in O(log n) per call:
+    a table of where each non-ASCII character starts, with the extra bytes before it (a walk
+    from the start of the line was quadratic on one-line minified files)."""
 
     def __init__(self, text: str, data: bytes) -> None:
         self.data = data
         self.identity = len(data) == len(text)
+        # Where lines start, in characters and in bytes: "the start of this line" by bisection,
+        # not by searching back (which rescans a one-line file for every definition on it).
+        self.text_lines = [0, *(m.end() for m in re.finditer("\n", text))]
+        self.byte_lines = [0, *(m.end() for m in re.finditer(b"\n", data))] if not self.identity else self.text_lines
         if not self.identity:
-            self.line_bytes = [0] + [m.end() for m in re.finditer(b"\n", data)]
-            self.line_chars = [0] + [m.end() for m in re.finditer("\n", text)]
+            self.byte_starts: list[int] = []  # byte offset where each non-ASCII character starts
+            self.extra_after: list[int] = []  # extra bytes up to and including that character
+            extra = 0
+            for match in _NON_ASCII.finditer(text):
+                char = match.start()
+                self.byte_starts.append(char + extra)
+                extra += len(match.group().encode("utf-8", "surrogatepass")) - 1
+                self.extra_after.append(extra)
 
     def __call__(self, byte: int) -> int:
         if self.identity:
             return byte
-        row = bisect.bisect_right(self.line_bytes, byte) - 1
-        start = self.line_bytes[row]
-        return self.line_chars[row] + len(self.data[start:byte].decode("utf-8", errors="replace"))
+        k = bisect.bisect_right(self.byte_starts, byte) - 1
+        if k < 0:
+            return byte
+        before = self.extra_after[k - 1] if k else 0
+        # Inside character k's own bytes (never for node boundaries): count it as that character.
+        within = byte - self.byte_starts[k]
+        char_width = self.extra_after[k] - before + 1
+        if within < char_width:
+            return self.byte_starts[k] - before
+        return byte - self.extra_after[k]
+
+    def line_start(self, char: int) -> int:
+        """Character offset where the line holding ``char`` starts."""
+        return self.text_lines[bisect.bisect_right(self.text_lines, char) - 1]
+
+    def byte_line_start(self, byte: int) -> int:
+        return self.byte_lines[bisect.bisect_right(self.byte_lines, byte) - 1]
 
 
 @dataclass
@@ -159,6 +189,7 @@ class _Def:
     parent: _Def | None = None
     element: Element | None = None
     children: list[_Def] = field(default_factory=list)
+    depth: int = 1  # 1 for an outermost definition
 
 
 def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element], list[ParseWarning]]:
@@ -168,8 +199,18 @@ def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element]
     offsets = _Offsets(text, data)
     defs, imports = _captures(tree.root_node, language, offsets, text)
     _nest(defs, text)
-    elements = _elements(text, language, defs, imports, offsets, base)
-    return elements, _syntax_warnings(tree.root_node)
+    kept = [d for d in defs if d.depth <= MAX_DEPTH]
+    elements = _elements(text, language, kept, imports, offsets, base)
+    warnings = _syntax_warnings(tree.root_node)
+    if len(kept) < len(defs):
+        warnings.append(
+            ParseWarning(
+                "nesting_limit",
+                f"{len(defs) - len(kept)} definitions nested deeper than {MAX_DEPTH} levels are kept as "
+                f"text of the definition at level {MAX_DEPTH}",
+            )
+        )
+    return elements, warnings
 
 
 def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
@@ -177,7 +218,7 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
     data = text.encode("utf-8")
     defs, _ = _captures(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
     _nest(defs, text)
-    return [(d.start, d.end) for d in defs if d.parent is None]
+    return [(d.start, d.end) for d in defs if d.depth == 1]
 
 
 def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[list[_Def], list[tuple[str, set[str]]]]:
@@ -226,7 +267,7 @@ def _outer(node: Node) -> Node:
     return node
 
 
-def _leading(node: Node, data: bytes) -> Node:
+def _leading(node: Node, offsets: _Offsets) -> Node:
     """The first of the comments and attributes right above a definition (no blank line
     between; a comment that ends a line of code belongs to that code, not to what follows)."""
     first = node
@@ -234,25 +275,33 @@ def _leading(node: Node, data: bytes) -> Node:
     while prev is not None and ("comment" in prev.type or prev.type in _ATTACHED):
         if first.start_point[0] - prev.end_point[0] > 1:
             break
-        line_start = data.rfind(b"\n", 0, prev.start_byte) + 1
-        if data[line_start : prev.start_byte].strip():
+        if not _first_on_line(offsets.data, offsets.byte_line_start(prev.start_byte), prev.start_byte):
             break
         first, prev = prev, prev.prev_named_sibling
     return first
 
 
+def _first_on_line(text: str | bytes, line_start: int, at: int) -> bool:
+    """Only blanks between the start of the line and ``at`` (looking back over the blanks only:
+    slicing the whole line is quadratic on one-line files)."""
+    i = at
+    while i > line_start and text[i - 1 : i] in (" ", "\t", b" ", b"\t"):
+        i -= 1
+    return i == line_start
+
+
 def _start(node: Node, offsets: _Offsets, text: str, language: str) -> int:
     """Where a unit begins: with the comments and attributes that belong to it."""
-    return _comments_above(text, offsets(_leading(node, offsets.data).start_byte), language)
+    return _comments_above(text, offsets(_leading(node, offsets).start_byte), language, offsets)
 
 
-def _comments_above(text: str, start: int, language: str) -> int:
+def _comments_above(text: str, start: int, language: str, offsets: _Offsets) -> int:
     """Move ``start`` up over comment lines right above it (no blank line between), for
     grammars that file a definition's doc comment under the node before it. Lines that start
     with "*" are taken only as part of a block comment whose "/*" is reached."""
     comment = _comment_line(language)
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
+    line_start = offsets.line_start(start)
+    if not _first_on_line(text, line_start, start):
         return start  # something else precedes the definition on its own line
     committed = start
     indent = start - line_start
@@ -282,7 +331,8 @@ def _nest(defs: list[_Def], text: str) -> None:
             # them there): they stay there, and this one starts after it.
             d.start = trim_span(text, stack[-1].end, d.end)[0]
             stack.pop()
-        if stack:
+        d.depth = len(stack) + 1
+        if stack and d.depth <= MAX_DEPTH:
             d.parent = stack[-1]
             stack[-1].children.append(d)
             if d.kind == "function" and d.parent.kind == "class":
