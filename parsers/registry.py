@@ -80,7 +80,11 @@ def supported_suffixes() -> list[str]:
 
 def parse_file(path: Path, doc_id: str | None = None) -> Document:
     """Read and parse one file; every failure is a ParseError with a reason."""
-    data = read_regular_file(path)
+    return parse_data(read_regular_file(path), path, doc_id)
+
+
+def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)."""
     parser = parser_for(path, data[:8192])
     if parser is None:
         raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
