@@ -32,7 +32,11 @@ QUARANTINE_SCHEMA = "parsegate.quarantine/1"
 JOURNAL_SCHEMA = "parsegate.journal/1"
 OUTPUTS = ("chunks.jsonl", "quarantine.jsonl")
 JOURNAL = "run.jsonl.partial"
-_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+_FULL = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "the file size limit is reached",
+}
 
 
 class OutputError(OSError):
@@ -69,7 +73,7 @@ class _Spool:
 
 
 def _output_error(exc: OSError, path: Path) -> OutputError:
-    what = "the disk is full" if exc.errno in _FULL else (exc.strerror or str(exc))
+    what = _FULL.get(exc.errno or 0, exc.strerror or str(exc))
     return OutputError(exc.errno or 0, f"cannot write {path}: {what} ({exc.strerror})")
 
 

@@ -254,10 +254,11 @@ class Supervisor:
             return None  # not an answer to what was asked: ignored
         worker.task, worker.deadline = None, float("inf")
         outcome = outcome_from_dict(header["outcome"])
+        limit = self.limits.memory_mb * 1024 * 1024
         if outcome.code == "memory":
             outcome.reason = f"over the {self.limits.memory_mb} MB memory limit (--memory-limit)"
-        limit = self.limits.memory_mb * 1024 * 1024
-        if limit and header.get("rss", 0) > limit // 2:
+            self._stop(worker)  # it exits by itself (its heap hit the limit): no document goes to it
+        elif limit and header.get("rss", 0) > limit // 2:
             self._stop(worker)  # a worker whose heap grew this much is replaced, not reused
         return Done(task, outcome, body.split(b"\n") if body else [])
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import code
-from quality_gates.code_units import wrap_python_blocks
 from parsers.model import ParseError
+from quality_gates.code_units import wrap_python_blocks
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = sorted(p for p in STDLIB.rglob("*.py") if "site-packages" not in p.parts and p.stat().st_size < 400_000)
