@@ -198,7 +198,7 @@ def check_pdf(data: bytes) -> None:
         total += size
         if total > limit:
             raise ParseError(
-                "zip_bomb",
+                "inflation_limit",
                 f"PDF streams inflate past the {limit / 1e6:.0f} MB limit (PARSEGATE_MAX_INFLATED_MB), at object "
                 f"{number}; stopped while inflating, before PDFium reads it",
             )
