@@ -94,7 +94,7 @@ def _member_size(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, r
     if info.compress_type == zipfile.ZIP_STORED:
         return info.compress_size
     if info.compress_type == zipfile.ZIP_DEFLATED:
-        return _inflated_size(zlib.decompressobj(-zlib.MAX_WBITS), _raw(data, info), room)[0]
+        return _inflated_size(zlib.decompressobj(-zlib.MAX_WBITS), _raw(data, info), room)
     with archive.open(info) as member:  # bzip2, lzma: zipfile streams them
         total = 0
         while chunk := member.read(_OUT):
@@ -114,24 +114,21 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> memoryview:
     return memoryview(data)[offset + 30 + name_len + extra_len :]
 
 
-def _inflated_size(inflater: zlib._Decompress, source: memoryview, room: int) -> tuple[int, int]:
-    """(inflated bytes, compressed bytes consumed), stopping once past ``room`` or at the end of
-    the stream; a corrupt stream ends the count where it breaks."""
-    total = consumed = 0
-    pos = 0
+def _inflated_size(inflater: zlib._Decompress, source: memoryview, room: int) -> int:
+    """The bytes a stream inflates to, stopping once past ``room`` or at the end of the stream
+    (a corrupt stream ends the count where it breaks). Output is held 4 MB at a time."""
+    total = pos = 0
     while pos < len(source) and not inflater.eof and total <= room:
         chunk = source[pos : pos + _CHUNK]
         pos += len(chunk)
         try:
-            out = inflater.decompress(chunk, _OUT)
-            total += len(out)
-            while inflater.unconsumed_tail and total <= room:
-                out = inflater.decompress(inflater.unconsumed_tail, _OUT)
-                total += len(out)
+            total += len(inflater.decompress(chunk, _OUT))
+            # (after the end of the stream, zlib keeps the rest as unconsumed_tail: not more output)
+            while inflater.unconsumed_tail and not inflater.eof and total <= room:
+                total += len(inflater.decompress(inflater.unconsumed_tail, _OUT))
         except zlib.error:
             break
-    consumed = pos - len(inflater.unused_data) - len(inflater.unconsumed_tail)
-    return total, consumed
+    return total
 
 
 def _member_head(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
@@ -194,7 +191,7 @@ def check_pdf(data: bytes) -> None:
             continue
         if b"/FlateDecode" not in dictionary:
             continue
-        size, _ = _inflated_size(zlib.decompressobj(), memoryview(data)[start:], limit - total)
+        size = _inflated_size(zlib.decompressobj(), memoryview(data)[start:], limit - total)
         total += size
         if total > limit:
             raise ParseError(
