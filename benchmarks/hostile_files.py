@@ -53,14 +53,18 @@ def pdf(objects: list[bytes]) -> bytes:
     return body
 
 
-def one_page_pdf(content: bytes, extra: list[bytes] | None = None, filter_: bytes = b"/FlateDecode") -> bytes:
-    resources = b"/Resources << /Font << /F1 5 0 R >> >>"
+def one_page_pdf(
+    content: bytes, extra: list[bytes] | None = None, size: tuple[int, int] = (612, 792), xobjects: bytes = b""
+) -> bytes:
+    """One page (content stream object 4, Helvetica as /F1 object 5, ``extra`` objects from 6 on)."""
+    resources = b"/Resources << /Font << /F1 5 0 R >> " + xobjects + b">>"
+    media = b"/MediaBox [0 0 %d %d] " % size
     return pdf(
         [
             b"<< /Type /Catalog /Pages 2 0 R >>",
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] " + resources + b" /Contents 4 0 R >>",
-            b"<< /Length %d /Filter %s >>\nstream\n" % (len(content), filter_) + content + b"\nendstream",
+            b"<< /Type /Page /Parent 2 0 R " + media + resources + b" /Contents 4 0 R >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream",
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
             *(extra or []),
         ]
@@ -90,20 +94,20 @@ def huge_image_pdf(width: int = 60_000, height: int = 60_000) -> bytes:
     data = deflated(b"\x00", 1024)
     image += b"/BitsPerComponent 8 /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"
     content = zlib.compress(b"q 600 0 0 600 0 0 cm /Im1 Do Q BT /F1 12 Tf 72 720 Td (An image page) Tj ET")
-    return one_page_pdf(content, [image]).replace(
-        b"/Font << /F1 5 0 R >>", b"/Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >>"
-    )
+    return one_page_pdf(content, [image], xobjects=b"/XObject << /Im1 6 0 R >> ")
 
 
-def grid_pdf(n: int = 301, step: float = 2.0) -> bytes:
-    """The ruled-table stress case: n+1 vertical and n+1 horizontal lines, text between them."""
+def grid_pdf(n: int = 301, step: float = 5.0) -> bytes:
+    """The ruled-table stress case (issue 12, point 2): n+1 vertical and n+1 horizontal lines
+    ``step`` pt apart, and a few text objects between them, on one page large enough to hold them."""
     lines = []
     for i in range(n + 1):
         x = 20 + i * step
         lines.append(f"{x:.1f} 20 m {x:.1f} {20 + n * step:.1f} l S")
         lines.append(f"20 {x:.1f} m {20 + n * step:.1f} {x:.1f} l S")
-    text = " ".join(f"BT /F1 4 Tf {22 + k * 40} {22 + k * 40} Td (c{k}) Tj ET" for k in range(10))
-    return one_page_pdf(zlib.compress(("\n".join(lines) + "\n" + text).encode()))
+    text = " ".join(f"BT /F1 4 Tf {22 + k * 100} {22 + k * 100} Td (c{k}) Tj ET" for k in range(10))
+    side = int(40 + n * step)
+    return one_page_pdf(zlib.compress(("\n".join(lines) + "\n" + text).encode()), size=(side, side))
 
 
 def lying_zip_docx(real: int = 50_000_000, claimed: int = 1000) -> bytes:
