@@ -15,15 +15,16 @@ import os
 from collections.abc import Callable
 
 from parsegate.corpus import Source
+from parsegate.dispatch import Task
 from parsegate.pipeline import FileOutcome
 from parsegate.routing import Router
-from parsegate.supervisor import Supervisor, Task
+from parsegate.supervisor import Supervisor
 
-# Rough cost of a document, for choosing the worker count only (measured with
-# benchmarks/workers.py on the 2-core machines): seconds per file, and per MB, by suffix.
+# Rough CPU cost of a document, for choosing the worker count only (benchmarks/scaling.py on the
+# 2-core machines): seconds per file, per MB by suffix, and a format's libraries on first use.
 _PER_FILE = 0.01
-_PER_MB = {".pdf": 1.0, ".docx": 2.0, ".pptx": 2.0, ".xlsx": 2.0, ".html": 4.0, ".htm": 4.0}
-_PER_MB_DEFAULT = 0.5
+_PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
+_PER_MB_DEFAULT = 1.5  # Markdown, code
 _FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
 WORK_PER_WORKER = 3.0  # estimated seconds of work that pay for starting one more worker
 

@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import IO, Any
 import orjson
 
 from chunkers import ChunkConfig
+from parsegate.dispatch import Pending, Task, family
 from parsegate.pipeline import FileOutcome, outcome_from_dict
 from parsegate.worker import write_frame
 
@@ -61,13 +61,6 @@ class Limits:
         return self.seconds
 
 
-@dataclass(frozen=True)
-class Task:
-    index: int  # the document's place in sorted order
-    path: Path
-    doc_id: str
-
-
 @dataclass
 class Done:
     task: Task
@@ -89,6 +82,7 @@ class _Worker:
     task: Task | None = None
     task_started: float = 0.0
     deadline: float = float("inf")
+    families: set[str] = field(default_factory=set)  # slow-to-import formats it has read
     eof: bool = False  # its stdout reached its end: the process is gone or going
 
 
@@ -179,7 +173,7 @@ class Supervisor:
 
     def run(self, tasks: Iterable[Task]) -> Iterator[Done]:
         """Each task's result as it finishes (completion order)."""
-        pending = deque(tasks)
+        pending = Pending(tasks)
         while pending or any(w.task is not None for w in self.workers):
             busy = sum(1 for w in self.workers if w.task is not None)
             while len(self.workers) < min(self.size, busy + len(pending)):
@@ -187,20 +181,28 @@ class Supervisor:
             self._assign(pending)
             for event in self.selector.select(self._timeout()):
                 self._read(*event[0].data)
-            yield from self._collect(pending)
+            yield from self._collect()
 
-    def _assign(self, pending: deque[Task]) -> None:
+    def _assign(self, pending: Pending) -> None:
+        loaded = {f for w in self.workers for f in w.families}
         for worker in self.workers:
             if not pending:
                 return
-            if worker.ready and worker.task is None:
-                task = pending.popleft()
-                worker.task, worker.task_started = task, time.monotonic()
-                worker.deadline = worker.task_started + _finite(self.limits.seconds_for(task.path))
-                header = {"index": task.index, "path": os.fsencode(task.path).hex(), "doc_id": task.doc_id}
-                if not self._send(worker, header):
-                    pending.appendleft(task)  # the worker was already gone: not this document's fault
-                    worker.task = None
+            if not worker.ready or worker.task is not None:
+                continue
+            task = pending.take(worker.families, loaded)
+            if task is None:
+                continue  # what is left is better read by a worker that has its libraries
+            worker.task, worker.task_started = task, time.monotonic()
+            worker.deadline = worker.task_started + _finite(self.limits.seconds_for(task.path))
+            kind = family(task.path)
+            if kind is not None:
+                worker.families.add(kind)
+                loaded.add(kind)
+            header = {"index": task.index, "path": os.fsencode(task.path).hex(), "doc_id": task.doc_id}
+            if not self._send(worker, header):
+                pending.push(task)  # the worker was already gone: not this document's fault
+                worker.task = None
 
     def _timeout(self) -> float:
         now = time.monotonic()
@@ -225,7 +227,7 @@ class Supervisor:
         else:
             worker.tail = (worker.tail + data)[-_TAIL:]
 
-    def _collect(self, pending: deque[Task]) -> Iterator[Done]:
+    def _collect(self) -> Iterator[Done]:
         now = time.monotonic()
         for worker in list(self.workers):
             while (frame := _take_frame(worker.out)) is not None:
