@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sysconfig
 import tempfile
@@ -42,13 +43,20 @@ def corpora() -> dict[str, list[Source]]:
     }
 
 
-def one_run(sources: list[Source], config: ChunkConfig, workers: int) -> float:
+def cpu() -> float:
+    """CPU seconds of this process and of the workers it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def one_run(sources: list[Source], config: ChunkConfig, workers: int) -> tuple[float, float]:
+    """Wall and CPU seconds of a whole run (workers started cold, and stopped at the end)."""
     with tempfile.TemporaryDirectory() as out:
-        started = time.perf_counter()
+        started, used = time.perf_counter(), cpu()
         with Supervisor(config, Limits(), workers) as supervisor, Router(Path(out), GateConfig()) as router:
             run_corpus(sources, router, supervisor)
             router.finish()
-        return time.perf_counter() - started
+        return time.perf_counter() - started, cpu() - used
 
 
 def main() -> None:
@@ -62,22 +70,28 @@ def main() -> None:
         megabytes = sum(s.path.stat().st_size for s in sources) / 1e6
         auto = choose_workers(0, sources)
         times: dict[str, list[float]] = {"1": [], "2": []}
+        cpus: dict[str, list[float]] = {"1": [], "2": []}
         for _ in range(args.repeat):
             for workers in ("1", "2"):
-                times[workers].append(one_run(sources, config, int(workers)))
+                wall, used = one_run(sources, config, int(workers))
+                times[workers].append(wall)
+                cpus[workers].append(used)
         one, two = statistics.median(times["1"]), statistics.median(times["2"])
+        cpu_one, cpu_two = statistics.median(cpus["1"]), statistics.median(cpus["2"])
         results[name] = {
             "files": len(sources),
             "megabytes": round(megabytes, 2),
             "seconds_1_worker": round(one, 2),
             "seconds_2_workers": round(two, 2),
             "speedup_2_over_1": round(one / two, 2),
+            "cpu_seconds_1_worker": round(cpu_one, 2),
+            "cpu_seconds_2_workers": round(cpu_two, 2),
             "auto_workers": auto,
             "all_seconds": {k: [round(t, 2) for t in v] for k, v in times.items()},
         }
         print(
             f"{name:32} {len(sources):4} files {megabytes:6.2f} MB  1 worker {one:6.2f} s  2 workers {two:6.2f} s  "
-            f"speed-up {one / two:4.2f}  (auto: {auto})",
+            f"speed-up {one / two:4.2f}  CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s  (auto: {auto})",
             flush=True,
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
