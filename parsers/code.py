@@ -13,7 +13,6 @@ context: the imports it actually references and the headers of the definitions a
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,6 +24,8 @@ from typing import Any
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
+from parsers.code_offsets import Offsets as _Offsets
+from parsers.code_offsets import first_on_line as _first_on_line
 from parsers.decode import decode_text
 from parsers.model import Document, Element, ParseError, ParseWarning, content_version, trim_span
 
@@ -50,7 +51,6 @@ _ATTACHED = frozenset({"decorator", "attribute_item", "annotation", "marker_anno
 _PATH_NEXT = re.compile(r"\s*(\.|::|:|/|\\)")
 _GENERICS = re.compile(r"(<.*>|\[.*\])$")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _IMPORT_WORDS = frozenset(
     "import from as use using require require_relative load include static package type typeof export default".split()
 )
@@ -133,50 +133,6 @@ def _query(language: str) -> Query:
     name = _SHARED_QUERIES.get(language, language)
     source = resources.files("parsers").joinpath("queries", f"{name}.scm").read_text()
     return Query(get_language(language), source)  # type: ignore[arg-type]
-
-
-class _Offsets:
-    """Byte offsets (tree-sitter's) → character offsets (the Document's), in O(log n) per call:
-    a table of where each non-ASCII character starts, with the extra bytes before it (a walk
-    from the start of the line was quadratic on one-line minified files)."""
-
-    def __init__(self, text: str, data: bytes) -> None:
-        self.data = data
-        self.identity = len(data) == len(text)
-        # Where lines start, in characters and in bytes: "the start of this line" by bisection,
-        # not by searching back (which rescans a one-line file for every definition on it).
-        self.text_lines = [0, *(m.end() for m in re.finditer("\n", text))]
-        self.byte_lines = [0, *(m.end() for m in re.finditer(b"\n", data))] if not self.identity else self.text_lines
-        if not self.identity:
-            self.byte_starts: list[int] = []  # byte offset where each non-ASCII character starts
-            self.extra_after: list[int] = []  # extra bytes up to and including that character
-            extra = 0
-            for match in _NON_ASCII.finditer(text):
-                char = match.start()
-                self.byte_starts.append(char + extra)
-                extra += len(match.group().encode("utf-8", "surrogatepass")) - 1
-                self.extra_after.append(extra)
-
-    def __call__(self, byte: int) -> int:
-        if self.identity:
-            return byte
-        k = bisect.bisect_right(self.byte_starts, byte) - 1
-        if k < 0:
-            return byte
-        before = self.extra_after[k - 1] if k else 0
-        # Inside character k's own bytes (never for node boundaries): count it as that character.
-        within = byte - self.byte_starts[k]
-        char_width = self.extra_after[k] - before + 1
-        if within < char_width:
-            return self.byte_starts[k] - before
-        return byte - self.extra_after[k]
-
-    def line_start(self, char: int) -> int:
-        """Character offset where the line holding ``char`` starts."""
-        return self.text_lines[bisect.bisect_right(self.text_lines, char) - 1]
-
-    def byte_line_start(self, byte: int) -> int:
-        return self.byte_lines[bisect.bisect_right(self.byte_lines, byte) - 1]
 
 
 @dataclass
@@ -279,15 +235,6 @@ def _leading(node: Node, offsets: _Offsets) -> Node:
             break
         first, prev = prev, prev.prev_named_sibling
     return first
-
-
-def _first_on_line(text: str | bytes, line_start: int, at: int) -> bool:
-    """Only blanks between the start of the line and ``at`` (looking back over the blanks only:
-    slicing the whole line is quadratic on one-line files)."""
-    i = at
-    while i > line_start and text[i - 1 : i] in (" ", "\t", b" ", b"\t"):
-        i -= 1
-    return i == line_start
 
 
 def _start(node: Node, offsets: _Offsets, text: str, language: str) -> int:

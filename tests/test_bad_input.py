@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsers import markdown, text
 from parsers.model import Document
@@ -203,3 +205,16 @@ def test_minified_javascript_with_non_ascii_is_linear() -> None:
 
     ratio = parse(40_000) / max(parse(10_000), 1e-3)
     assert ratio < 9, f"4x the code on one line took {ratio:.1f}x the time"  # was 16x (quadratic)
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "\n", "é", "東", "😀", " ", "{"]), max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_code_byte_offsets_map_to_character_offsets(source: str) -> None:
+    from parsers.code_offsets import Offsets
+
+    data = source.encode("utf-8")
+    offsets = Offsets(source, data)
+    for char in range(len(source) + 1):
+        byte = len(source[:char].encode("utf-8"))
+        assert offsets(byte) == char
+        assert offsets.line_start(char) == source.rfind("\n", 0, char) + 1
