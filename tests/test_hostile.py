@@ -226,3 +226,34 @@ def test_a_full_disk_ends_the_run_with_a_message_and_whole_lines(tmp_path: Path)
     chunks = [json.loads(x) for x in (out / "chunks.jsonl.partial").read_text().splitlines()]
     assert 0 < len(journal) < 30
     assert {c["doc_id"] for c in chunks} >= {e["outcome"]["path"] for e in journal}
+
+
+def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_path: Path) -> None:
+    """a.wait comes first in sorted order and finishes last (it waits until the progress callback
+    has seen the other two): its neighbours are on disk and counted before it, the final file is
+    still in sorted order."""
+    from chunkers import ChunkConfig
+    from parsegate.corpus import discover
+    from parsegate.routing import Router
+    from parsegate.runner import run_corpus
+    from parsegate.supervisor import Limits, Supervisor
+    from quality_gates.gate import GateConfig
+
+    root = corpus_with(tmp_path, "a.wait", "b.md", "c.md")
+    out = tmp_path / "out"
+    out.mkdir()
+    seen: list[str] = []
+
+    def progress(outcome) -> None:  # type: ignore[no-untyped-def]
+        seen.append(outcome.path)
+        if len(seen) == 2:
+            on_disk = {json.loads(x)["doc_id"] for x in (out / "chunks.jsonl.partial").read_text().splitlines()}
+            assert on_disk == {"b.md", "c.md"}
+            (tmp_path / "release").touch()
+
+    with Supervisor(ChunkConfig(), Limits(), 2) as supervisor, Router(out, GateConfig()) as router:
+        files = run_corpus(discover(root), router, supervisor, progress)
+        router.finish()
+    assert sorted(seen[:2]) == ["b.md", "c.md"] and seen[2] == "a.wait"
+    assert [f.path for f in files] == ["a.wait", "b.md", "c.md"]
+    assert next(json.loads(x)["doc_id"] for x in (out / "chunks.jsonl").read_text().splitlines()) == "a.wait"
