@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -345,9 +346,18 @@ def _take_frame(buffer: bytearray) -> tuple[dict[str, Any], bytes] | None:
     return header, data
 
 
+_FAULTHANDLER = re.compile(r"^(Fatal Python error|Current thread|Thread 0x|Extension modules:|  File |\s*$|<no Python)")
+_FRAME = re.compile(r'^  File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
+
+
 def _last_line(tail: bytes) -> str:
-    lines = [line.strip() for line in tail.decode("utf-8", "replace").splitlines() if line.strip()]
-    return lines[-1][:300] if lines else ""
+    """What a dying worker said last, and where Python was (faulthandler lists the innermost
+    frame first), without faulthandler's own lines."""
+    lines = tail.decode("utf-8", "replace").splitlines()
+    said = [line.strip() for line in lines if not _FAULTHANDLER.match(line)]
+    frames = [m for m in map(_FRAME.match, lines) if m]
+    where = f"at {Path(frames[0]['file']).name}:{frames[0]['line']} in {frames[0]['func']}" if frames else ""
+    return "; ".join(part for part in (said[-1][:300] if said else "", where) if part)
 
 
 def _finite(seconds: float) -> float:

@@ -4,7 +4,8 @@ sys.path). Each reads its instructions from the environment, so a test can steer
 
 - ``.hang``: never returns.
 - ``.hog``: allocates far more memory than the test's limit.
-- ``.crash``: the process aborts (SIGABRT), as native code does on a failed allocation.
+- ``.crash``: the process aborts (SIGABRT).
+- ``.oom``: says what a C++ library says when an allocation fails, then aborts.
 - ``.wait``: writes its process id to ``$PG_TEST_PIDS/<name>.pid``, then waits until the file
   ``$PG_TEST_RELEASE`` exists, and returns a one-paragraph document.
 """
@@ -19,7 +20,7 @@ from parsers import text
 from parsers.model import Document
 
 PACKAGE = "pg_test_parsers"
-ENTRY_POINTS = {"hang": "Hang", "hog": "Hog", "crash": "Crash", "wait": "Wait"}
+ENTRY_POINTS = {"hang": "Hang", "hog": "Hog", "crash": "Crash", "oom": "OutOfMemory", "wait": "Wait"}
 
 
 class Hang:
@@ -45,6 +46,15 @@ class Crash:
 
     @staticmethod
     def parse(data: bytes, doc_id: str) -> Document:
+        os.abort()
+
+
+class OutOfMemory:
+    NAME, VERSION, SUFFIXES = "oom", "1", (".oom",)
+
+    @staticmethod
+    def parse(data: bytes, doc_id: str) -> Document:
+        os.write(2, b"terminate called after throwing an instance of 'std::bad_alloc'\n")
         os.abort()
 
 

@@ -117,14 +117,17 @@ def test_a_parser_over_the_memory_limit_fails_its_document_only(plugins: Path, t
 
 
 def test_a_worker_that_aborts_fails_its_document_only(plugins: Path, tmp_path: Path) -> None:
-    root = corpus_with(tmp_path, "a.md", "b.crash", "c.md")
+    root = corpus_with(tmp_path, "a.md", "b.crash", "c.md", "d.oom", "e.md")
     out = tmp_path / "out"
     result = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1"])
     assert result.exit_code == 1
     files = outcomes(out)
     assert (files["b.crash"]["status"], files["b.crash"]["code"]) == ("failed", "worker_died")
     assert "killed by SIGABRT" in files["b.crash"]["reason"]
-    assert files["a.md"]["status"] == files["c.md"]["status"] == "chunked"
+    # A native allocation failure says so on stderr before it aborts: that is the memory limit.
+    assert (files["d.oom"]["status"], files["d.oom"]["code"]) == ("failed", "memory")
+    assert "killed by SIGABRT" in files["d.oom"]["reason"] and "std::bad_alloc" in files["d.oom"]["reason"]
+    assert [files[n]["status"] for n in ("a.md", "c.md", "e.md")] == ["chunked"] * 3
     assert "b.crash" in result.output and "SIGABRT" in result.output
 
 
