@@ -106,19 +106,22 @@ def measure(
 
 
 def measure_workers(root: Path, paths: list[Path], repeat: int, workers: int) -> dict[str, object]:
-    """parsegate with a warm pool of ``workers`` processes, reading the files itself."""
-    from parsegate.pipeline import open_pool, run_files, work
+    """parsegate with ``workers`` supervised worker processes, started and warmed up once, reading
+    the files themselves (the output order is the completion order here: only the set matters)."""
+    from parsegate.supervisor import Limits, Supervisor, Task
 
     config = ChunkConfig(max_tokens=BUDGET)
+    tasks = [Task(n, p, p.relative_to(root).as_posix()) for n, p in enumerate(paths)]
     times = []
     chunks: list[str] = []
-    with open_pool(config, workers) as pool:
-        list(pool.map(work, [(paths[0], root)] * workers * 2))  # every worker started and warm
+    with Supervisor(config, Limits(), workers) as pool:
+        list(pool.run(tasks[:1] * workers * 2))  # every worker started and warm
         for _ in range(repeat):
             start = time.perf_counter()
-            results = list(run_files(paths, root, config, workers, pool))
+            results = list(pool.run(tasks))
             times.append(time.perf_counter() - start)
-            chunks = [json.loads(line)["embed_text"] for _, lines in results for line in lines]
+            results.sort(key=lambda done: done.task.index)
+            chunks = [json.loads(line)["embed_text"] for done in results for line in done.lines]
     return {"seconds": statistics.median(times), "all_seconds": [round(t, 3) for t in times], "chunks": chunks}
 
 

@@ -84,16 +84,18 @@ def run_in_process(run: Callable[[str, str], list[str]], files: list[tuple[str, 
 
 
 def run_on_all_cores(paths: list[Path], workers: int) -> dict[str, object]:
-    from parsegate.pipeline import open_pool, run_files, work
+    from parsegate.supervisor import Limits, Supervisor, Task
 
     config = ChunkConfig(max_tokens=BUDGET)
-    with open_pool(config, workers) as pool:
-        list(pool.map(work, [(paths[0], STDLIB)] * workers * 2))
+    tasks = [Task(n, p, p.relative_to(STDLIB).as_posix()) for n, p in enumerate(paths)]
+    with Supervisor(config, Limits(), workers) as pool:
+        list(pool.run(tasks[:1] * workers * 2))  # every worker started and warm
         start = time.perf_counter()
-        results = list(run_files(paths, STDLIB, config, workers, pool))
+        results = sorted(pool.run(tasks), key=lambda done: done.task.index)
         seconds = time.perf_counter() - start
-    chunks = [json.loads(line)["embed_text"] for _, lines in results for line in lines]
-    return {"seconds": seconds, "chunks": chunks, "file_errors": sum(1 for o, _ in results if o.status != "chunked")}
+    chunks = [json.loads(line)["embed_text"] for done in results for line in done.lines]
+    errors = sum(1 for done in results if done.outcome.status != "chunked")
+    return {"seconds": seconds, "chunks": chunks, "file_errors": errors}
 
 
 def main() -> None:

@@ -1,28 +1,22 @@
-"""Run a corpus: every file ends as chunks, skipped with a reason, or failed with a reason.
-
-Files are processed in sorted order by a pool of worker processes (each loads the
-tokenizer once); results stream back in order, so ``chunks.jsonl`` is the same
-for the same corpus and configuration on any machine.
+"""One document, start to end: read, parse, chunk and measure it (``process``), and what a run
+records about it (``FileOutcome``). This is the function the worker processes run for each
+document; ``parsegate.runner`` runs a corpus through them, and ``summarize`` adds a run up.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 import traceback
 from collections import Counter as Tally
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from chunkers import ChunkConfig, Chunker
-from parsegate.routing import Router
+from chunkers import Chunker
 from parsers.model import ParseError
-from parsers.registry import parse_file
+from parsers.registry import parse_data, read_regular_file
 from quality_gates.metrics import measure
 
 
@@ -44,53 +38,13 @@ class FileOutcome:
     failed_checks: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
-class Selection:
-    """Which files under a corpus a run reads, and what it leaves out on purpose (said in
-    run.json, never silently): its own output folder, and hidden files and folders."""
-
-    patterns: tuple[str, ...] = ("*",)
-    exclude: tuple[Path, ...] = ()
-    include_hidden: bool = False
-    left_out: dict[str, int] = field(default_factory=dict)
-
-    def wants(self, path: Path, root: Path) -> bool:
-        if any(path == e or e in path.parents for e in self.exclude):
-            self._count("output folder")
-            return False
-        if not self.include_hidden and any(part.startswith(".") for part in path.relative_to(root).parts):
-            self._count("hidden (use --include-hidden)")
-            return False
-        return any(path.match(g) for g in self.patterns)
-
-    def _count(self, reason: str) -> None:
-        self.left_out[reason] = self.left_out.get(reason, 0) + 1
-
-
-def discover(root: Path, selection: Selection | None = None) -> list[Path]:
-    """Files under ``root`` the selection wants, in sorted order."""
-    if root.is_file():
-        return [root]
-    selection = selection or Selection()
-    root = root.resolve()
-    # A broken symlink is listed too: it ends as a failure with its reason, not as nothing.
-    found = (p for p in root.rglob("*") if p.is_file() or (p.is_symlink() and not p.exists()))
-    return sorted(p for p in found if selection.wants(p, root))
-
-
-def doc_id_for(path: Path, root: Path) -> str:
-    if root.is_file():
-        return path.name
-    return path.relative_to(root.resolve()).as_posix()
-
-
-def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
+def process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
     started = time.perf_counter()
-    rel = doc_id_for(path, root)
-    outcome = FileOutcome(path=rel, status="failed")
+    outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []
     try:
-        doc = parse_file(path, rel)  # reads the file once, and chooses its parser
+        data = read_regular_file(path)  # read once: the parser and the gate see the same bytes
+        doc = parse_data(data, path, doc_id)
         chunks = chunker.chunk(doc)
         outcome.status, outcome.format = "chunked", doc.format
         outcome.chunks = len(chunks)
@@ -99,81 +53,36 @@ def process(path: Path, root: Path, chunker: Chunker) -> tuple[FileOutcome, list
         outcome.indexed_chars = sum(c.end - c.start for c in chunks)
         outcome.warnings = [w.to_dict() for w in doc.warnings]
         records = [c.to_dict() for c in chunks]
-        # The gate reads the file again itself: its checks compare the chunks with the source,
-        # not with what the parser made of it.
-        facts = measure(
-            doc, records, chunker.counter, chunker.max_tokens, path.read_bytes(), chunker.config.parent_tokens
-        )
-        outcome.facts = facts.to_dict()
+        # The gate reads the source itself: its checks compare the chunks with the file's bytes,
+        # not with what the parser made of them.
+        outcome.facts = measure(
+            doc, records, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens
+        ).to_dict()
         lines = [orjson.dumps(r) for r in records]
     except ParseError as exc:
-        if exc.code == "unsupported":
-            outcome.status = "skipped"  # no parser reads it: listed, not failed
         outcome.code, outcome.reason = exc.code, exc.message
+    except MemoryError:
+        outcome.code, outcome.reason = "memory", "over the memory limit"
+    except RecursionError as exc:
+        outcome.code, outcome.reason = "too_deep", f"nested too deeply to parse ({_where(exc)})"
     except OSError as exc:
         outcome.code, outcome.reason = "unreadable", exc.strerror or str(exc)
     except Exception as exc:  # one bad file must never take the corpus down
         outcome.code = "internal_error"
-        last = traceback.extract_tb(exc.__traceback__)[-1]
-        outcome.reason = f"{type(exc).__name__}: {exc} (at {Path(last.filename).name}:{last.lineno}; please report)"
+        outcome.reason = f"{type(exc).__name__}: {exc} ({_where(exc)}; please report)"
+    if outcome.code is not None:  # whatever was done before the failure is not the outcome
+        outcome.status = "skipped" if outcome.code == "unsupported" else "failed"  # unsupported: listed, not failed
+        outcome.format, outcome.facts, lines = None, None, []
     outcome.seconds = round(time.perf_counter() - started, 4)
     return outcome, lines
 
 
-# -- worker processes -------------------------------------------------------------
-
-_worker: Chunker | None = None
-
-
-def init_worker(config: ChunkConfig) -> None:
-    global _worker
-    _worker = Chunker(config)
-
-
-def work(args: tuple[Path, Path]) -> tuple[FileOutcome, list[bytes]]:
-    assert _worker is not None
-    return process(args[0], args[1], _worker)
-
-
-def open_pool(config: ChunkConfig, workers: int) -> ProcessPoolExecutor:
-    """Worker processes that each load the tokenizer once (spawned: no forked tokenizer state)."""
-    ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=init_worker, initargs=(config,))
-
-
-def run_files(
-    paths: list[Path],
-    root: Path,
-    config: ChunkConfig,
-    workers: int,
-    pool: ProcessPoolExecutor | None = None,
-) -> Iterator[tuple[FileOutcome, list[bytes]]]:
-    if pool is None and (workers <= 1 or len(paths) < 4):
-        chunker = Chunker(config)
-        for path in paths:
-            yield process(path, root, chunker)
-        return
-    own = pool is None
-    active = pool or open_pool(config, workers)
-    try:
-        # Largest files first, so one big file does not finish last on an otherwise idle pool;
-        # results are still yielded in sorted order.
-        futures = {p: active.submit(work, (p, root)) for p in sorted(paths, key=_size, reverse=True)}
-        for path in paths:
-            yield futures.pop(path).result()
-    finally:
-        if own:
-            active.shutdown(cancel_futures=True)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-# -- the run ----------------------------------------------------------------------
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "at an unknown place"
+    last = frames[-1]
+    return f"at {Path(last.filename).name}:{last.lineno}"
 
 
 def summarize(files: list[FileOutcome]) -> dict[str, Any]:
@@ -187,6 +96,7 @@ def summarize(files: list[FileOutcome]) -> dict[str, Any]:
         "chunked": status["chunked"],
         "skipped": status["skipped"],
         "failed": status["failed"],
+        "failed_by_code": dict(sorted(Tally(f.code or "-" for f in files if f.status == "failed").items())),
         "gate_passed": verdicts["pass"],
         "gate_failed": verdicts["fail"],
         "chunks": sum(f.chunks for f in files),
@@ -198,23 +108,6 @@ def summarize(files: list[FileOutcome]) -> dict[str, Any]:
         "warnings": dict(sorted(warnings.items())),
         "by_format": dict(sorted(Tally(f.format or "-" for f in files if f.status == "chunked").items())),
     }
-
-
-def run_corpus(
-    root: Path,
-    router: Router,
-    config: ChunkConfig,
-    workers: int,
-    on_file: Callable[[FileOutcome], None] | None = None,
-    paths: list[Path] | None = None,
-) -> list[FileOutcome]:
-    files: list[FileOutcome] = []
-    for outcome, lines in run_files(discover(root) if paths is None else paths, root, config, workers):
-        router.route(outcome, lines)
-        files.append(outcome)
-        if on_file is not None:
-            on_file(outcome)
-    return files
 
 
 def outcome_dict(outcome: FileOutcome) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from parsegate.corpus import doc_path
 from parsers.decode import decode_text
 from parsers.model import ParseError
 from quality_gates.gate import GateConfig
@@ -27,9 +28,18 @@ PAGES_IN_REPORT = 60  # ...and in the whole page (about 40 KB each)
 
 
 def write_reports(
-    outdir: Path, files: list[dict[str, Any]], gate: GateConfig, run: dict[str, Any], corpus: Path
+    outdir: Path,
+    files: list[dict[str, Any]],
+    gate: GateConfig,
+    run: dict[str, Any],
+    corpus: Path,
+    run_checks: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     report = build_report(files, gate, run)
+    # Checks of the run the orchestrator makes (say, that it read any document at all).
+    report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
+    if not all(c["passed"] for c in report["run_checks"]):
+        report["verdict"] = "fail"
     (outdir / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     facts = {f["path"]: f.get("facts") or {} for f in files}
     details = _details(outdir, report, corpus, facts)
@@ -60,7 +70,7 @@ def _chunks_by_doc(outdir: Path, wanted: set[str]) -> dict[str, list[dict[str, A
 
 
 def _read(corpus: Path, doc_id: str, version: str | None) -> tuple[bytes | None, str | None]:
-    path = corpus if corpus.is_file() else corpus / doc_id
+    path = corpus if corpus.is_file() else corpus / doc_path(doc_id)
     try:
         data = path.read_bytes()
     except OSError as exc:

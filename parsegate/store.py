@@ -1,43 +1,140 @@
-"""Run outputs on disk. A chunk set is never overwritten: when OUTDIR already holds a
-run, that run's files move to ``OUTDIR/history/<finished>-<chunk_set>/`` first."""
+"""Run outputs on disk. A chunk set is never overwritten: when OUTDIR already holds a run, that
+run's files move to ``OUTDIR/history/<finished>-<chunk_set>/`` first; the partial output of a run
+that was interrupted moves to ``OUTDIR/history/<started>-incomplete/``, so it never looks like a
+finished run. ``run.json`` is written last (through a temporary file and a rename) with
+``complete: true``: a folder without it does not hold a finished run.
+
+One run at a time per OUTDIR: ``OutputLock`` holds an advisory lock (``flock``) on
+``OUTDIR/.parsegate.lock`` for the length of the run, and a second run is refused with the
+holder's process id, host and start time. The kernel releases the lock when the holder dies,
+however it dies, so a lock is never stale.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
+import socket
+import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from parsegate.routing import JOURNAL, OUTPUTS
+
 RUN_SCHEMA = "parsegate.run/1"
 RUN_FILES = ("chunks.jsonl", "quarantine.jsonl", "run.json", "report.json", "report.html")
+PARTIAL_FILES = (*(f"{name}.partial" for name in OUTPUTS), JOURNAL)
+LOCK = ".parsegate.lock"
 
 
-def archive_previous(outdir: Path) -> Path | None:
+class OutputBusy(RuntimeError):
+    """Another run holds OUTDIR."""
+
+
+class OutputLock:
+    def __init__(self, outdir: Path, command: str = "run") -> None:
+        self.path = outdir / LOCK
+        self.command = command
+        self.fd: int | None = None
+
+    def __enter__(self) -> OutputLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise OutputBusy(f"{self.path.parent} is in use by another parsegate {holder}") from None
+        holder_info = {
+            "command": self.command,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "argv": sys.argv,
+        }
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(holder_info).encode() + b"\n", 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock; the file stays (deleting it would race)
+            self.fd = None
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        return (
+            f"{info.get('command', 'run')} (pid {info['pid']} on {info.get('host', '?')}, "
+            f"started {info.get('started_at', '?')})"
+        )
+    except (ValueError, KeyError, OSError):
+        return "run (holder unknown)"
+
+
+def archive_previous(outdir: Path) -> tuple[Path | None, str]:
+    """Move an earlier run's outputs to history/; returns where, and 'complete' or 'incomplete'."""
     run_json = outdir / "run.json"
-    if not run_json.exists():
-        return None
+    if run_json.exists():
+        return _move(outdir, _finished_label(run_json), (*RUN_FILES, *PARTIAL_FILES)), "complete"
+    leftovers = [name for name in (*RUN_FILES, *PARTIAL_FILES) if (outdir / name).exists()]
+    if not leftovers:
+        return None, ""
+    return _move(outdir, _started_label(outdir / JOURNAL) + "-incomplete", leftovers), "incomplete"
+
+
+def _finished_label(run_json: Path) -> str:
     try:
         previous = json.loads(run_json.read_text())
-        label = f"{previous['finished_at'].replace(':', '')}-{previous['chunk_set']}"
-    except (ValueError, KeyError, AttributeError):
-        label = "unlabelled-" + str(int(run_json.stat().st_mtime))
+        return f"{previous['finished_at'].replace(':', '')}-{previous['chunk_set']}"
+    except (ValueError, KeyError, AttributeError, TypeError):
+        return "unlabelled-" + str(int(run_json.stat().st_mtime))
+
+
+def _started_label(journal: Path) -> str:
+    try:
+        with journal.open("rb") as lines:
+            header = orjson.loads(lines.readline())
+        return str(header["started_at"]).replace(":", "")
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unlabelled-" + datetime.now(UTC).strftime("%Y-%m-%dT%H%M%S")
+
+
+def _move(outdir: Path, label: str, names: tuple[str, ...] | list[str]) -> Path:
     target = outdir / "history" / label
     n = 1
     while target.exists():
         target = outdir / "history" / f"{label}.{n}"
         n += 1
     target.mkdir(parents=True)
-    for name in RUN_FILES:
+    for name in names:
         if (outdir / name).exists():
             shutil.move(str(outdir / name), str(target / name))
     return target
 
 
 def write_run(outdir: Path, record: dict[str, Any]) -> Path:
-    path = outdir / "run.json"
-    path.write_text(json.dumps({"schema": RUN_SCHEMA, **record}, indent=2, ensure_ascii=False) + "\n")
+    """run.json, last of a run's outputs, atomically: it exists only complete."""
+    return write_atomic(
+        outdir / "run.json", json.dumps({"schema": RUN_SCHEMA, **record}, indent=2, ensure_ascii=False) + "\n"
+    )
+
+
+def write_atomic(path: Path, text: str) -> Path:
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     return path
 
 

@@ -13,7 +13,6 @@ context: the imports it actually references and the headers of the definitions a
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,6 +23,8 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
+from parsers.code_offsets import Offsets as _Offsets
+from parsers.code_offsets import first_on_line as _first_on_line
 from parsers.decode import decode_text
 from parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
 
@@ -73,6 +74,9 @@ def _comment_line(language: str) -> re.Pattern[str]:
 
 _SIGNATURE_CHARS = 400
 _CONSTANT_CHARS = 160  # a constant as context: its statement, or its first line cut with "…"
+# Definitions nested deeper stay text of the one at this depth: every level adds its header to
+# the context of all below it, and splitting an over-budget definition recurses per level.
+MAX_DEPTH = 32
 _MAX_SYNTAX_WARNINGS = 20
 
 
@@ -132,24 +136,6 @@ def _query(language: str) -> Query:
     return Query(get_language(language), source)  # type: ignore[arg-type]
 
 
-class _Offsets:
-    """Byte offsets (tree-sitter's) → character offsets (the Document's)."""
-
-    def __init__(self, text: str, data: bytes) -> None:
-        self.data = data
-        self.identity = len(data) == len(text)
-        if not self.identity:
-            self.line_bytes = [0] + [m.end() for m in re.finditer(b"\n", data)]
-            self.line_chars = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def __call__(self, byte: int) -> int:
-        if self.identity:
-            return byte
-        row = bisect.bisect_right(self.line_bytes, byte) - 1
-        start = self.line_bytes[row]
-        return self.line_chars[row] + len(self.data[start:byte].decode("utf-8", errors="replace"))
-
-
 @dataclass
 class _Def:
     node: Node  # the definition itself (for its body)
@@ -160,6 +146,7 @@ class _Def:
     parent: _Def | None = None
     element: Element | None = None
     children: list[_Def] = field(default_factory=list)
+    depth: int = 1  # 1 for an outermost definition
 
 
 def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element], list[ParseWarning]]:
@@ -169,8 +156,18 @@ def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element]
     offsets = _Offsets(text, data)
     defs, imports = _captures(tree.root_node, language, offsets, text)
     _nest(defs, text)
-    elements = _elements(text, language, defs, imports, offsets, base)
-    return elements, _syntax_warnings(tree.root_node)
+    kept = [d for d in defs if d.depth <= MAX_DEPTH]
+    elements = _elements(text, language, kept, imports, offsets, base)
+    warnings = _syntax_warnings(tree.root_node)
+    if len(kept) < len(defs):
+        warnings.append(
+            ParseWarning(
+                "nesting_limit",
+                f"{len(defs) - len(kept)} definitions nested deeper than {MAX_DEPTH} levels are kept as "
+                f"text of the definition at level {MAX_DEPTH}",
+            )
+        )
+    return elements, warnings
 
 
 def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
@@ -178,7 +175,7 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
     data = text.encode("utf-8")
     defs, _ = _captures(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
     _nest(defs, text)
-    return [(d.start, d.end) for d in defs if d.parent is None]
+    return [(d.start, d.end) for d in defs if d.depth == 1]
 
 
 def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[list[_Def], list[tuple[str, set[str]]]]:
@@ -248,7 +245,7 @@ def _outer(node: Node) -> Node:
     return node
 
 
-def _leading(node: Node, data: bytes) -> Node:
+def _leading(node: Node, offsets: _Offsets) -> Node:
     """The first of the comments and attributes right above a definition (no blank line
     between; a comment that ends a line of code belongs to that code, not to what follows)."""
     first = node
@@ -256,8 +253,7 @@ def _leading(node: Node, data: bytes) -> Node:
     while prev is not None and ("comment" in prev.type or prev.type in _ATTACHED):
         if first.start_point[0] - prev.end_point[0] > 1:
             break
-        line_start = data.rfind(b"\n", 0, prev.start_byte) + 1
-        if data[line_start : prev.start_byte].strip():
+        if not _first_on_line(offsets.data, offsets.byte_line_start(prev.start_byte), prev.start_byte):
             break
         first, prev = prev, prev.prev_named_sibling
     return first
@@ -265,16 +261,16 @@ def _leading(node: Node, data: bytes) -> Node:
 
 def _start(node: Node, offsets: _Offsets, text: str, language: str) -> int:
     """Where a unit begins: with the comments and attributes that belong to it."""
-    return _comments_above(text, offsets(_leading(node, offsets.data).start_byte), language)
+    return _comments_above(text, offsets(_leading(node, offsets).start_byte), language, offsets)
 
 
-def _comments_above(text: str, start: int, language: str) -> int:
+def _comments_above(text: str, start: int, language: str, offsets: _Offsets) -> int:
     """Move ``start`` up over comment lines right above it (no blank line between), for
     grammars that file a definition's doc comment under the node before it. Lines that start
     with "*" are taken only as part of a block comment whose "/*" is reached."""
     comment = _comment_line(language)
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
+    line_start = offsets.line_start(start)
+    if not _first_on_line(text, line_start, start):
         return start  # something else precedes the definition on its own line
     committed = start
     indent = start - line_start
@@ -304,7 +300,8 @@ def _nest(defs: list[_Def], text: str) -> None:
             # them there): they stay there, and this one starts after it.
             d.start = trim_span(text, stack[-1].end, d.end)[0]
             stack.pop()
-        if stack:
+        d.depth = len(stack) + 1
+        if stack and d.depth <= MAX_DEPTH:
             d.parent = stack[-1]
             stack[-1].children.append(d)
             if d.kind == "function" and d.parent.kind == "class":

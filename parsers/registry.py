@@ -9,13 +9,16 @@ group ``parsegate.parsers``.
 from __future__ import annotations
 
 import importlib
+import os
+import stat
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from parsers.decode import decode_text
+from parsers.decode import decode_text, refuse_garbage
 from parsers.model import Document, ParseError, ParseWarning
+from parsers.preflight import preflight
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
 
@@ -119,16 +122,63 @@ def supported_suffixes() -> list[str]:
 
 def parse_file(path: Path, doc_id: str | None = None) -> Document:
     """Read and parse one file; every failure is a ParseError with a reason."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    return parse_data(read_regular_file(path), path, doc_id)
+
+
+def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)."""
     parser = parser_for(path, data[:8192])
     if parser is None:
         raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
-    doc = parser.parse(data, doc_id or path.name)
+    # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
+    # any parser library inflates or decodes it.
+    preflight(data, path.suffix)
+    try:
+        doc = parser.parse(data, doc_id or path.name)
+    except ParseError as exc:
+        raise _reworded(exc) from None
+    # Whatever the parser, text that is mostly control or replacement characters means nothing.
+    refuse_garbage(doc.text)
     if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
         doc.warnings.append(
             ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {parser.NAME}")
         )
     return doc
+
+
+def read_regular_file(path: Path) -> bytes:
+    """The bytes of a regular file. A FIFO, a device or a socket is refused without reading it
+    (a FIFO would block the run; /dev/zero would never end)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ParseError("not_a_file", f"not a regular file ({_kind(mode)}); not read")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    except OSError as exc:
+        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def _reworded(exc: ParseError) -> ParseError:
+    """A PDF that stays locked although a password was given: the password is wrong."""
+    if exc.code == "encrypted" and os.environ.get("PARSEGATE_PDF_PASSWORD"):
+        return ParseError("wrong_password", "encrypted, and the password given (--password) does not open it")
+    return exc

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsers import markdown, text
 from parsers.model import Document
@@ -112,3 +114,119 @@ def test_binary_is_refused(data: bytes) -> None:
     with pytest.raises(ParseError) as info:
         markdown.parse(data, "bin.md")
     assert info.value.code == "binary"
+
+
+# -- encodings and garbage (decode.py, registry.py) -------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_utf16_and_utf32_with_a_byte_order_mark_are_read(encoding: str) -> None:
+    source = "# Café\n\nÜber alles: 東京.\n"
+    data = source.encode(encoding) if encoding != "utf-16-be" else b"\xfe\xff" + source.encode("utf-16-be")
+    doc = markdown.parse(data, "u.md")
+    assert doc.text == source  # the mark is dropped, nothing else
+    assert [e.kind for e in doc.elements] == ["heading", "paragraph"]
+
+
+def test_utf16_without_a_mark_is_told_by_its_zero_bytes() -> None:
+    source = "Notes\n\nPlain text in UTF-16, little-endian, without a byte-order mark.\n"
+    assert text.parse(source.encode("utf-16-le"), "n.txt").text == source
+    assert text.parse(source.encode("utf-16-be"), "n.txt").text == source
+
+
+def test_a_nul_byte_anywhere_is_binary() -> None:
+    from parsers.model import ParseError
+
+    data = b"# Title\n\n" + b"word " * 4000 + b"\x00tail\n"  # past the first 8 KB
+    with pytest.raises(ParseError) as info:
+        markdown.parse(data, "late.md")
+    assert info.value.code == "binary" and "offset 20009" in info.value.message
+
+
+def test_text_that_is_mostly_replacement_characters_is_garbage(tmp_path) -> None:
+    from parsers.model import ParseError
+    from parsers.registry import parse_file
+
+    with pytest.raises(ParseError) as info:
+        text.parse(("\ufffd\ufffd ab " * 200).encode(), "mojibake.txt")
+    assert info.value.code == "garbage_text" and "50% of the text" in info.value.message  # 2 of 4 visible
+    noise = tmp_path / "noise.html"  # random bytes under an HTML name: docling reads it, the check refuses it
+    noise.write_bytes(random.Random(3).randbytes(10_000))
+    with pytest.raises(ParseError) as info:
+        parse_file(noise)
+    assert info.value.code == "garbage_text"
+
+
+def test_a_wrong_pdf_password_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parsers.model import ParseError
+    from parsers.registry import parse_file
+    from tests.conftest import corpus_dir
+
+    path = corpus_dir("pdf") / "password-example.pdf"
+    monkeypatch.setenv("PARSEGATE_PDF_PASSWORD", "not-the-password")
+    with pytest.raises(ParseError) as info:
+        parse_file(path)
+    assert info.value.code == "wrong_password"
+    monkeypatch.delenv("PARSEGATE_PDF_PASSWORD")
+    with pytest.raises(ParseError) as info:
+        parse_file(path)
+    assert info.value.code == "encrypted"
+
+
+def test_a_fifo_is_refused_without_being_opened_for_reading(tmp_path) -> None:
+    import os
+
+    from parsers.model import ParseError
+    from parsers.registry import parse_file
+
+    os.mkfifo(tmp_path / "pipe.md")
+    with pytest.raises(ParseError) as info:
+        parse_file(tmp_path / "pipe.md")  # a blocking open would hang here
+    assert info.value.code == "not_a_file" and "FIFO" in info.value.message
+
+
+# -- code (code.py) ------------------------------------------------------------------------------
+
+
+def test_functions_nested_six_hundred_deep_keep_their_text(chunker_factory) -> None:
+    from parsers import code
+
+    hundred = "".join("    " * i + f"def f{i}(x):\n" for i in range(100)) + "    " * 100 + "return x\n"
+    doc = code.parse(hundred.encode(), "hundred.py")
+    assert [w.code for w in doc.warnings] == ["nesting_limit"]
+    assert [e.data.symbol.count(".") for e in doc.elements if e.kind == "function"] == list(range(code.MAX_DEPTH))
+    depth = 600
+    source = "".join("    " * i + f"def f{i}(x):\n" for i in range(depth)) + "    " * depth + "return x\n"
+    started = time.perf_counter()
+    doc = code.parse(source.encode(), "nested.py")
+    chunks = chunker_factory().chunk(doc)
+    assert time.perf_counter() - started < 20  # was a RecursionError (document lost) from about 550
+    # (tree-sitter's Python grammar itself gives up somewhere past 500 levels: a syntax warning)
+    assert "nesting_limit" in [w.code for w in doc.warnings]
+    assert len([e for e in doc.elements if e.kind in ("function", "method")]) <= code.MAX_DEPTH
+    assert_sound(doc, chunks)
+    assert "def f599(x):" in "".join(c.text for c in chunks)
+
+
+def test_minified_javascript_with_non_ascii_is_linear() -> None:
+    from parsers import code
+
+    def parse(n: int) -> float:
+        source = "".join(f"function a{i}(b){{return b+'é'+{i}}};" for i in range(n))
+        return seconds(lambda: code.parse(source.encode(), "m.js"))
+
+    ratio = parse(20_000) / max(parse(5_000), 1e-3)
+    assert ratio < 9, f"4x the code on one line took {ratio:.1f}x the time"  # was 16x (quadratic)
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "\n", "é", "東", "😀", " ", "{"]), max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_code_byte_offsets_map_to_character_offsets(source: str) -> None:
+    from parsers.code_offsets import Offsets
+
+    data = source.encode("utf-8")
+    offsets = Offsets(source, data)
+    for char in range(len(source) + 1):
+        byte = len(source[:char].encode("utf-8"))
+        assert offsets(byte) == char
+        assert offsets.line_start(char) == source.rfind("\n", 0, char) + 1

@@ -1,7 +1,8 @@
 """A web page's bytes → text → tree.
 
 The encoding is the byte-order mark's, else UTF-8 when the bytes are valid UTF-8, else the one a
-``<meta charset>`` in the first 4 KB names, else Windows-1252 (what browsers assume). lxml (libxml2)
+``<meta charset>`` in the first 4 KB names, else Windows-1252 (what browsers assume)
+unless the bytes are mostly invalid UTF-8 (then they are no page: ``garbage_text``). lxml (libxml2)
 builds the tree; what is never rendered (scripts, styles, templates) is dropped with the comments.
 
 libxml2 stops at 2048 levels of nesting; a page nested deeper would lose its text there, so it is
@@ -16,6 +17,8 @@ import re
 from html.parser import HTMLParser
 
 from lxml import etree
+
+from parsers.decode import refuse_garbage
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]{0,200}\?>")
@@ -41,6 +44,10 @@ def decode(data: bytes) -> str:
             return data.decode(codecs.lookup(found.group(1).decode("ascii")).name, errors="replace")
         except LookupError:
             pass
+    # Nothing names the encoding: a page in Windows-1252 has invalid UTF-8 only at its accented
+    # letters; bytes that are mostly invalid UTF-8 are not a page in any encoding (random or
+    # binary data under an .html name), and Windows-1252 would read every byte as a letter.
+    refuse_garbage(data.decode("utf-8", errors="replace"))
     return data.decode("cp1252", errors="replace")
 
 

@@ -1,0 +1,102 @@
+"""Throughput of `parsegate run` with 1 and 2 worker processes (and the automatic choice), on
+corpora of many files: is 2 ever slower than 1?
+
+Each measurement is a whole run as a user sees it (workers started cold, every document parsed,
+chunked, gated and written), through the same code `parsegate run` uses. The worker counts
+alternate within each repeat so that a busy machine slows all of them alike; the statistic is
+the median wall time.
+
+    .venv/bin/python benchmarks/workers.py [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from chunkers import ChunkConfig, Chunker
+from parsegate.corpus import Selection, Source, discover
+from parsegate.routing import Router
+from parsegate.runner import choose_workers, run_corpus
+from parsegate.supervisor import Limits, Supervisor
+from quality_gates.gate import GateConfig
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared" / "corpus"
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+
+def corpora() -> dict[str, list[Source]]:
+    stdlib = [s for s in discover(STDLIB, Selection(("*.py",))) if "site-packages" not in s.doc_id]
+    return {
+        "shared corpus (all formats)": discover(SHARED, Selection()),
+        "markdown (fastapi docs)": discover(SHARED / "markdown", Selection()),
+        "code: 72 stdlib files": stdlib[:72],
+        "code: 400 stdlib files": stdlib[:400],
+        "3 small files": discover(SHARED / "markdown", Selection())[:3],
+    }
+
+
+def cpu() -> float:
+    """CPU seconds of this process and of the workers it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def one_run(sources: list[Source], config: ChunkConfig, workers: int) -> tuple[float, float]:
+    """Wall and CPU seconds of a whole run (workers started cold, and stopped at the end)."""
+    with tempfile.TemporaryDirectory() as out:
+        started, used = time.perf_counter(), cpu()
+        with Supervisor(config, Limits(), workers) as supervisor, Router(Path(out), GateConfig()) as router:
+            run_corpus(sources, router, supervisor)
+            router.finish()
+        return time.perf_counter() - started, cpu() - used
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "workers.json")
+    args = parser.parse_args()
+    config = Chunker(ChunkConfig()).config
+    results = {}
+    for name, sources in corpora().items():
+        megabytes = sum(s.path.stat().st_size for s in sources) / 1e6
+        auto = choose_workers(0, sources)
+        times: dict[str, list[float]] = {"1": [], "2": []}
+        cpus: dict[str, list[float]] = {"1": [], "2": []}
+        for _ in range(args.repeat):
+            for workers in ("1", "2"):
+                wall, used = one_run(sources, config, int(workers))
+                times[workers].append(wall)
+                cpus[workers].append(used)
+        one, two = statistics.median(times["1"]), statistics.median(times["2"])
+        cpu_one, cpu_two = statistics.median(cpus["1"]), statistics.median(cpus["2"])
+        results[name] = {
+            "files": len(sources),
+            "megabytes": round(megabytes, 2),
+            "seconds_1_worker": round(one, 2),
+            "seconds_2_workers": round(two, 2),
+            "speedup_2_over_1": round(one / two, 2),
+            "cpu_seconds_1_worker": round(cpu_one, 2),
+            "cpu_seconds_2_workers": round(cpu_two, 2),
+            "auto_workers": auto,
+            "all_seconds": {k: [round(t, 2) for t in v] for k, v in times.items()},
+        }
+        print(
+            f"{name:32} {len(sources):4} files {megabytes:6.2f} MB  1 worker {one:6.2f} s  2 workers {two:6.2f} s  "
+            f"speed-up {one / two:4.2f}  CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s  (auto: {auto})",
+            flush=True,
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

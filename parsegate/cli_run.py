@@ -1,0 +1,336 @@
+"""``parsegate run``: parse, chunk and gate a corpus in supervised workers, writing each document
+as it finishes, and the run's report at the end."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+from typing import Annotated, Any
+
+import typer
+
+from chunkers import ChunkConfig
+from chunkers.budget import DEFAULT_TOKENIZER
+from chunkers.chunk import chunk_set_id
+from parsegate import __version__
+from parsegate.corpus import Selection, discover
+from parsegate.options import (
+    AllowFailures,
+    ConfigFile,
+    ContextShare,
+    FixedOverlap,
+    FixedSize,
+    MaxTokens,
+    MinTokens,
+    Overlap,
+    Password,
+    Root,
+    SetOpt,
+    TokenizerOpt,
+    err,
+    fail,
+    load_gate,
+    make_chunker,
+    use_password,
+)
+from parsegate.pipeline import FileOutcome, outcome_dict, summarize
+from parsegate.reports import write_reports
+from parsegate.routing import OutputError, Router
+from parsegate.runner import choose_workers, run_corpus
+from parsegate.store import OutputBusy, OutputLock, archive_previous, write_run
+from parsegate.strategy_options import (
+    ParentTokens,
+    SemanticModel,
+    SemanticPercentile,
+    SemanticThreshold,
+    SemanticWindow,
+    StrategyOpt,
+)
+from parsegate.supervisor import Limits, Supervisor, WorkersFailed
+from parsegate.terminal import print_summary, progress_bar
+from parsers.registry import parsers
+from quality_gates.gate import GateConfig
+from quality_gates.report import print_report
+
+INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (SIGTERM is handled the same way)
+
+
+@contextmanager
+def hold(outdir: Path, command: str) -> Iterator[None]:
+    """One run or gate at a time in OUTDIR; a second is refused with the holder's name."""
+    try:
+        with OutputLock(outdir, command):
+            yield
+    except OutputBusy as exc:
+        fail(f"{exc}; wait for it to finish, or choose another --out")
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (what `timeout`, CI and service managers send) stops a run like Ctrl-C does."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def parse_limits(time_limit: list[str] | None, memory_limit: int) -> Limits:
+    seconds, per_format = 120.0, []
+    for item in time_limit or []:
+        key, _, value = item.rpartition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            fail(f"--time-limit {item}: expected SECONDS or FORMAT=SECONDS (e.g. 120, pdf=600)")
+        if key:
+            per_format.append((key.lower().lstrip("."), number))
+        else:
+            seconds = number
+    return Limits(seconds, tuple(per_format), memory_limit)
+
+
+def check_folders(corpus: Path, out: Path, root: Path | None) -> None:
+    corpus_real, out_real = corpus.resolve(), out.resolve()
+    if out_real == corpus_real or (corpus.is_dir() and out_real in corpus_real.parents):
+        fail(f"--out {out} is the corpus folder or holds it: choose an output folder outside the corpus")
+    if root is not None:
+        root_real = root.resolve()
+        if root_real != corpus_real and root_real not in corpus_real.parents:
+            fail(f"--root {root} does not hold the corpus {corpus}")
+
+
+def run(
+    corpus: Annotated[Path, typer.Argument(help="A folder (searched recursively) or one file.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output folder: chunks.jsonl (documents that passed the gate), quarantine.jsonl (everything "
+            "else, with reasons), run.json, report.json, report.html. A previous run there is moved to "
+            "OUTDIR/history/, never overwritten. While the run works, finished documents are in *.partial files.",
+        ),
+    ],
+    max_tokens: MaxTokens = None,
+    tokenizer: TokenizerOpt = DEFAULT_TOKENIZER,
+    strategy: StrategyOpt = "structural",
+    min_tokens: MinTokens = 0,
+    overlap: Overlap = 0,
+    context_share: ContextShare = 0.2,
+    fixed_size: FixedSize = 1000,
+    fixed_overlap: FixedOverlap = 100,
+    parent_tokens: ParentTokens = None,
+    semantic_window: SemanticWindow = 3,
+    semantic_threshold: SemanticThreshold = None,
+    semantic_percentile: SemanticPercentile = 10.0,
+    semantic_model: SemanticModel = "all-MiniLM-L6-v2",
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            help="Worker processes. Default (0): as many as the corpus is worth, up to all cores "
+            "(one for a handful of small files).",
+        ),
+    ] = 0,
+    glob: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--glob",
+            "-g",
+            help="Only files whose name matches this pattern (repeatable), e.g. '*.md'. "
+            "Default: every file; files no parser reads are quarantined as unsupported.",
+        ),
+    ] = None,
+    config: ConfigFile = None,
+    set_: SetOpt = None,
+    allow_failures: AllowFailures = False,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="A run with no document to read passes (by default it fails).")
+    ] = False,
+    password: Password = None,
+    include_hidden: Annotated[
+        bool,
+        typer.Option(
+            "--include-hidden",
+            help="Also read hidden files and folders (.git, .venv, …), which are "
+            "left out by default; run.json counts what was left out and why.",
+        ),
+    ] = False,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks",
+            help="Follow symlinks whose target lies outside the corpus (by default they are left out and counted).",
+        ),
+    ] = False,
+    root: Root = None,
+    time_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--time-limit",
+            help="Wall-clock seconds per document (default 120), or FORMAT=SECONDS for one format: a suffix "
+            "(html, pdf, docx, md…) or a parser (office, pdf, markdown, text, code). Repeatable. A document "
+            "over its limit is stopped (its worker killed) and fails as 'timeout'. 0: no limit.",
+        ),
+    ] = None,
+    memory_limit: Annotated[
+        int,
+        typer.Option(
+            "--memory-limit",
+            help="Address space per worker process in MB (RLIMIT_AS; default 2048; 0: no limit). A document "
+            "that needs more fails as 'memory'.",
+        ),
+    ] = 2048,
+) -> None:
+    """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
+
+    Documents that pass the quality gate go to chunks.jsonl; documents that fail it, files
+    that fail to parse and files no parser reads go to quarantine.jsonl with every reason.
+    Exit status 1 when the gate fails (more than max_failed_share of the documents failed, or
+    no document at all), 2 for a usage or output error, 130 when interrupted (Ctrl-C, SIGTERM).
+    """
+    if not corpus.exists():
+        fail(f"{corpus}: no such file or folder")
+    check_folders(corpus, out, root)
+    use_password(password)
+    gate = load_gate(config, set_)
+    chunker = make_chunker(
+        ChunkConfig(
+            strategy,
+            tokenizer,
+            max_tokens,
+            min_tokens,
+            overlap,
+            fixed_size,
+            fixed_overlap,
+            context_share,
+            parent_tokens=parent_tokens,
+            semantic_window=semantic_window,
+            semantic_threshold=semantic_threshold,
+            semantic_percentile=semantic_percentile,
+            semantic_model=semantic_model,
+        )
+    )
+    limits = parse_limits(time_limit, memory_limit)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with hold(out, "run"), sigterm_as_interrupt(), Supervisor(chunker.config, limits, workers or 1) as supervisor:
+            supervisor.start(1)  # it imports while the corpus is listed
+            archived, kind = archive_previous(out)
+            if archived is not None:
+                what = "previous run" if kind == "complete" else "an interrupted run's partial output"
+                err.print(f"{what} moved to {archived}", highlight=False)
+            started = datetime.now(UTC)
+            clock = time.perf_counter()
+            patterns = tuple(glob or ["*"])
+            selection = Selection(patterns, (out.resolve(),), include_hidden, follow_symlinks)
+            sources = discover(corpus, selection, root)
+            supervisor.size = choose_workers(workers, sources)
+            doc_root = (root or (corpus.parent if corpus.is_file() else corpus)).resolve()
+            chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
+            record: dict[str, Any] = {
+                "parsegate": __version__,
+                "started_at": started.isoformat(timespec="seconds"),
+                "corpus": str(corpus.resolve()),
+                "root": str(doc_root),
+                # One id for the run's whole configuration, and the id each format's chunks carry.
+                "chunk_set": chunk_set_id(chunk_sets),
+                "chunk_sets": chunk_sets,
+                "glob": list(patterns),
+                "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
+                "limits": {"seconds": limits.seconds, "per_format": dict(limits.per_format), "memory_mb": memory_limit},
+                "workers": supervisor.size,
+                "allow_empty": allow_empty,
+            }
+            with Router(out, gate, record) as router:
+                files = _run(sources, router, supervisor, out)
+            seconds = time.perf_counter() - clock
+            record["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+            record["seconds"] = round(seconds, 3)
+            record["left_out"] = selection.left_out
+            record["followed_symlinks"] = selection.followed_symlinks
+            record["workers_replaced"] = supervisor.replaced
+            _finish_outputs(router, out)
+            finish(out, doc_root, record, files, gate, seconds, allow_failures)
+            router.discard_journal()
+    except KeyboardInterrupt:
+        fail("interrupted before any document was read; nothing was written", INTERRUPTED)
+
+
+def _run(sources: list[Any], router: Router, supervisor: Supervisor, out: Path) -> list[FileOutcome]:
+    try:
+        with progress_bar(len(sources)) as advance:
+            return run_corpus(sources, router, supervisor, advance)
+    except KeyboardInterrupt:
+        supervisor.close()
+        router.close()
+        fail(
+            f"interrupted: {router.documents} of {len(sources)} documents finished; they are in "
+            f"{out}/*.partial (complete documents only, listed in {out}/run.jsonl.partial). "
+            "This is not a finished run: run again to complete it.",
+            INTERRUPTED,
+        )
+    except OutputError as exc:
+        supervisor.close()
+        router.close()
+        fail(f"{exc.strerror}. The {router.documents} documents finished are kept in {out}/*.partial.")
+    except WorkersFailed as exc:
+        fail(str(exc))
+
+
+def _finish_outputs(router: Router, out: Path) -> None:
+    try:
+        router.finish()
+    except OutputError as exc:
+        fail(f"{exc.strerror}. The documents finished are kept in {out}/*.partial.")
+
+
+def finish(
+    out: Path,
+    root: Path,
+    record: dict[str, Any],
+    files: list[FileOutcome],
+    gate_config: GateConfig,
+    seconds: float,
+    allow_failures: bool,
+) -> None:
+    summary = summarize(files)
+    outcomes = [outcome_dict(f) for f in files]
+    documents = summary["chunked"] + summary["failed"]
+    # A run that read no document (an empty folder, a --glob typo) fails unless allowed.
+    empty = documents == 0 and not record.get("allow_empty")
+    checks = [
+        {"check": "min_documents", "metric": "run.documents", "value": 0, "threshold": 1, "passed": False, "faults": []}
+    ]
+    try:
+        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [])
+        # Last, and whole or not at all: a folder without run.json holds no finished run.
+        write_run(
+            out, {**record, "complete": True, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes}
+        )
+    except OSError as exc:
+        fail(f"cannot write the run's report in {out}: {exc.strerror or exc}")
+    print_summary(summary, files, seconds, err)
+    for reason, count in sorted(record.get("left_out", {}).items()):
+        err.print(f"left out on purpose: {count} paths ({reason})", highlight=False, soft_wrap=True)
+    if empty:
+        err.print("no document was read (use --allow-empty to accept an empty run)", highlight=False)
+    print_report(report, err)
+    err.print(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html", highlight=False)
+    if report["verdict"] == "fail" and not allow_failures:
+        raise typer.Exit(1)

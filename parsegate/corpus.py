@@ -1,0 +1,201 @@
+"""Which files a run reads, what it leaves out and why, and each file's ``doc_id``.
+
+The walk stays inside the corpus root: a symlink whose target lies outside it is not followed
+unless ``follow_symlinks`` is set; a symlinked folder inside the root is not walked twice (its
+files are read at their real path). Every path left out is counted with its reason: the run's
+own output folder, hidden files and folders, symlinks leaving the corpus, symlinked folders,
+folders that cannot be read, and FIFOs, sockets and devices (which are never opened). A folder
+left out counts once.
+
+``doc_id`` is the path relative to the root, with ``/`` separators. File names are bytes on
+POSIX and need not be UTF-8: a byte that is not part of valid UTF-8 is written ``\\xNN`` and a
+backslash ``\\\\``, so the name can always be recovered exactly (``doc_path``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+
+@dataclass(frozen=True)
+class Source:
+    path: Path  # where the file is read
+    doc_id: str  # what every record calls it
+
+
+@dataclass
+class Selection:
+    """Which files under a corpus a run reads, and what it leaves out on purpose (said in
+    run.json, never silently)."""
+
+    patterns: tuple[str, ...] = ("*",)
+    exclude: tuple[Path, ...] = ()
+    include_hidden: bool = False
+    follow_symlinks: bool = False
+    left_out: dict[str, int] = field(default_factory=dict)
+    followed_symlinks: int = 0  # symlinks out of the corpus that were followed (--follow-symlinks)
+
+    def count(self, reason: str) -> None:
+        self.left_out[reason] = self.left_out.get(reason, 0) + 1
+
+    def matches(self, doc_id: str) -> bool:
+        return any(PurePosixPath(doc_id).match(g) for g in self.patterns)
+
+
+HIDDEN = "hidden (use --include-hidden)"
+OUTPUT = "output folder"
+SYMLINK_OUT = "symlink leaving the corpus (use --follow-symlinks)"
+SYMLINKED_FOLDER = "symlinked folder inside the corpus (read at its real path)"
+NO_GLOB = "not matching --glob"
+
+
+def discover(corpus: Path, selection: Selection | None = None, root: Path | None = None) -> list[Source]:
+    """Files under ``corpus`` the selection wants, in sorted order, with their doc ids
+    (relative to ``root``: by default the corpus folder, or a single file's folder)."""
+    selection = selection or Selection()
+    corpus = corpus.resolve()
+    if root is None:
+        root = corpus.parent if corpus.is_file() else corpus
+    root = root.resolve()
+    if corpus.is_file():
+        return [Source(corpus, doc_id(corpus, root))]
+    walk = _Walk(root, selection)
+    walk.folder(corpus)
+    return sorted(walk.found, key=lambda s: s.path)
+
+
+class _Walk:
+    def __init__(self, root: Path, selection: Selection) -> None:
+        self.root = root
+        self.real_root = os.path.realpath(root)
+        self.selection = selection
+        self.found: list[Source] = []
+        self.exclude = {Path(os.path.realpath(e)) for e in selection.exclude}
+
+    def folder(self, start: Path) -> None:
+        # Explicit stack, and (device, inode) of every folder walked: followed symlinks cannot loop.
+        stack = [start]
+        seen: set[tuple[int, int]] = set()
+        while stack:
+            folder = stack.pop()
+            try:
+                info = os.stat(folder)
+                if (info.st_dev, info.st_ino) in seen:
+                    continue
+                seen.add((info.st_dev, info.st_ino))
+                entries = list(os.scandir(folder))
+            except OSError as exc:
+                self.selection.count(f"unreadable folder ({exc.strerror or exc})")
+                continue
+            for entry in entries:
+                sub = self.entry(Path(entry.path), entry)
+                if sub is not None:
+                    stack.append(sub)
+
+    def entry(self, path: Path, entry: os.DirEntry[str]) -> Path | None:
+        """Take a file, or return a folder to walk."""
+        count = self.selection.count
+        if path in self.exclude:
+            count(OUTPUT)
+            return None
+        if not self.selection.include_hidden and entry.name.startswith("."):
+            count(HIDDEN)
+            return None
+        try:
+            if entry.is_symlink():
+                return self.symlink(path)
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError as exc:
+            count(f"unreadable ({exc.strerror or exc})")
+            return None
+        if stat.S_ISDIR(mode):
+            return path
+        if not stat.S_ISREG(mode):
+            count(f"not a regular file ({_kind(mode)})")
+            return None
+        self.file(path)
+        return None
+
+    def symlink(self, path: Path) -> Path | None:
+        target = os.path.realpath(path)
+        inside = target == self.real_root or target.startswith(self.real_root.rstrip(os.sep) + os.sep)
+        if not inside:
+            if not self.selection.follow_symlinks:
+                self.selection.count(SYMLINK_OUT)
+                return None
+            self.selection.followed_symlinks += 1
+        if os.path.isdir(target):
+            if inside:
+                self.selection.count(SYMLINKED_FOLDER)
+                return None
+            return path
+        if os.path.exists(target):
+            mode = os.stat(target).st_mode
+            if not stat.S_ISREG(mode):
+                self.selection.count(f"not a regular file ({_kind(mode)})")
+                return None
+        # A broken symlink inside the corpus is listed: it ends as a failure with its reason.
+        self.file(path)
+        return None
+
+    def file(self, path: Path) -> None:
+        ident = doc_id(path, self.root)
+        if self.selection.matches(ident):
+            self.found.append(Source(path, ident))
+        elif self.selection.patterns != ("*",):
+            self.selection.count(NO_GLOB)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "special file"
+
+
+def doc_id(path: Path, root: Path) -> str:
+    """The path relative to ``root``, escaped losslessly (see the module docstring). A path
+    outside ``root`` (a followed symlink's folder is walked under its link's name) keeps its
+    name under the root."""
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        relative = Path(os.path.relpath(path, root))
+    return escape(relative.as_posix())
+
+
+def escape(name: str) -> str:
+    """A file name (str with surrogate escapes, as os.fsdecode gives) → valid UTF-8 text:
+    backslash → ``\\\\``, each byte that is not valid UTF-8 → ``\\xNN``."""
+    raw = os.fsencode(name)
+    if b"\\" not in raw:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+
+
+_ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2})")
+
+
+def doc_path(ident: str) -> str:
+    """The exact file name (with surrogate escapes) a doc_id stands for: the inverse of escape."""
+    if "\\" not in ident:
+        return ident
+    raw = bytearray()
+    pos = 0
+    for match in _ESCAPE.finditer(ident):
+        raw += ident[pos : match.start()].encode("utf-8")
+        code = match.group(1)
+        raw += b"\\" if code == "\\" else bytes([int(code[1:], 16)])
+        pos = match.end()
+    raw += ident[pos:].encode("utf-8")
+    return os.fsdecode(bytes(raw))

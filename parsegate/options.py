@@ -1,0 +1,150 @@
+"""Options and helpers the ``parsegate`` commands share: chunking options, gate options, the
+document id of a single file, and how an error reaches the user (a message, never a traceback)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from chunkers import ChunkConfig, Chunker, ConfigError
+from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
+from parsegate.corpus import doc_id
+from quality_gates.gate import GateConfig, GateConfigError, load_gate_config
+
+err = Console(stderr=True)
+
+# -- shared options ------------------------------------------------------------------
+
+MaxTokens = Annotated[
+    int | None,
+    typer.Option(
+        "--max-tokens",
+        "-m",
+        help="Token budget per chunk, measured on embed_text with special tokens. "
+        "Default: the tokenizer model's maximum sequence length (256 for all-MiniLM-L6-v2).",
+    ),
+]
+TokenizerOpt = Annotated[
+    str,
+    typer.Option(
+        "--tokenizer",
+        "-t",
+        help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, "
+        "or the plain units 'chars' and 'words'.",
+    ),
+]
+MinTokens = Annotated[
+    int,
+    typer.Option(
+        "--min-tokens",
+        help="Merge chunks smaller than this into a neighbour of the same parent "
+        "section when the result fits (structural). 0: off.",
+    ),
+]
+Overlap = Annotated[
+    int,
+    typer.Option(
+        "--overlap",
+        help="Sentences of the previous chunk repeated at the start of the next, within "
+        "a section and the budget (structural). Costs index size: see 'overhead' in the summary.",
+    ),
+]
+ContextShare = Annotated[
+    float,
+    typer.Option(
+        "--context-share",
+        help="At most this share of --max-tokens goes to a chunk's context prefix (title, section "
+        "path, table header, list lead-in, speaker, class header, imports), filled by priority and "
+        "cut at a word with '…' (structural).",
+    ),
+]
+Password = Annotated[
+    str | None,
+    typer.Option(
+        "--password",
+        help="Password for encrypted PDFs (also read from PARSEGATE_PDF_PASSWORD).",
+        envvar="PARSEGATE_PDF_PASSWORD",
+    ),
+]
+FixedSize = Annotated[int, typer.Option("--fixed-size", help="Window size in characters (fixed strategy).")]
+FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overlap in characters (fixed strategy).")]
+
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Gate thresholds from this TOML file (table [gate]). Default: parsegate.toml, "
+        "else [tool.parsegate.gate] in pyproject.toml, in the current folder; else built-in defaults.",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        help="Override one threshold: key=value, or format.key=value for one format "
+        "(e.g. --set max_short_chunk_rate=0.4 --set text.min_heading_inheritance=0). Repeatable.",
+    ),
+]
+AllowFailures = Annotated[
+    bool,
+    typer.Option("--allow-failures", help="Exit 0 even when the gate fails (the verdict is still in report.json)."),
+]
+
+
+DocId = Annotated[
+    str | None,
+    typer.Option(
+        "--doc-id",
+        help="The document's id in every record (and so in every chunk id). Default: the path relative "
+        "to --root, which is the file's own folder unless given (as 'run' does for a file).",
+    ),
+]
+Root = Annotated[
+    Path | None,
+    typer.Option(
+        "--root",
+        help="Document ids are paths relative to this folder (default: the corpus folder, or a single "
+        "file's folder), so a sub-folder run alone gives the same ids as the whole corpus.",
+    ),
+]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def make_chunker(config: ChunkConfig) -> Chunker:
+    try:
+        return Chunker(config)
+    except (ConfigError, TokenizerUnavailable) as exc:
+        fail(str(exc))
+
+
+def use_password(password: str | None) -> None:
+    # Parsers (and worker processes, which inherit the environment) read it from there.
+    if password:
+        os.environ["PARSEGATE_PDF_PASSWORD"] = password
+
+
+def load_gate(config: Path | None, overrides: list[str] | None) -> GateConfig:
+    try:
+        return load_gate_config(Path.cwd(), config, overrides)
+    except GateConfigError as exc:
+        fail(str(exc))
+
+
+def file_doc_id(path: Path, explicit: str | None, root: Path | None) -> str:
+    """A single file's id: given, or its path relative to ``root`` (default: its folder)."""
+    if explicit:
+        return explicit
+    path = path.resolve()
+    base = (root or path.parent).resolve()
+    if base != path.parent and base not in path.parents:
+        fail(f"--root {root} does not hold {path}")
+    return doc_id(path, base)

@@ -1,0 +1,73 @@
+"""Run a corpus through supervised workers: every file ends as chunks, skipped with a reason,
+or failed with a reason, and each is written out the moment it finishes.
+
+How many workers: as many as asked, or (by default) as many as the corpus is worth. A worker
+costs its start (an interpreter, the tokenizer; a format's libraries on first use: docling's
+take seconds), so a handful of small files get one worker, and a second core is used only when
+there is enough work for both. Documents go to workers largest first (one big file must not
+finish last on an otherwise idle pool) — or, with one worker, in sorted order, which is also the
+order of the output, so the output needs no reordering at the end.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from parsegate.corpus import Source
+from parsegate.dispatch import Task
+from parsegate.pipeline import FileOutcome
+from parsegate.routing import Router
+from parsegate.supervisor import Supervisor
+
+# Rough CPU cost of a document, for choosing the worker count only (benchmarks/scaling.py on the
+# 2-core machines): seconds per file, per MB by suffix, and a format's libraries on first use.
+_PER_FILE = 0.01
+_PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
+_PER_MB_DEFAULT = 1.5  # Markdown, code
+_FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
+WORK_PER_WORKER = 3.0  # estimated seconds of work that pay for starting one more worker
+
+
+def estimated_seconds(sources: list[Source]) -> float:
+    total = 0.0
+    first_use: dict[str, float] = {}
+    for source in sources:
+        suffix = source.path.suffix.lower()
+        total += _PER_FILE + _size(source) / 1e6 * _PER_MB.get(suffix, _PER_MB_DEFAULT)
+        first_use[suffix] = _FIRST_USE.get(suffix, 0.0)
+    return total + sum(first_use.values())
+
+
+def choose_workers(requested: int, sources: list[Source]) -> int:
+    """``requested`` (capped at the number of files), or, for 0, what the corpus is worth."""
+    if requested > 0:
+        return max(1, min(requested, len(sources)))
+    cores = os.cpu_count() or 1
+    return max(1, min(cores, len(sources), int(estimated_seconds(sources) / WORK_PER_WORKER)))
+
+
+def _size(source: Source) -> int:
+    try:
+        return source.path.stat().st_size
+    except OSError:
+        return 0
+
+
+def run_corpus(
+    sources: list[Source],
+    router: Router,
+    supervisor: Supervisor,
+    on_file: Callable[[FileOutcome], None] | None = None,
+) -> list[FileOutcome]:
+    """Every source's outcome, in sorted order; each routed (and written) as it finishes."""
+    tasks = [Task(n, s.path, s.doc_id) for n, s in enumerate(sources)]
+    if supervisor.size > 1:
+        tasks.sort(key=lambda t: _size(sources[t.index]), reverse=True)
+    found: dict[int, FileOutcome] = {}
+    for done in supervisor.run(tasks):
+        router.route(done.outcome, done.lines, done.task.index)
+        found[done.task.index] = done.outcome
+        if on_file is not None:
+            on_file(done.outcome)
+    return [found[n] for n in sorted(found)]

@@ -1,0 +1,85 @@
+"""Files that would inflate or decode past every limit are refused before any library inflates
+or decodes them (parsers/preflight.py), and nothing legitimate is refused."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmarks import hostile_files as make
+from parsers.model import ParseError
+from parsers.preflight import preflight
+from parsers.registry import parse_file
+from tests.conftest import GOLDEN, corpus_dir
+
+
+def refused(path: Path) -> ParseError:
+    with pytest.raises(ParseError) as info:
+        parse_file(path)
+    return info.value
+
+
+@pytest.mark.parametrize("real", [3_000_000, 10_000_000])  # within one 4 MB inflation step, and past it
+def test_a_zip_directory_that_lies_about_sizes_is_caught_while_inflating(real: int, tmp_path: Path) -> None:
+    path = tmp_path / "lying.docx"
+    path.write_bytes(make.lying_zip_docx(real=real, claimed=1000))
+    started = time.perf_counter()
+    error = refused(path)
+    assert time.perf_counter() - started < 2
+    assert error.code == "zip_bomb"
+    assert "word/document.xml inflates to more than the 1000 bytes the zip directory claims" in error.message
+
+
+def test_zip_members_are_counted_while_inflating_and_stopped_at_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "1")
+    path = tmp_path / "lying.docx"
+    path.write_bytes(make.lying_zip_docx(real=50_000_000, claimed=1000))  # the directory claims 1 KB in all
+    started = time.perf_counter()
+    error = refused(path)
+    assert time.perf_counter() - started < 2  # stopped near 1 MB, not after 50 MB
+    assert error.code == "zip_bomb" and "inflates past the 1 MB limit" in error.message
+    assert "at member word/document.xml" in error.message
+
+
+def test_a_flate_bomb_pdf_stops_at_the_inflation_limit_before_pdfium(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "8")
+    path = tmp_path / "bomb.pdf"
+    path.write_bytes(make.flate_bomb_pdf(256 << 20))  # 256 MiB of spaces in a 250 KB file
+    started = time.perf_counter()
+    error = refused(path)
+    assert time.perf_counter() - started < 2
+    assert error.code == "inflation_limit" and "past the 8 MB limit" in error.message and "object 4" in error.message
+
+
+@pytest.mark.parametrize(
+    "name, build, where",
+    [
+        ("big.docx", lambda: make.big_image_docx(2000), "word/media/image1.png is 2000×2000 pixels"),
+        ("big.pdf", lambda: make.huge_image_pdf(2000, 2000), "image object 6 is 2000×2000 pixels"),
+        ("big.html", lambda: make.data_uri_html(2000), "inline image 1 is 2000×2000 pixels"),
+    ],
+)
+def test_images_over_the_pixel_limit_are_refused_before_decoding(
+    name: str, build, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARSEGATE_MAX_IMAGE_PIXELS", "1000000")
+    path = tmp_path / name
+    path.write_bytes(build())
+    error = refused(path)
+    assert error.code == "image_too_large" and where in error.message
+
+
+def test_nothing_legitimate_is_refused() -> None:
+    """Every PDF and Office file of the real-world corpus and the golden documents passes."""
+    paths = [p for p in corpus_dir("pdf").iterdir() if p.suffix == ".pdf"]
+    paths += [p for p in corpus_dir("office").iterdir() if p.is_file()]
+    paths += [p for p in GOLDEN.rglob("input.*") if p.suffix in (".pdf", ".docx", ".pptx", ".xlsx", ".html")]
+    assert len(paths) > 30
+    for path in paths:
+        preflight(path.read_bytes(), path.suffix)

@@ -1,0 +1,48 @@
+"""Which document a worker takes next, and how many workers a corpus gets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from parsegate.corpus import Source
+from parsegate.dispatch import SHARE_BYTES, Pending, Task
+from parsegate.runner import choose_workers
+
+
+def tasks(tmp_path: Path, names_sizes: list[tuple[str, int]]) -> list[Task]:
+    out = []
+    for n, (name, size) in enumerate(names_sizes):
+        (tmp_path / name).write_bytes(b"x" * size)
+        out.append(Task(n, tmp_path / name, name))
+    return out
+
+
+def test_slow_to_import_formats_stay_with_the_worker_that_imported_them(tmp_path: Path) -> None:
+    pending = Pending(tasks(tmp_path, [("a.md", 10), ("b.docx", 10), ("c.md", 10), ("d.html", 10), ("e.md", 10)]))
+    first: set[str] = set()
+    assert pending.take(first, set()).doc_id == "a.md"
+    assert pending.take(first, set()).doc_id == "b.docx"  # nobody has docling yet: someone must import it
+    first.add("office")
+    second: set[str] = set()
+    assert pending.take(second, {"office"}).doc_id == "c.md"  # d.html is left to the first worker
+    assert pending.take(second, {"office"}).doc_id == "e.md"
+    assert pending.take(second, {"office"}) is None  # idle rather than import docling for 10 bytes
+    assert pending.take(first, {"office"}).doc_id == "d.html"
+    assert len(pending) == 0
+
+
+def test_enough_of_a_slow_format_is_shared(tmp_path: Path) -> None:
+    big = SHARE_BYTES // 2 + 1
+    pending = Pending(tasks(tmp_path, [("a.docx", big), ("b.docx", big), ("c.docx", big)]))
+    assert pending.take({"office"}, {"office"}).doc_id == "a.docx"
+    assert pending.take(set(), {"office"}).doc_id == "b.docx"  # two left, over SHARE_BYTES: worth a second import
+    assert pending.take(set(), {"office"}) is None  # one left: not worth it
+
+
+def test_a_handful_of_small_files_gets_one_worker_and_a_big_corpus_all_cores(tmp_path: Path) -> None:
+    small = [Source(t.path, t.doc_id) for t in tasks(tmp_path, [(f"{n}.md", 2000) for n in range(3)])]
+    assert choose_workers(0, small) == 1
+    big = [Source(t.path, t.doc_id) for t in tasks(tmp_path, [(f"big{n}.md", 500_000) for n in range(8)])]
+    assert choose_workers(0, big) == min(os.cpu_count() or 1, 8)
+    assert choose_workers(4, small) == 3  # asked for, but never more workers than files
