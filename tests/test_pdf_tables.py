@@ -31,6 +31,26 @@ def test_a_grid_that_holds_its_text_exactly_is_a_table() -> None:
     assert table.row_boxes == [(50, 100, 250, 120), (50, 120, 250, 140)]
 
 
+def test_a_ruled_band_of_several_rows_of_figures_is_cut_into_those_rows() -> None:
+    # Statistical tables rule every few rows: one band (y 120-160) holds two text rows, a name
+    # and a figure on each baseline; each row keeps its own name with its own figure.
+    cells: list[Box] = [GRID[0], GRID[1], (50, 120, 150, 160), (150, 120, 250, 160)]
+    lines = [*row("Station", "Level", 105, 0), *row("Alabama", "18,870", 125, 100), *row("Alaska", "209", 142, 200)]
+    table = grid_table(cells, lines, 1)
+    assert table is not None
+    assert table.rows == [["Station", "Level"], ["Alabama", "18,870"], ["Alaska", "209"]]
+    assert [round(b[1]) for b in table.row_boxes] == [100, 125, 142]
+
+
+def test_a_ruled_band_of_wrapped_text_stays_one_row() -> None:
+    # The same band holding a name and a description, each wrapped onto two lines: one row.
+    cells: list[Box] = [GRID[0], GRID[1], (50, 120, 150, 160), (150, 120, 250, 160)]
+    lines = [*row("Station", "Notes", 105, 0), *row("North", "levels read", 125, 100), *row("gate", "hourly", 142, 200)]
+    table = grid_table(cells, lines, 1)
+    assert table is not None
+    assert table.rows == [["Station", "Notes"], ["North gate", "levels read hourly"]]
+
+
 def test_every_glyph_in_the_box_must_be_in_a_cell() -> None:
     # The right-hand cell of the second row is missing (a partial grid): "100" is in no cell.
     assert grid_table(GRID[:3], grid_lines(), 1) is None

@@ -227,6 +227,28 @@ def open_table(path: Path) -> None:
     pdf.output(str(path))
 
 
+def banded_table(path: Path) -> None:
+    """A statistical table ruled every three rows only: each ruled band holds three rows of
+    figures, written as one multi-line cell per column (as report generators draw them)."""
+    pdf = new()
+    pdf.add_page()
+    title(pdf, "Permit Checks by State")
+    para(pdf, "Checks run in November, by state and kind of permit.")
+    pdf.ln(2)
+    pdf.set_font("Helvetica", size=10)
+    bands = [
+        (("State", "Permit", "Handgun"),),
+        (("Alabama", "18,870", "23,022"), ("Alaska", "209", "3,062"), ("Arizona", "2,303", "12,382")),
+        (("Arkansas", "3,298", "6,359"), ("California", "98,452", "41,181"), ("Colorado", "1,140", "25,017")),
+    ]
+    with pdf.table(col_widths=(40, 30, 30), width=100, align="LEFT", text_align="LEFT") as table:
+        for band in bands:
+            row = table.row()
+            for column in range(3):
+                row.cell("\n".join(values[column] for values in band))
+    pdf.output(str(path))
+
+
 class ManualDoc(Doc):
     """A manual's running heads: the book's title on odd pages, the chapter's on even ones;
     folios in roman numerals, from iii."""
@@ -264,6 +286,7 @@ def main() -> None:
         ("lists-and-code", lists_and_code),
         ("open-table", open_table),
         ("manual-furniture", manual_furniture),
+        ("banded-table", banded_table),
     ):
         target = HERE / folder
         target.mkdir(parents=True, exist_ok=True)

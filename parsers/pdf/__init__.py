@@ -38,7 +38,7 @@ from parsers.pdf.unruled import unruled_tables
 NAME = "pdf"
 # The structure layer's own version: bump it whenever the elements it makes change.
 # Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
-OUTPUT_VERSION = 3
+OUTPUT_VERSION = 4
 VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 SUFFIXES = (".pdf",)
 # Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").

@@ -215,7 +215,8 @@ def _within(point: tuple[float, float], box: Sequence[float], slack: float = _NE
 
 def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) -> tuple[list[list[str]], list[Box]]:
     """Cells grouped into rows by their top and into columns by their left edge, each holding
-    the text of the glyphs inside it; and each row's box."""
+    the text of the glyphs inside it; and each row's box. A ruled band that holds several rows
+    of values (rules every few rows, as statistical tables draw them) is cut into those rows."""
     tops = sorted({round(c[1]) for c in cells})
     lefts = sorted({round(c[0]) for c in cells})
     parts: dict[int, list[tuple[Line, list[Glyph]]]] = {}
@@ -225,15 +226,61 @@ def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) ->
             mine.setdefault(where[id(g)], []).append(g)
         for n, glyphs in mine.items():
             parts.setdefault(n, []).append((line, glyphs))
-    grid: list[list[str]] = [[""] * len(lefts) for _ in tops]
+    bands: list[dict[int, list[tuple[Line, list[Glyph]]]]] = [{} for _ in tops]
     boxes: list[Box | None] = [None] * len(tops)
     for n, cell in enumerate(cells):
         row = tops.index(round(cell[1]))
-        grid[row][lefts.index(round(cell[0]))] = cell_text(parts.get(n, []))
+        bands[row][lefts.index(round(cell[0]))] = parts.get(n, [])
         box = boxes[row]
         boxes[row] = cell if box is None else (min(box[0], cell[0]), box[1], max(box[2], cell[2]), max(box[3], cell[3]))
-    kept = [(row, box) for row, box in zip(grid, boxes, strict=True) if any(row) and box is not None]
-    return [row for row, _ in kept], [box for _, box in kept]
+    out_rows: list[list[str]] = []
+    out_boxes: list[Box] = []
+    for band, box in zip(bands, boxes, strict=True):
+        if box is None:
+            continue
+        for row, row_box in _band_rows(band, len(lefts), box):
+            if any(row):
+                out_rows.append(row)
+                out_boxes.append(row_box)
+    return out_rows, out_boxes
+
+
+def _band_rows(band: dict[int, list[tuple[Line, list[Glyph]]]], width: int, box: Box) -> list[tuple[list[str], Box]]:
+    """One ruled band as table rows: one row, or one per text row when every filled cell holds
+    the same number of text rows on the same baselines and most of those cells hold only values
+    (figures): wrapped text in two cells never looks like that, a block of figures does."""
+    lines = {col: _text_rows(parts) for col, parts in band.items() if any(gs for _, gs in parts)}
+    whole = [cell_text(band.get(col, [])) for col in range(width)]
+    counts = {len(rows) for rows in lines.values()}
+    if len(lines) < 2 or len(counts) != 1 or counts == {1}:
+        return [(whole, box)]
+    texts = {col: [cell_text(r) for r in rows] for col, rows in lines.items()}
+    if 2 * sum(all(_numeric(t) for t in column) for column in texts.values()) < len(texts):
+        return [(whole, box)]
+    first = next(iter(lines.values()))
+    for rows in lines.values():
+        for mine, theirs in zip(rows, first, strict=True):
+            mid = (mine[0][0].top + mine[0][0].bottom) / 2
+            if not theirs[0][0].top - _NEAR <= mid <= theirs[0][0].bottom + _NEAR:
+                return [(whole, box)]
+    split: list[tuple[list[str], Box]] = []
+    for i in range(counts.pop()):
+        parts = [part for rows in lines.values() for part in rows[i]]
+        top, bottom = min(ln.top for ln, _ in parts), max(ln.bottom for ln, _ in parts)
+        split.append(([texts[col][i] if col in texts else "" for col in range(width)], (box[0], top, box[2], bottom)))
+    return split
+
+
+def _text_rows(parts: Sequence[tuple[Line, list[Glyph]]]) -> list[list[tuple[Line, list[Glyph]]]]:
+    """A cell's pieces of lines grouped by baseline, top to bottom."""
+    rows: list[list[tuple[Line, list[Glyph]]]] = []
+    for part in sorted((p for p in parts if p[1]), key=lambda p: p[0].top):
+        first = rows[-1][0][0] if rows else None
+        if first is not None and first.top <= (part[0].top + part[0].bottom) / 2 <= first.bottom:
+            rows[-1].append(part)
+        else:
+            rows.append([part])
+    return rows
 
 
 def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
