@@ -238,9 +238,9 @@ def _rows(cells: Sequence[Box], lines: Sequence[Line], where: dict[int, int]) ->
     for band, box in zip(bands, boxes, strict=True):
         if box is None:
             continue
-        for row, row_box in _band_rows(band, len(lefts), box):
-            if any(row):
-                out_rows.append(row)
+        for cells_text, row_box in _band_rows(band, len(lefts), box):
+            if any(cells_text):
+                out_rows.append(cells_text)
                 out_boxes.append(row_box)
     return out_rows, out_boxes
 
