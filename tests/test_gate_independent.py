@@ -256,3 +256,17 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
     ast.parse(wrap_python_blocks(body))
     with pytest.raises(SyntaxError):
         ast.parse(wrap_python_blocks("        def f(x):\n            return (x +\n"))
+
+
+def test_a_page_too_deep_for_docling_is_kept_with_its_checks_not_measured(chunker: Chunker) -> None:
+    # docling walks HTML recursively and runs out of stack at 500 nested <div>s; our parser does
+    # not. The document keeps its chunks; the checks that need docling's view say not measured.
+    from parsers import office
+
+    data = ("<html><body>" + "<div>" * 500 + "<p>Deep text survives.</p>" + "</div>" * 500 + "</body></html>").encode()
+    doc = office.parse(data, "deep.html")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
+    verdict = evaluate(facts, Thresholds())
+    assert verdict.passed and {"localization", "extraction_recall"} <= set(verdict.not_measured)
+    assert "Deep text survives." in records[0]["text"]
