@@ -11,6 +11,7 @@ cannot hide it by agreeing with itself.
 from __future__ import annotations
 
 import bisect
+import codecs
 import re
 from dataclasses import dataclass
 
@@ -42,13 +43,35 @@ class Reference:
         return first, bisect.bisect_right(self._line_starts, max(start, end - 1))
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's: FF FE 00 00 starts with FF FE
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode(data: bytes) -> str:
+    """The source's text, decoded here on its own (not by the parser's decoder): the encoding a
+    byte-order mark names; UTF-16 when the file has zero bytes (ASCII in UTF-16 is every other
+    byte zero, on the side its byte order puts them); else UTF-8."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding)
+    if b"\x00" in data:
+        big_endian = data[0::2].count(0) > data[1::2].count(0)
+        return data.decode("utf-16-be" if big_endian else "utf-16-le")
+    return data.decode("utf-8")
+
+
 def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
     """The independent view of a document's source, or None when there is none to be had."""
     if data is None:
         return None
     if fmt in TEXT_FORMATS:
         try:
-            text = data.decode("utf-8")
+            text = _decode(data)
         except UnicodeDecodeError:
             return None
         return Reference("source file", text.removeprefix("\ufeff"))

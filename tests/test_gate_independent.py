@@ -270,3 +270,22 @@ def test_a_page_too_deep_for_docling_is_kept_with_its_checks_not_measured(chunke
     verdict = evaluate(facts, Thresholds())
     assert verdict.passed and {"localization", "extraction_recall"} <= set(verdict.not_measured)
     assert "Deep text survives." in records[0]["text"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_text_saved_in_another_unicode_encoding_is_checked_against_its_own_decoding(
+    chunker: Chunker, encoding: str
+) -> None:
+    # The gate decodes the source itself (a BOM, or UTF-16's zero bytes): the checks against the
+    # source are measured and pass; they were reported failed (UTF-16 without a BOM read as
+    # UTF-8) or not measured (with a BOM).
+    from parsers import text
+
+    data = "# Notes\n\nText saved by an editor in another encoding.\n".encode(encoding)
+    doc = text.parse(data, "notes.txt")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
+    verdict = evaluate(facts, Thresholds())
+    assert facts.localized == len(records) and facts.recall_source == "source file"
+    assert facts.recall_words and facts.recall_found == facts.recall_words
+    assert verdict.passed and not verdict.not_measured
