@@ -51,6 +51,7 @@ class Counter(Protocol):
     name: str
     fingerprint: str  # changes when counting would change
     default_max: int
+    model_max: int | None  # the embedding model's declared maximum sequence length, when known
     specials: int  # tokens the embedder adds around any text
     # True when counts read off the one pass are exact at pre-token boundaries (see above).
     additive: bool
@@ -90,7 +91,8 @@ class HFCounter:
         self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
         if self.additive and _plain_wordpiece(spec):
             self.words = self._probe_words(spec)
-        self.default_max = default_max or _declared_max(path, spec) or _FALLBACK_MAX
+        self.model_max = _declared_max(path, spec)
+        self.default_max = default_max or self.model_max or _FALLBACK_MAX
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -168,6 +170,7 @@ class CharCounter:
     name = "chars"
     fingerprint = "chars"
     default_max = 1024
+    model_max: int | None = None
     specials = 0
     additive = True  # every character counts, the whitespace between units too
 
@@ -188,6 +191,7 @@ class WordCounter:
     name = "words"
     fingerprint = "words"
     default_max = 200
+    model_max: int | None = None
     specials = 0
     additive = True
 
