@@ -4,6 +4,7 @@ document id of a single file, and how an error reaches the user (a message, neve
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -13,6 +14,7 @@ from rich.markup import escape
 
 from chunkers import ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
+from parsegate.api import CommandError
 from parsegate.corpus import doc_id
 from quality_gates.gate import GateConfig, GateConfigError, load_gate_config
 
@@ -20,6 +22,9 @@ err = Console(stderr=True)
 
 # Exit status of every command (README "Exit status").
 EXIT_OK, EXIT_GATE_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+# Set while the Python API (parsegate.run) drives a command: an error raises, nothing prints.
+RAISE_ERRORS: ContextVar[bool] = ContextVar("parsegate_raise_errors", default=False)
+
 
 # -- shared options ------------------------------------------------------------------
 
@@ -135,6 +140,8 @@ Root = Annotated[
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    if RAISE_ERRORS.get():
+        raise CommandError(message, code)
     quiet, err.quiet = err.quiet, False  # -q silences everything but errors
     try:
         err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)

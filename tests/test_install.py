@@ -118,6 +118,7 @@ def test_wheel_ships_the_default_tokenizer_its_licence_and_the_entry_point(wheel
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
         licences = {n.removeprefix(f"{info}/licenses/") for n in names if n.startswith(f"{info}/licenses/")}
         assert licences == {"LICENSE", data + "LICENSE", data + "NOTICE"}
+        assert "parsegate/py.typed" in names
         entry_points = zf.read(f"{info}/entry_points.txt").decode()
         assert "parsegate = parsegate.cli:main" in entry_points
         metadata = Parser().parsestr(zf.read(f"{info}/METADATA").decode())
