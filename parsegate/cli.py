@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,16 +17,22 @@ from rich.text import Text
 
 from chunkers import ChunkConfig
 from chunkers.budget import DEFAULT_TOKENIZER
+from parsegate import __version__
+from parsegate.api import parse as parse_source
 from parsegate.cli_run import finish, hold, run
 from parsegate.evaluation.commands import eval_command
 from parsegate.golden.commands import golden_app
+from parsegate.log import log, use_cli
 from parsegate.options import (
+    EXIT_INTERNAL,
     AllowFailures,
+    AllowOverModelMax,
     ConfigFile,
     ContextShare,
     DocId,
     FixedOverlap,
     FixedSize,
+    Format,
     MaxTokens,
     MinTokens,
     Overlap,
@@ -52,40 +59,73 @@ from parsegate.strategy_options import (
     StrategyOpt,
 )
 from parsers.model import Document, ParseError
-from parsers.registry import parse_file, supported_suffixes
+from parsers.registry import supported_suffixes
 
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "
     "addressable slice of its source, within a real token budget.",
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    # Help is plain text: option help such as "table [gate]" is not rich markup.
+    rich_markup_mode=None,
 )
+STDIO = Path("-")
 
 
-def load(path: Path, doc_id: str | None = None, root: Path | None = None) -> Document:
-    if not path.exists():
+def show_version(value: bool) -> None:
+    if value:
+        print(f"parsegate {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Errors only: no warnings, progress or summary.")
+    ] = False,
+    verbose: Annotated[
+        int, typer.Option("--verbose", "-v", count=True, help="More detail (tracebacks of internal errors).")
+    ] = 0,
+) -> None:
+    """Options for every command; give them before the command: parsegate -q run …"""
+    err.quiet = quiet
+    use_cli(err, -1 if quiet else min(verbose, 1))
+
+
+def load(path: Path, doc_id: str | None = None, root: Path | None = None, fmt: str | None = None) -> Document:
+    """One document from a file, or from stdin when the path is '-'."""
+    source: Path | bytes = path
+    if path == STDIO:
+        source, ident = sys.stdin.buffer.read(), doc_id or "stdin"
+    elif not path.exists():
         fail(f"{path}: no such file")
-    if path.is_dir():
+    elif path.is_dir():
         fail(f"{path}: is a directory (use 'parsegate run {path} --out OUTDIR')")
+    else:
+        ident = file_doc_id(path, doc_id, root)
     try:
-        return parse_file(path, file_doc_id(path, doc_id, root))
+        return parse_source(source, format=fmt, doc_id=ident)
     except ParseError as exc:
         fail(f"{path}: {exc.message} [{exc.code}]")
 
 
 def write_lines(lines: list[bytes], out: Path | None) -> None:
-    if out is None:
-        sys.stdout.buffer.write(b"".join(line + b"\n" for line in lines))
+    data = b"".join(line + b"\n" for line in lines)
+    if out is None or out == STDIO:
+        sys.stdout.buffer.write(data)
         sys.stdout.flush()
-    else:
+        return
+    try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(b"".join(line + b"\n" for line in lines))
-        err.print(f"wrote {len(lines)} lines to {out}")
-
-
-def print_warnings(doc: Document) -> None:
-    for w in doc.warnings:
-        err.print(f"[yellow]warning[/] {doc.doc_id}: {w.message} [{w.code}]", highlight=False, soft_wrap=True)
+        out.write_bytes(data)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    log.info("wrote %d lines to %s", len(lines), out)
 
 
 # -- commands --------------------------------------------------------------------------
@@ -93,23 +133,23 @@ def print_warnings(doc: Document) -> None:
 
 @app.command()
 def parse(
-    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here instead of stdout.")] = None,
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats'); '-': stdin.")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here ('-' or none: stdout).")] = None,
     password: Password = None,
     doc_id: DocId = None,
     root: Root = None,
+    fmt: Format = None,
 ) -> None:
     """Print a document's elements as JSONL, in reading order, with exact offsets."""
     use_password(password)
-    doc = load(file, doc_id, root)
-    print_warnings(doc)
+    doc = load(file, doc_id, root, fmt)
     write_lines([orjson.dumps(e.to_dict(doc.text)) for e in doc.elements], out)
 
 
 @app.command()
 def chunk(
-    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here instead of stdout.")] = None,
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats'); '-': stdin.")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write JSONL here ('-' or none: stdout).")] = None,
     max_tokens: MaxTokens = None,
     tokenizer: TokenizerOpt = DEFAULT_TOKENIZER,
     strategy: StrategyOpt = "structural",
@@ -123,9 +163,11 @@ def chunk(
     semantic_threshold: SemanticThreshold = None,
     semantic_percentile: SemanticPercentile = 10.0,
     semantic_model: SemanticModel = "all-MiniLM-L6-v2",
+    allow_over_model_max: AllowOverModelMax = False,
     password: Password = None,
     doc_id: DocId = None,
     root: Root = None,
+    fmt: Format = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL)."""
     use_password(password)
@@ -144,10 +186,10 @@ def chunk(
             semantic_threshold=semantic_threshold,
             semantic_percentile=semantic_percentile,
             semantic_model=semantic_model,
-        )
+        ),
+        allow_over_model_max,
     )
-    doc = load(file, doc_id, root)
-    print_warnings(doc)
+    doc = load(file, doc_id, root, fmt)
     try:
         chunks = chunker.chunk(doc)
     except ValueError as exc:
@@ -189,7 +231,7 @@ def gate(
             router.finish()
         record = {k: v for k, v in previous.items() if k not in ("schema", "summary", "files", "gate", "complete")}
         record["regated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
-        err.print(f"previous outputs moved to {archived}", highlight=False)
+        err.print(Text(f"previous outputs moved to {archived}"), highlight=False)
         root = Path(previous.get("root") or previous["corpus"])
         finish(outdir, root, record, files, gate_config, float(previous.get("seconds", 0)), allow_failures)
         router.discard_journal()
@@ -197,7 +239,7 @@ def gate(
 
 @app.command()
 def inspect(
-    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats').")],
+    file: Annotated[Path, typer.Argument(help="A file in any supported format (see 'parsegate formats'); '-': stdin.")],
     max_tokens: MaxTokens = None,
     tokenizer: TokenizerOpt = DEFAULT_TOKENIZER,
     strategy: StrategyOpt = "structural",
@@ -210,9 +252,11 @@ def inspect(
     semantic_percentile: SemanticPercentile = 10.0,
     semantic_model: SemanticModel = "all-MiniLM-L6-v2",
     elements: Annotated[bool, typer.Option("--elements/--no-elements", help="Also list the parsed elements.")] = True,
+    allow_over_model_max: AllowOverModelMax = False,
     password: Password = None,
     doc_id: DocId = None,
     root: Root = None,
+    fmt: Format = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
     use_password(password)
@@ -229,24 +273,26 @@ def inspect(
             semantic_threshold=semantic_threshold,
             semantic_percentile=semantic_percentile,
             semantic_model=semantic_model,
-        )
+        ),
+        allow_over_model_max,
     )
-    doc = load(file, doc_id, root)
+    doc = load(file, doc_id, root, fmt)
     console = Console()
-    print_warnings(doc)
     if elements:
-        table = Table(title=f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements", title_justify="left")
+        # Everything from the document (ids, section titles, text) goes in as Text: `[/]` or `a[i]`
+        # in a document is shown as written, never read as rich markup.
+        table = Table(title=Text(f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements"), title_justify="left")
         for col in ("id", "kind", "lines", "section", "text"):
             table.add_column(col, overflow="ellipsis", no_wrap=True, max_width=60 if col == "text" else None)
         for e in doc.elements:
             lines = f"{e.lines[0]}–{e.lines[1]}" if e.lines else ""
             preview = doc.text[e.start : e.end].replace("\n", " ⏎ ")[:80]
             table.add_row(
-                e.id,
-                ("  " * (e.level or 0 if e.kind == "list_item" else 0)) + e.kind,
+                Text(e.id),
+                Text(("  " * (e.level or 0 if e.kind == "list_item" else 0)) + e.kind),
                 lines,
-                " > ".join(e.section_path),
-                preview,
+                Text(" > ".join(e.section_path)),
+                Text(preview),
             )
         console.print(table)
     chunks = chunker.chunk(doc)
@@ -259,15 +305,17 @@ def inspect(
             where = f"pages {', '.join(map(str, c.pages))}" if c.pages else ""
         role = f"parent · {c.tokens}/{chunker.config.parent_tokens}" if c.id in parents else f"{c.tokens}/{budget}"
         console.rule(
-            f"[bold]chunk {n + 1}/{len(chunks)}[/] · {role} tokens · {where} · "
-            f"{' > '.join(c.section_path) or '(no section)'} · {', '.join(c.kinds)}",
+            Text(f"chunk {n + 1}/{len(chunks)}", style="bold")
+            + Text(
+                f" · {role} tokens · {where} · {' > '.join(c.section_path) or '(no section)'} · {', '.join(c.kinds)}"
+            ),
             align="left",
         )
         prefix = c.embed_text[: len(c.embed_text) - len(c.text)]
         if prefix:
             console.print(Text(prefix.rstrip(), style="italic cyan"))
         console.print(Text(c.text, style="" if n % 2 == 0 else "bright_black"))
-    console.rule(f"{len(chunks)} chunks · budget {budget} tokens ({chunker.counter.name})", align="left")
+    console.rule(Text(f"{len(chunks)} chunks · budget {budget} tokens ({chunker.counter.name})"), align="left")
 
 
 @app.command()
@@ -282,4 +330,21 @@ app.command("eval")(eval_command)
 
 
 def main() -> None:
-    app()
+    """The console script. Exit status: 0 ok, 1 gate (or golden check) failed, 2 usage or input
+    error, 3 internal error (a bug: one line here, the traceback with -v), 130 interrupted."""
+    try:
+        app()
+    except Exception as exc:  # anything that escapes a command is parsegate's bug, not the user's input
+        log.debug("internal error", exc_info=True)
+        quiet, err.quiet = err.quiet, False
+        err.print(
+            Text(f"parsegate: internal error: {type(exc).__name__}: {exc}", style="bold red")
+            + Text(" (a bug; -v shows the traceback)" if not log.isEnabledFor(logging.DEBUG) else ""),
+            soft_wrap=True,
+        )
+        err.quiet = quiet
+        sys.exit(EXIT_INTERNAL)
+
+
+if __name__ == "__main__":
+    main()

@@ -13,6 +13,7 @@ from types import FrameType
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from chunkers import ChunkConfig
 from chunkers.budget import DEFAULT_TOKENIZER
@@ -156,6 +157,20 @@ def run(
             "Default: every file; files no parser reads are quarantined as unsupported.",
         ),
     ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude",
+            "-x",
+            help="Leave out paths matching this gitignore-style pattern, relative to the corpus folder "
+            "(repeatable), e.g. '*.css', 'node_modules/', 'docs/old/'. The corpus's .gitignore files are "
+            "honoured too, and __pycache__, version-control and virtualenv folders and binary files no "
+            "parser claims are always left out; run.json counts each with its reason.",
+        ),
+    ] = None,
+    no_gitignore: Annotated[
+        bool, typer.Option("--no-gitignore", help="Read files that the corpus's .gitignore files ignore.")
+    ] = False,
     config: ConfigFile = None,
     set_: SetOpt = None,
     allow_failures: AllowFailures = False,
@@ -234,11 +249,18 @@ def run(
             archived, kind = archive_previous(out)
             if archived is not None:
                 what = "previous run" if kind == "complete" else "an interrupted run's partial output"
-                err.print(f"{what} moved to {archived}", highlight=False)
+                err.print(Text(f"{what} moved to {archived}"), highlight=False)
             started = datetime.now(UTC)
             clock = time.perf_counter()
             patterns = tuple(glob or ["*"])
-            selection = Selection(patterns, (out.resolve(),), include_hidden, follow_symlinks)
+            selection = Selection(
+                patterns,
+                (out.resolve(),),
+                include_hidden,
+                follow_symlinks,
+                excludes=tuple(exclude or ()),
+                gitignore=not no_gitignore,
+            )
             sources = discover(corpus, selection, root)
             supervisor.size = choose_workers(workers, sources)
             doc_root = (root or (corpus.parent if corpus.is_file() else corpus)).resolve()
@@ -252,6 +274,8 @@ def run(
                 "chunk_set": chunk_set_id(chunk_sets),
                 "chunk_sets": chunk_sets,
                 "glob": list(patterns),
+                "exclude": list(exclude or []),
+                "gitignore": not no_gitignore,
                 "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
                 "limits": {"seconds": limits.seconds, "per_format": dict(limits.per_format), "memory_mb": memory_limit},
                 "workers": supervisor.size,
@@ -274,7 +298,7 @@ def run(
 
 def _run(sources: list[Any], router: Router, supervisor: Supervisor, out: Path) -> list[FileOutcome]:
     try:
-        with progress_bar(len(sources)) as advance:
+        with progress_bar(len(sources), err) as advance:
             return run_corpus(sources, router, supervisor, advance)
     except KeyboardInterrupt:
         supervisor.close()
@@ -327,10 +351,10 @@ def finish(
         fail(f"cannot write the run's report in {out}: {exc.strerror or exc}")
     print_summary(summary, files, seconds, err)
     for reason, count in sorted(record.get("left_out", {}).items()):
-        err.print(f"left out on purpose: {count} paths ({reason})", highlight=False, soft_wrap=True)
+        err.print(Text(f"left out on purpose: {count} paths ({reason})"), highlight=False, soft_wrap=True)
     if empty:
         err.print("no document was read (use --allow-empty to accept an empty run)", highlight=False)
     print_report(report, err)
-    err.print(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html", highlight=False)
+    err.print(Text(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html"), highlight=False)
     if report["verdict"] == "fail" and not allow_failures:
         raise typer.Exit(1)

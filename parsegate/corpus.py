@@ -4,8 +4,10 @@ The walk stays inside the corpus root: a symlink whose target lies outside it is
 unless ``follow_symlinks`` is set; a symlinked folder inside the root is not walked twice (its
 files are read at their real path). Every path left out is counted with its reason: the run's
 own output folder, hidden files and folders, symlinks leaving the corpus, symlinked folders,
-folders that cannot be read, and FIFOs, sockets and devices (which are never opened). A folder
-left out counts once.
+folders that cannot be read, FIFOs, sockets and devices (which are never opened), what the
+corpus's ``.gitignore`` files or ``--exclude`` patterns (gitignore syntax, relative to the corpus
+folder) ignore, ``__pycache__``, version-control and virtualenv folders, and binary files no parser
+claims by suffix (their first bytes are not text). A folder left out counts once.
 
 ``doc_id`` is the path relative to the root, with ``/`` separators. File names are bytes on
 POSIX and need not be UTF-8: a byte that is not part of valid UTF-8 is written ``\\xNN`` and a
@@ -19,6 +21,10 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from pathspec import GitIgnoreSpec
+
+from parsers.registry import looks_like_text, supported_suffixes
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,8 @@ class Selection:
     exclude: tuple[Path, ...] = ()
     include_hidden: bool = False
     follow_symlinks: bool = False
+    excludes: tuple[str, ...] = ()  # --exclude: gitignore-style patterns, relative to the corpus folder
+    gitignore: bool = True  # honour the corpus's .gitignore files
     left_out: dict[str, int] = field(default_factory=dict)
     followed_symlinks: int = 0  # symlinks out of the corpus that were followed (--follow-symlinks)
 
@@ -51,6 +59,14 @@ OUTPUT = "output folder"
 SYMLINK_OUT = "symlink leaving the corpus (use --follow-symlinks)"
 SYMLINKED_FOLDER = "symlinked folder inside the corpus (read at its real path)"
 NO_GLOB = "not matching --glob"
+EXCLUDED = "matching --exclude"
+GITIGNORED = "ignored by .gitignore"
+PYCACHE = "__pycache__ folder"
+VCS = "version-control folder"
+VIRTUALENV = "virtualenv folder"
+BINARY = "binary file (no parser for its suffix, content not text)"
+_VCS_NAMES = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", "CVS", "_darcs"})
+_HEAD = 8192  # bytes read to tell a binary file from text
 
 
 def discover(corpus: Path, selection: Selection | None = None, root: Path | None = None) -> list[Source]:
@@ -63,18 +79,23 @@ def discover(corpus: Path, selection: Selection | None = None, root: Path | None
     root = root.resolve()
     if corpus.is_file():
         return [Source(corpus, doc_id(corpus, root))]
-    walk = _Walk(root, selection)
+    walk = _Walk(root, selection, corpus)
     walk.folder(corpus)
     return sorted(walk.found, key=lambda s: s.path)
 
 
 class _Walk:
-    def __init__(self, root: Path, selection: Selection) -> None:
+    def __init__(self, root: Path, selection: Selection, corpus: Path) -> None:
         self.root = root
         self.real_root = os.path.realpath(root)
+        self.corpus = corpus
         self.selection = selection
         self.found: list[Source] = []
         self.exclude = {Path(os.path.realpath(e)) for e in selection.exclude}
+        self.excludes = GitIgnoreSpec.from_lines(selection.excludes) if selection.excludes else None
+        # Each folder's .gitignore rules, with the folder they are relative to (outermost first).
+        self.ignores: dict[Path, list[tuple[Path, GitIgnoreSpec]]] = {}
+        self.suffixes = frozenset(supported_suffixes())
 
     def folder(self, start: Path) -> None:
         # Explicit stack, and (device, inode) of every folder walked: followed symlinks cannot loop.
@@ -91,6 +112,7 @@ class _Walk:
             except OSError as exc:
                 self.selection.count(f"unreadable folder ({exc.strerror or exc})")
                 continue
+            self.read_gitignore(folder, entries)
             for entry in entries:
                 sub = self.entry(Path(entry.path), entry)
                 if sub is not None:
@@ -106,6 +128,14 @@ class _Walk:
             count(HIDDEN)
             return None
         try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        ignored = self.ignored(path, is_dir)
+        if ignored:
+            count(ignored)
+            return None
+        try:
             if entry.is_symlink():
                 return self.symlink(path)
             mode = entry.stat(follow_symlinks=False).st_mode
@@ -113,12 +143,38 @@ class _Walk:
             count(f"unreadable ({exc.strerror or exc})")
             return None
         if stat.S_ISDIR(mode):
+            skipped = _tool_folder(path)
+            if skipped:
+                count(skipped)
+                return None
             return path
         if not stat.S_ISREG(mode):
             count(f"not a regular file ({_kind(mode)})")
             return None
         self.file(path)
         return None
+
+    def read_gitignore(self, folder: Path, entries: list[os.DirEntry[str]]) -> None:
+        rules = self.ignores.get(folder.parent, []) if folder != self.corpus else []
+        if self.selection.gitignore and any(e.name == ".gitignore" and e.is_file() for e in entries):
+            try:
+                lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            rules = [*rules, (folder, GitIgnoreSpec.from_lines(lines))]
+        self.ignores[folder] = rules
+
+    def ignored(self, path: Path, is_dir: bool) -> str | None:
+        """The reason --exclude or a .gitignore leaves this path out, if one does."""
+        tail = "/" if is_dir else ""
+        if self.excludes is not None and self.excludes.match_file(_relative(path, self.corpus) + tail):
+            return EXCLUDED
+        verdict = None
+        for base, spec in self.ignores.get(path.parent, []):  # a deeper .gitignore has the last word
+            result = spec.check_file(_relative(path, base) + tail).include
+            if result is not None:
+                verdict = result
+        return GITIGNORED if verdict else None
 
     def symlink(self, path: Path) -> Path | None:
         target = os.path.realpath(path)
@@ -144,10 +200,39 @@ class _Walk:
 
     def file(self, path: Path) -> None:
         ident = doc_id(path, self.root)
-        if self.selection.matches(ident):
+        if not self.selection.matches(ident):
+            if self.selection.patterns != ("*",):
+                self.selection.count(NO_GLOB)
+        elif path.suffix.lower() not in self.suffixes and _binary(path):
+            self.selection.count(BINARY)
+        else:
             self.found.append(Source(path, ident))
-        elif self.selection.patterns != ("*",):
-            self.selection.count(NO_GLOB)
+
+
+def _relative(path: Path, base: Path) -> str:
+    return os.path.relpath(path, base).replace(os.sep, "/")
+
+
+def _tool_folder(path: Path) -> str | None:
+    """Folders of tools, not documents: bytecode caches, version control, virtualenvs."""
+    if path.name == "__pycache__":
+        return PYCACHE
+    if path.name in _VCS_NAMES:
+        return VCS
+    if (path / "pyvenv.cfg").is_file() or (path / "conda-meta").is_dir():
+        return VIRTUALENV
+    return None
+
+
+def _binary(path: Path) -> bool:
+    """A non-empty file whose first bytes are not text (an image, a .pyc, an archive). Read
+    errors are left to the parser, which reports them with their reason."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_HEAD)
+    except OSError:
+        return False
+    return bool(head) and not looks_like_text(head)
 
 
 def _kind(mode: int) -> str:

@@ -4,6 +4,7 @@ document id of a single file, and how an error reaches the user (a message, neve
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -13,10 +14,17 @@ from rich.markup import escape
 
 from chunkers import ChunkConfig, Chunker, ConfigError
 from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
+from parsegate.api import CommandError
 from parsegate.corpus import doc_id
 from quality_gates.gate import GateConfig, GateConfigError, load_gate_config
 
 err = Console(stderr=True)
+
+# Exit status of every command (README "Exit status").
+EXIT_OK, EXIT_GATE_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+# Set while the Python API (parsegate.run) drives a command: an error raises, nothing prints.
+RAISE_ERRORS: ContextVar[bool] = ContextVar("parsegate_raise_errors", default=False)
+
 
 # -- shared options ------------------------------------------------------------------
 
@@ -71,6 +79,23 @@ Password = Annotated[
         envvar="PARSEGATE_PDF_PASSWORD",
     ),
 ]
+AllowOverModelMax = Annotated[
+    bool,
+    typer.Option(
+        "--allow-over-model-max",
+        help="Accept a --max-tokens above the tokenizer model's maximum sequence length (the embedder "
+        "would truncate such chunks: refused by default).",
+    ),
+]
+Format = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Read the input as this format, named by a suffix (md, txt, pdf, docx, py…). Default: the "
+        "file's suffix, then its content; for stdin ('-') the --doc-id's suffix, then the content.",
+    ),
+]
 FixedSize = Annotated[int, typer.Option("--fixed-size", help="Window size in characters (fixed strategy).")]
 FixedOverlap = Annotated[int, typer.Option("--fixed-overlap", help="Window overlap in characters (fixed strategy).")]
 
@@ -114,16 +139,30 @@ Root = Annotated[
 ]
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    if RAISE_ERRORS.get():
+        raise CommandError(message, code)
+    quiet, err.quiet = err.quiet, False  # -q silences everything but errors
+    try:
+        err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    finally:
+        err.quiet = quiet
     raise typer.Exit(code)
 
 
-def make_chunker(config: ChunkConfig) -> Chunker:
+def make_chunker(config: ChunkConfig, allow_over_model_max: bool = False) -> Chunker:
     try:
-        return Chunker(config)
+        chunker = Chunker(config)
     except (ConfigError, TokenizerUnavailable) as exc:
         fail(str(exc))
+    model_max = chunker.counter.model_max
+    if model_max is not None and chunker.max_tokens > model_max and not allow_over_model_max:
+        fail(
+            f"--max-tokens {chunker.max_tokens} is above {chunker.counter.name}'s maximum sequence length "
+            f"({model_max}): the embedding model would truncate such chunks. Use --allow-over-model-max "
+            "if your embedder takes longer input."
+        )
+    return chunker
 
 
 def use_password(password: str | None) -> None:

@@ -23,7 +23,7 @@ def progress_bar(total: int, console: Console | None = None) -> Iterator[Callabl
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # a file name, never markup
     )
     with Progress(*columns, console=console or Console(stderr=True)) as progress:
         task = progress.add_task("", total=total)
@@ -35,19 +35,20 @@ def progress_bar(total: int, console: Console | None = None) -> Iterator[Callabl
 
 
 def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: float, console: Console) -> None:
-    """Parse failures one per row; unsupported files grouped by reason; chunked files by format."""
+    """Parse failures one per row; unsupported files grouped by reason; chunked files by format.
+    File names and reasons are the user's text: cells are Text, never rich markup."""
     table = Table(title=f"parsegate run · {summary['files']} files in {seconds:.1f}s", title_justify="left")
     for col in ("outcome", "files", "chunks", "largest", "detail"):
         table.add_column(col, overflow="fold")
     for f in (f for f in files if f.status == "failed"):
-        table.add_row(Text("parse failed", style="red"), f.path, "", "", f"{f.reason} [{f.code}]")
+        table.add_row(Text("parse failed", style="red"), Text(f.path), "", "", Text(f"{f.reason} [{f.code}]"))
     skipped: dict[str, list[FileOutcome]] = {}
     for f in files:
         if f.status == "skipped":
             skipped.setdefault(f.reason or "", []).append(f)
     for reason, group in sorted(skipped.items()):
         example = group[0].path + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")
-        table.add_row(Text("unsupported", style="yellow"), str(len(group)), "", "", f"{reason}: {example}")
+        table.add_row(Text("unsupported", style="yellow"), str(len(group)), "", "", Text(f"{reason}: {example}"))
     formats: dict[str, list[FileOutcome]] = {}
     for f in files:
         if f.status == "chunked":
@@ -60,7 +61,7 @@ def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: fl
             str(len(group)),
             str(sum(f.chunks for f in group)),
             str(max(f.max_tokens for f in group)),
-            detail,
+            Text(detail),
         )
     console.print(table)
     console.print(

@@ -99,14 +99,14 @@ def parser_for(path: Path, head: bytes = b"") -> Parser | None:
     for parser in reversed(parsers()):  # later registrations override built-ins
         if suffix in parser.SUFFIXES:
             return parser
-    if not head or not _looks_like_text(head):
+    if not head or not looks_like_text(head):
         return None
     if _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace")):
         return _CODE
     return _TEXT
 
 
-def _looks_like_text(head: bytes) -> bool:
+def looks_like_text(head: bytes) -> bool:
     sample = head[:4096]
     cut = sample.rfind(b"\n")
     try:

@@ -214,6 +214,14 @@ def load_gate_config(directory: Path, explicit: Path | None = None, overrides: l
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise GateConfigError(f"{path}: not valid TOML: {exc}") from None
         found = data.get("tool", {}).get("parsegate", {}) if path.name == "pyproject.toml" else data
+        # A table parsegate does not read (say [chunk]) is a mistake to name, not to ignore.
+        unknown = sorted(set(found) - {"gate"})
+        if unknown:
+            where = "[tool.parsegate] in " if path.name == "pyproject.toml" else ""
+            raise GateConfigError(
+                f"{path}: unknown table or key {', '.join(map(repr, unknown))} in {where}the config "
+                "(parsegate reads only [gate])"
+            )
         if "gate" in found or explicit:
             table, source = found.get("gate", {}), str(path)
             break

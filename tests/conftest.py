@@ -34,3 +34,23 @@ def chunker_factory():
         return cache[config]
 
     return make
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Every output file a run wrote during the session (chunks.jsonl, quarantine.jsonl, run.json,
+    report.json, under the session's temporary folder) validates against its JSON Schema; a
+    violation fails the session, naming the file, line and field."""
+    from tests.schemas import errors, outputs
+
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None or exitstatus not in (0, 1):
+        return
+    files = outputs(factory.getbasetemp())
+    found = [e for p in files for e in errors(p)]
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"schemas: {len(files)} output files the tests wrote validated, {len(found)} violations")
+        for e in found[:50]:
+            reporter.write_line(f"  {e}", red=True)
+    if found:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

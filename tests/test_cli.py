@@ -21,7 +21,8 @@ def corpus(tmp_path: Path) -> Path:
     (root / "empty.md").write_bytes(b"")
     (root / "binary.md").write_bytes(b"\x00\x01\x02PNG")
     (root / "latin1.md").write_bytes(b"caf\xe9")
-    (root / "image.png").write_bytes(b"\x89PNG\r\n")
+    (root / "image.png").write_bytes(b"\x89PNG\r\n")  # binary, no parser: left out (counted in run.json)
+    (root / "blank.dat").write_bytes(b"")  # no parser, no content to sniff: unsupported
     (root / "gone.md").symlink_to(root / "nowhere.md")
     return root
 
@@ -37,12 +38,13 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
         "empty.md": ("chunked", None),
         "gone.md": ("failed", "unreadable"),
         "good.md": ("chunked", None),
-        "image.png": ("skipped", "unsupported"),
+        "blank.dat": ("skipped", "unsupported"),
         "latin1.md": ("failed", "invalid_utf8"),
         "sub/notes.txt": ("chunked", None),
     }
     summary = run["summary"]
     assert summary["files"] == summary["chunked"] + summary["skipped"] + summary["failed"] == 7
+    assert run["left_out"] == {"binary file (no parser for its suffix, content not text)": 1}
     assert run["schema"] == "parsegate.run/1" and run["chunk_set"].startswith("cs-")
     records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
     assert {r["doc_id"] for r in records} == {"good.md", "sub/notes.txt"}
@@ -58,7 +60,7 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
         "binary.md": "parse_failed",
         "gone.md": "parse_failed",
         "empty.md": "gate_failed",
-        "image.png": "unsupported",
+        "blank.dat": "unsupported",
         "latin1.md": "parse_failed",
     }
     assert quarantine["empty.md"]["failed_checks"] == [
@@ -226,6 +228,10 @@ def test_run_leaves_out_its_own_output_and_hidden_folders_and_says_so(tmp_path: 
     assert [f["path"] for f in run["files"]] == ["guide.md"]
     assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 1}  # a folder counts once
     assert "left out on purpose: 1 paths (hidden" in second.output
+    (root / ".notes.md").write_text("Notes\n\nOther text, so that no chunk repeats another.\n")
     hidden = runner.invoke(app, [*args, "--include-hidden"])
-    assert ".git/config" in [f["path"] for f in json.loads((out / "run.json").read_text())["files"]]
+    run = json.loads((out / "run.json").read_text())
+    # hidden files are read; a version-control folder never is (counted with its reason)
+    assert [f["path"] for f in run["files"]] == [".notes.md", "guide.md"]
+    assert run["left_out"] == {"version-control folder": 1, "output folder": 1}
     assert hidden.exit_code == 0

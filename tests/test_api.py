@@ -1,0 +1,67 @@
+"""The Python API: parsegate.parse, parsegate.chunk, parsegate.run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import parsegate
+from chunkers import ConfigError
+
+DOC = "# Travel\n\n## Booking\n\nBook trains at least 14 days ahead.\n\n## Refunds\n\nRefunds take 30 days.\n"
+
+
+def test_parse_takes_str_paths_paths_and_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "travel.md"
+    path.write_text(DOC)
+    by_str, by_path = parsegate.parse(str(path)), parsegate.parse(path)
+    by_bytes = parsegate.parse(DOC.encode(), doc_id="policy/travel.md")
+    assert by_str.doc_id == by_path.doc_id == "travel.md" and by_bytes.doc_id == "policy/travel.md"
+    assert by_str.text == by_bytes.text == DOC
+    assert [(e.kind, DOC[e.start : e.end]) for e in by_bytes.elements][:2] == [
+        ("heading", "# Travel"),
+        ("heading", "## Booking"),
+    ]
+    # bytes with no suffix to go by: the content decides (plain text), unless format says otherwise
+    assert parsegate.parse(DOC.encode()).format == "text"
+    assert parsegate.parse(DOC.encode(), format="md").format == "markdown"
+
+
+def test_chunk_a_document_or_a_path(tmp_path: Path) -> None:
+    doc = parsegate.parse(DOC.encode(), doc_id="travel.md")
+    chunks = parsegate.chunk(doc, max_tokens=20)
+    assert [c.text for c in chunks] == [
+        "# Travel\n\n## Booking\n\nBook trains at least 14 days ahead.",
+        "## Refunds\n\nRefunds take 30 days.",
+    ]
+    assert all(c.text == doc.text[c.start : c.end] and c.tokens <= 20 for c in chunks)
+    path = tmp_path / "travel.md"
+    path.write_text(DOC)
+    assert [c.to_dict() for c in parsegate.chunk(str(path), max_tokens=20)] == [c.to_dict() for c in chunks]
+
+
+def test_chunk_refuses_a_budget_over_the_model_maximum_unless_allowed() -> None:
+    doc = parsegate.parse(DOC.encode(), doc_id="travel.md")
+    with pytest.raises(ConfigError, match=r"maximum sequence length \(256\)"):
+        parsegate.chunk(doc, max_tokens=512)
+    assert parsegate.chunk(doc, max_tokens=512, allow_over_model_max=True)
+
+
+def test_run_returns_the_verdict_and_raises_on_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "travel.md").write_text(DOC)
+    result = parsegate.run(corpus, tmp_path / "out", workers=1)
+    assert (result.exit_code, result.verdict, result.passed) == (0, "pass", True)
+    assert result.summary["files"] == result.summary["chunked"] == 1
+    assert {json.loads(line)["doc_id"] for line in result.chunks_path.read_text().splitlines()} == {"travel.md"}
+    (corpus / "empty.md").write_text("")  # no chunks: fails the gate, and half the documents failed
+    failed = parsegate.run(corpus, tmp_path / "out", workers=1)
+    assert (failed.exit_code, failed.verdict) == (1, "fail")
+    assert json.loads(failed.quarantine_path.read_text())["doc_id"] == "empty.md"
+    with pytest.raises(parsegate.CommandError, match="is the corpus folder") as refused:
+        parsegate.run(corpus, corpus)
+    assert refused.value.code == 2
+    assert capsys.readouterr().err == ""  # the library prints nothing
