@@ -16,6 +16,7 @@ from rich.text import Text
 
 from chunkers import ChunkConfig
 from chunkers.budget import DEFAULT_TOKENIZER
+from parsegate.chunkstore.commands import diff_command, export_command, retire_command, store_app
 from parsegate.cli_run import finish, hold, run
 from parsegate.evaluation.commands import eval_command
 from parsegate.golden.commands import golden_app
@@ -279,6 +280,11 @@ def formats() -> None:
 
 app.add_typer(golden_app, name="golden")
 app.command("eval")(eval_command)
+# The chunk store (parsegate/chunkstore): list, compare, export and retire chunk sets.
+app.add_typer(store_app, name="store")
+app.command("diff")(diff_command)
+app.command("export")(export_command)
+app.command("retire")(retire_command)
 
 
 def main() -> None:
