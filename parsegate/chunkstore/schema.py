@@ -87,7 +87,7 @@ def connect(path: Path, *, write: bool = True, create: bool = True) -> sqlite3.C
         if not (write and create):
             raise StoreError(f"{path}: no store here (a run with --store creates one)")
         _make_folder(path.parent)
-    elif write and not os.access(path, os.W_OK):
+    elif write and not _writable(path):
         raise StoreError(f"{path}: the store is read-only (it needs write permission for a run)")
     if write and not os.access(path.parent, os.W_OK):
         raise StoreError(f"{path.parent}: cannot write here (SQLite keeps its journal beside the store)")
@@ -104,6 +104,11 @@ def connect(path: Path, *, write: bool = True, create: bool = True) -> sqlite3.C
     return db
 
 
+def _writable(path: Path) -> bool:
+    """Writable, and not marked read-only (no write bit: refused even where root could write)."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
 def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -118,6 +123,11 @@ def _check_and_prepare(db: sqlite3.Connection, path: Path, write: bool) -> None:
         if problem != "ok":
             raise StoreError(f"{path}: the store is damaged ({problem}); move it away to start a new one")
         db.execute("PRAGMA foreign_keys = ON")
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:  # another program's database: never taken over
+            raise StoreError(
+                f"{path}: not a parsegate store (a database with other tables: {', '.join(sorted(tables))})"
+            )
         if write:
             db.execute("PRAGMA journal_mode = WAL")
             # In WAL mode NORMAL stays consistent after a killed process (only a power cut may lose
