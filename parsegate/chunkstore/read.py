@@ -45,8 +45,15 @@ def info(db: sqlite3.Connection, ident: str, created: str, config: str) -> Chunk
 
 
 def resolve(db: sqlite3.Connection, ident: str) -> str:
-    """A chunk set id, or an unambiguous prefix of one (``cs-1a2b``)."""
+    """A chunk set id, or an unambiguous prefix of one (``cs-1a2b``), or the chunk set one format's
+    chunks carry (a record's ``chunk_set``; the store's chunk set is the run's, over all formats)."""
     rows = [r[0] for r in db.execute("SELECT id FROM chunk_sets WHERE id LIKE ? || '%'", (ident,))]
+    if not rows:
+        rows = [
+            r[0]
+            for r in db.execute("SELECT id, config FROM chunk_sets")
+            if any(str(v).startswith(ident) for v in orjson.loads(r[1]).get("chunk_sets", {}).values())
+        ]
     if len(rows) == 1:
         return str(rows[0])
     if not rows:
