@@ -291,7 +291,10 @@ def run(
             record["workers_replaced"] = supervisor.replaced
             _finish_outputs(router, out)
             if run_store is not None:
-                run_store.finish(in_scope(corpus.resolve(), doc_root, patterns))
+                try:
+                    run_store.finish(in_scope(corpus.resolve(), doc_root, patterns))
+                except StoreError as exc:
+                    fail(str(exc))
                 record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
             finish(out, doc_root, record, files, gate, seconds, allow_failures)
             router.discard_journal()
@@ -343,6 +346,10 @@ def _run(
         fail(f"{exc.strerror}. The {router.documents} documents finished are kept in {out}/*.partial.")
     except WorkersFailed as exc:
         fail(str(exc))
+    except StoreError as exc:
+        supervisor.close()
+        router.close()
+        fail(f"{exc}. The documents finished are kept in {out}/*.partial.")
 
 
 def _finish_outputs(router: Router, out: Path) -> None:

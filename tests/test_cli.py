@@ -224,8 +224,10 @@ def test_run_leaves_out_its_own_output_and_hidden_folders_and_says_so(tmp_path: 
     assert second.exit_code == 0, second.output
     run = json.loads((out / "run.json").read_text())
     assert [f["path"] for f in run["files"]] == ["guide.md"]
-    assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 1}  # a folder counts once
+    # A folder counts once; OUTDIR and the chunk store's folder beside it (repo/.parsegate) are output.
+    assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 2}
     assert "left out on purpose: 1 paths (hidden" in second.output
     hidden = runner.invoke(app, [*args, "--include-hidden"])
-    assert ".git/config" in [f["path"] for f in json.loads((out / "run.json").read_text())["files"]]
+    read = [f["path"] for f in json.loads((out / "run.json").read_text())["files"]]
+    assert ".git/config" in read and not any(p.startswith(".parsegate") for p in read)
     assert hidden.exit_code == 0

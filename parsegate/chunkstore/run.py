@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from parsegate.chunkstore.plan import Planned, plan, stored
-from parsegate.chunkstore.schema import StoreLock, connect
+from parsegate.chunkstore.schema import StoreError, StoreLock, connect
 from parsegate.chunkstore.writer import Doc, add_chunk_set, mark_gone, record_document, record_reused
 from parsegate.corpus import Source
 from parsegate.dispatch import Task
@@ -76,7 +76,10 @@ class RunStore:
                 found[item.index] = outcome
                 if on_file is not None:
                     on_file(outcome)
-        record_reused(self._db(), self.chunk_set, self.corpus, reused)
+        try:
+            record_reused(self._db(), self.chunk_set, self.corpus, reused)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["reused"] = len(reused)
         tasks = [Task(p.index, p.source.path, p.source.doc_id) for p in self.planned if not p.reuse]
         if supervisor.size > 1:
@@ -98,13 +101,19 @@ class RunStore:
             self.counts["not_stored"] += 1
             return
         parser = self.parsers.get(orjson.loads(lines[0])["chunk_set"]) if lines else None
-        record_document(self._db(), self.chunk_set, self.corpus, doc, outcome_dict(outcome), lines, parser)
+        try:
+            record_document(self._db(), self.chunk_set, self.corpus, doc, outcome_dict(outcome), lines, parser)
+        except sqlite3.Error as exc:  # a full disk, a file size limit: the run stops with the reason
+            raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["parsed"] += 1
 
     def finish(self, scope: Callable[[str], bool]) -> list[str]:
         """After a complete run: mark the corpus's documents this run did not find as gone."""
         seen = {p.source.doc_id for p in self.planned}
-        gone = mark_gone(self._db(), self.chunk_set, self.corpus, seen, scope)
+        try:
+            gone = mark_gone(self._db(), self.chunk_set, self.corpus, seen, scope)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["gone"] = len(gone)
         return gone
 
