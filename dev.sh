@@ -59,7 +59,7 @@ case "${1:-}" in
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
-    setup ",embed"
+    setup ",embed,parquet"
     ensure_chromium
     ensure_libreoffice
     .venv/bin/ruff check .

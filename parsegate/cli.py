@@ -19,6 +19,7 @@ from chunkers import ChunkConfig
 from chunkers.budget import DEFAULT_TOKENIZER
 from parsegate import __version__
 from parsegate.api import parse as parse_source
+from parsegate.chunkstore.commands import diff_command, export_command, retire_command, store_app
 from parsegate.cli_run import finish, hold, run
 from parsegate.evaluation.commands import eval_command
 from parsegate.golden.commands import golden_app
@@ -327,6 +328,11 @@ def formats() -> None:
 
 app.add_typer(golden_app, name="golden")
 app.command("eval")(eval_command)
+# The chunk store (parsegate/chunkstore): list, compare, export and retire chunk sets.
+app.add_typer(store_app, name="store")
+app.command("diff")(diff_command)
+app.command("export")(export_command)
+app.command("retire")(retire_command)
 
 
 def main() -> None:

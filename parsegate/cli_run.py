@@ -19,6 +19,8 @@ from chunkers import ChunkConfig
 from chunkers.budget import DEFAULT_TOKENIZER
 from chunkers.chunk import chunk_set_id
 from parsegate import __version__
+from parsegate.chunkstore.run import RunStore, in_scope
+from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.corpus import Selection, discover
 from parsegate.options import (
     AllowFailures,
@@ -211,6 +213,18 @@ def run(
             "that needs more fails as 'memory'.",
         ),
     ] = 2048,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="The chunk store (SQLite) the run records into and reuses from: a file whose content "
+            "hash the same configuration has read is not parsed again. Default: .parsegate/store.sqlite "
+            "beside OUTDIR.",
+        ),
+    ] = None,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Record nothing, reuse nothing: parse every file.")
+    ] = False,
 ) -> None:
     """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
 
@@ -243,9 +257,19 @@ def run(
     )
     limits = parse_limits(time_limit, memory_limit)
     out.mkdir(parents=True, exist_ok=True)
+    doc_root = (root or (corpus.parent if corpus.is_file() else corpus)).resolve()
+    chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
+    config_record = {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint}
+    store_path = None if no_store else (store or out.parent / DEFAULT_STORE)
     try:
-        with hold(out, "run"), sigterm_as_interrupt(), Supervisor(chunker.config, limits, workers or 1) as supervisor:
-            supervisor.start(1)  # it imports while the corpus is listed
+        with (
+            hold(out, "run"),
+            sigterm_as_interrupt(),
+            _open_store(store_path, chunk_sets, config_record, doc_root) as run_store,
+            Supervisor(chunker.config, limits, workers or 1) as supervisor,
+        ):
+            if run_store is None:
+                supervisor.start(1)  # it imports while the corpus is listed
             archived, kind = archive_previous(out)
             if archived is not None:
                 what = "previous run" if kind == "complete" else "an interrupted run's partial output"
@@ -253,18 +277,18 @@ def run(
             started = datetime.now(UTC)
             clock = time.perf_counter()
             patterns = tuple(glob or ["*"])
+            outputs = (out.resolve(), *(() if store_path is None else (store_path.parent.resolve(),)))
             selection = Selection(
                 patterns,
-                (out.resolve(),),
+                outputs,
                 include_hidden,
                 follow_symlinks,
                 excludes=tuple(exclude or ()),
                 gitignore=not no_gitignore,
             )
             sources = discover(corpus, selection, root)
-            supervisor.size = choose_workers(workers, sources)
-            doc_root = (root or (corpus.parent if corpus.is_file() else corpus)).resolve()
-            chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
+            # With a store, only the files it does not hold are worth workers.
+            supervisor.size = choose_workers(workers, sources if run_store is None else run_store.plan(sources))
             record: dict[str, Any] = {
                 "parsegate": __version__,
                 "started_at": started.isoformat(timespec="seconds"),
@@ -276,13 +300,13 @@ def run(
                 "glob": list(patterns),
                 "exclude": list(exclude or []),
                 "gitignore": not no_gitignore,
-                "config": {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint},
+                "config": config_record,
                 "limits": {"seconds": limits.seconds, "per_format": dict(limits.per_format), "memory_mb": memory_limit},
                 "workers": supervisor.size,
                 "allow_empty": allow_empty,
             }
             with Router(out, gate, record) as router:
-                files = _run(sources, router, supervisor, out)
+                files = _run(sources, router, supervisor, out, run_store)
             seconds = time.perf_counter() - clock
             record["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
             record["seconds"] = round(seconds, 3)
@@ -290,15 +314,46 @@ def run(
             record["followed_symlinks"] = selection.followed_symlinks
             record["workers_replaced"] = supervisor.replaced
             _finish_outputs(router, out)
+            if run_store is not None:
+                try:
+                    run_store.finish(in_scope(corpus.resolve(), doc_root, patterns))
+                except StoreError as exc:
+                    fail(str(exc))
+                record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
             finish(out, doc_root, record, files, gate, seconds, allow_failures)
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
 
 
-def _run(sources: list[Any], router: Router, supervisor: Supervisor, out: Path) -> list[FileOutcome]:
+@contextmanager
+def _open_store(
+    path: Path | None, chunk_sets: dict[str, str], config: dict[str, Any], doc_root: Path
+) -> Iterator[RunStore | None]:
+    """The run's store, locked and checked before any work (or None with --no-store)."""
+    if path is None:
+        yield None
+        return
+    versions = {p.NAME: p.VERSION for p in parsers()}
+    settings = {"chunk_sets": chunk_sets, "parsers": versions, "config": config, "parsegate": __version__}
+    try:
+        run_store = RunStore(path, chunk_set_id(chunk_sets), settings, str(doc_root))
+        run_store.__enter__()
+    except StoreError as exc:
+        fail(f"{exc}; or run with --no-store")
+    try:
+        yield run_store
+    finally:
+        run_store.__exit__()
+
+
+def _run(
+    sources: list[Any], router: Router, supervisor: Supervisor, out: Path, run_store: RunStore | None
+) -> list[FileOutcome]:
     try:
         with progress_bar(len(sources), err) as advance:
+            if run_store is not None:
+                return run_store.run(router, supervisor, advance)
             return run_corpus(sources, router, supervisor, advance)
     except KeyboardInterrupt:
         supervisor.close()
@@ -315,6 +370,10 @@ def _run(sources: list[Any], router: Router, supervisor: Supervisor, out: Path) 
         fail(f"{exc.strerror}. The {router.documents} documents finished are kept in {out}/*.partial.")
     except WorkersFailed as exc:
         fail(str(exc))
+    except StoreError as exc:
+        supervisor.close()
+        router.close()
+        fail(f"{exc}. The documents finished are kept in {out}/*.partial.")
 
 
 def _finish_outputs(router: Router, out: Path) -> None:

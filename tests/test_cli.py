@@ -226,12 +226,13 @@ def test_run_leaves_out_its_own_output_and_hidden_folders_and_says_so(tmp_path: 
     assert second.exit_code == 0, second.output
     run = json.loads((out / "run.json").read_text())
     assert [f["path"] for f in run["files"]] == ["guide.md"]
-    assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 1}  # a folder counts once
+    # A folder counts once; OUTDIR and the chunk store's folder beside it (repo/.parsegate) are output.
+    assert run["left_out"] == {"hidden (use --include-hidden)": 1, "output folder": 2}
     assert "left out on purpose: 1 paths (hidden" in second.output
     (root / ".notes.md").write_text("Notes\n\nOther text, so that no chunk repeats another.\n")
     hidden = runner.invoke(app, [*args, "--include-hidden"])
     run = json.loads((out / "run.json").read_text())
-    # hidden files are read; a version-control folder never is (counted with its reason)
+    # hidden files are read; a version-control folder never is, nor the chunk store (output)
     assert [f["path"] for f in run["files"]] == [".notes.md", "guide.md"]
-    assert run["left_out"] == {"version-control folder": 1, "output folder": 1}
+    assert run["left_out"] == {"version-control folder": 1, "output folder": 2}
     assert hidden.exit_code == 0

@@ -217,7 +217,8 @@ def test_a_full_disk_ends_the_run_with_a_message_and_whole_lines(tmp_path: Path)
         )
     out = tmp_path / "out"
     out.mkdir()
-    proc = parsegate("run", str(root), "--out", str(out), "-w", "1", limit_file_size=60_000)
+    # --no-store: the limit would stop the chunk store first (tested in test_chunkstore_kill.py).
+    proc = parsegate("run", str(root), "--out", str(out), "-w", "1", "--no-store", limit_file_size=60_000)
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 2, stderr
     assert "cannot write" in stderr and "the file size limit is reached" in stderr and "Traceback" not in stderr

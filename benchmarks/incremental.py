@@ -1,0 +1,158 @@
+"""Incremental runs with the chunk store: a first run over a corpus (empty store), a re-run over
+the same files (nothing should be parsed), and a run after 2% of the files changed and 1% were
+deleted. Each is ``parsegate run`` in its own process, timed wall-clock; the re-run's outputs are
+compared with the first run's, byte for byte for chunks.jsonl and quarantine.jsonl, and for
+run.json and report.json with the timings (and the store's own counts) left out.
+
+Corpora: the fastapi docs (155 Markdown files, 1.9 MB) and a generated corpus of 2,000 files
+(Markdown, plain text and Python, 2-12 KB each, seeded). Peak memory: the largest resident set of
+the run's process and its workers (ru_maxrss of the waited children).
+
+    .venv/bin/python benchmarks/incremental.py [--files 2000] [--out benchmarks/results/incremental.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+FASTAPI = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"
+WORDS = (
+    "policy travel employee approval manager budget limit receipt claim hotel flight meal report "
+    "section rule exception deadline quarter revenue forecast table value system process data"
+).split()
+TIMING_KEYS = {"seconds", "started_at", "finished_at", "store", "workers"}
+
+
+def sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 18))).capitalize() + "."
+
+
+def document(rng: random.Random, kind: str, n: int) -> str:
+    size = rng.randint(2_000, 12_000)
+    out: list[str] = []
+    total = 0
+    while total < size:
+        para = " ".join(sentence(rng) for _ in range(rng.randint(2, 6)))
+        if kind == "md" and len(out) % 6 == 0:
+            para = f"## Section {len(out)} of document {n}\n\n{para}"
+        if kind == "py":
+            para = f'def function_{len(out)}(value):\n    """{para}"""\n    return value + {len(out)}\n'
+        out.append(para)
+        total += len(para) + 2
+    return "\n\n".join(out) + "\n"
+
+
+def generate(folder: Path, files: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    for n in range(files):
+        kind = ("md", "md", "txt", "py")[n % 4]
+        path = folder / f"part{n % 20:02d}" / f"doc{n:05d}.{kind}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(document(rng, kind, n))
+
+
+def change(folder: Path, share_changed: float, share_deleted: float, seed: int = 11) -> tuple[int, int]:
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    rng = random.Random(seed)
+    picked = rng.sample(files, int(len(files) * (share_changed + share_deleted)))
+    cut = int(len(files) * share_changed)
+    for path in picked[:cut]:
+        path.write_text(path.read_text() + "\n\nOne more paragraph, added after the first run.\n")
+    for path in picked[cut:]:
+        path.unlink()
+    return cut, len(picked) - cut
+
+
+def run(corpus: Path, out: Path) -> dict[str, Any]:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [str(Path(sys.executable).with_name("parsegate")), "run", str(corpus), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - started
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"run failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    record = json.loads((out / "run.json").read_text())
+    return {"seconds": round(seconds, 3), "exit": proc.returncode, "store": record.get("store"), "out": out}
+
+
+def without_timings(path: Path) -> Any:
+    data = json.loads(path.read_text())
+    return _strip(data)
+
+
+def _strip(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k not in TIMING_KEYS}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def same_outputs(a: Path, b: Path) -> dict[str, bool]:
+    same = {name: (a / name).read_bytes() == (b / name).read_bytes() for name in ("chunks.jsonl", "quarantine.jsonl")}
+    for name in ("run.json", "report.json"):
+        same[name] = without_timings(a / name) == without_timings(b / name)
+    return same
+
+
+def measure(name: str, corpus: Path, work: Path) -> dict[str, Any]:
+    first = run(corpus, work / "first")
+    shutil.copytree(first["out"], work / "first-kept", ignore=shutil.ignore_patterns("history"))
+    again = run(corpus, work / "first")  # same OUTDIR: the store beside it is reused
+    result = {
+        "corpus": name,
+        "files": sum(1 for p in corpus.rglob("*") if p.is_file()),
+        "first_seconds": first["seconds"],
+        "rerun_seconds": again["seconds"],
+        "speedup": round(first["seconds"] / again["seconds"], 1),
+        "rerun_store": again["store"],
+        "rerun_same_outputs": same_outputs(work / "first-kept", work / "first"),
+    }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "incremental.json")
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        fastapi = work / "fastapi"
+        shutil.copytree(FASTAPI, fastapi)
+        results.append(measure("fastapi-docs", fastapi, work / "w-fastapi"))
+        generated = work / "generated"
+        generate(generated, args.files)
+        entry = measure(f"generated-{args.files}", generated, work / "w-gen")
+        changed, deleted = change(generated, 0.02, 0.01)
+        after = run(generated, work / "w-gen" / "first")
+        entry["after_change"] = {
+            "changed": changed,
+            "deleted": deleted,
+            "seconds": after["seconds"],
+            "store": after["store"],
+        }
+        results.append(entry)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KB on Linux
+    summary = {"python": sys.version.split()[0], "peak_rss_mb_any_process": round(peak / 1024, 1), "runs": results}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Incremental planning: before any document goes to a worker, each file's content hash is
+looked up in the store. A file whose version the chunk set has already read is taken from the
+store (its outcome and chunk lines, byte for byte); every other file is parsed.
+
+Failures are reused only when the bytes alone decide them (a binary file, invalid UTF-8, a
+corrupt zip): a timeout, a memory limit, a dead worker or a password problem depends on the run,
+and is tried again."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from parsegate.chunkstore.writer import Doc
+from parsegate.corpus import Source, escape
+
+# Failure codes that the file's bytes decide, whatever the run's limits, password or machine.
+REUSABLE_FAILURES = frozenset(
+    {
+        "binary",
+        "corrupt",
+        "empty",
+        "garbage_text",
+        "invalid_docling",
+        "invalid_json",
+        "invalid_utf8",
+        "malformed",
+        "not_pdf",
+        "unknown_language",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Planned:
+    index: int  # place in sorted order
+    source: Source
+    doc: Doc | None  # None: the file could not be read to hash it (its worker will say why)
+    reuse: bool
+
+
+def content_version(source: Source) -> Doc | None:
+    """The file's version as the parsers name it (sha256 of its bytes; parsers.model.content_version)."""
+    try:
+        with source.path.open("rb") as file:
+            digest = hashlib.file_digest(file, "sha256")
+            size = file.tell()
+    except OSError:
+        return None
+    return Doc(source.doc_id, escape(str(source.path)), "sha256:" + digest.hexdigest(), size)
+
+
+def reusable(db: sqlite3.Connection, chunk_set: str, doc: Doc) -> bool:
+    row = db.execute(
+        "SELECT status, code FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
+        (chunk_set, doc.doc_id, doc.version),
+    ).fetchone()
+    if row is None:
+        return False
+    status, code = row
+    return bool(status != "failed" or code in REUSABLE_FAILURES)
+
+
+def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source]) -> list[Planned]:
+    planned = []
+    for index, source in enumerate(sources):
+        doc = content_version(source) if source.path.is_file() else None
+        planned.append(Planned(index, source, doc, doc is not None and reusable(db, chunk_set, doc)))
+    return planned
+
+
+def stored(db: sqlite3.Connection, chunk_set: str, doc: Doc) -> tuple[dict[str, Any], list[bytes]]:
+    """A stored result: the outcome (threshold-free) and the chunk lines in order."""
+    (outcome,) = db.execute(
+        "SELECT outcome FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
+        (chunk_set, doc.doc_id, doc.version),
+    ).fetchone()
+    lines = [
+        bytes(record)
+        for (record,) in db.execute(
+            "SELECT record FROM chunks WHERE chunk_set = ? AND doc_id = ? AND version = ? ORDER BY seq",
+            (chunk_set, doc.doc_id, doc.version),
+        )
+    ]
+    return orjson.loads(outcome), lines
