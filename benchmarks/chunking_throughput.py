@@ -73,13 +73,18 @@ def langchain_tool(tok: Tokenizer) -> Callable[[str, bytes], list[str]]:
 
 
 def parsegate_workers_tool(tok: Tokenizer) -> Callable[[str, bytes], list[str]]:
-    """The `parsegate run` path: one process per core, each with its own tokenizer."""
+    """The `parsegate run` path: worker processes, each with its own tokenizer."""
     raise NotImplementedError  # measured by measure_workers(), which needs the files on disk
 
 
+# `run` with this many workers (+ gate metrics); "all" is --workers (default: every core).
+WORKER_RUNS = {
+    "parsegate run --workers 1 (+ gate metrics)": 1,
+    "parsegate run --workers 2 (+ gate metrics)": 2,
+}
 TOOLS = {
     "parsegate structural": parsegate_tool,
-    "parsegate run --workers (all cores; + gate metrics)": parsegate_workers_tool,
+    **dict.fromkeys(WORKER_RUNS, parsegate_workers_tool),
     "chonkie RecursiveChunker": chonkie_tool,
     "semchunk": semchunk_tool,
     "langchain RecursiveCharacterTextSplitter": langchain_tool,
@@ -129,7 +134,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "chunking_throughput.json")
     args = parser.parse_args()
 
@@ -137,11 +141,12 @@ def main() -> None:
     files = [(p.relative_to(args.corpus).as_posix(), p.read_bytes()) for p in paths]
     megabytes = sum(len(d) for _, d in files) / 1e6
     tok = load_tokenizer()
+    load_before = os.getloadavg()  # other work on the machine slows every tool: say how much there was
     results = {}
     for name, factory in TOOLS.items():
         try:
             if factory is parsegate_workers_tool:
-                m = measure_workers(args.corpus, paths, args.repeat, args.workers)
+                m = measure_workers(args.corpus, paths, args.repeat, WORKER_RUNS[name])
             else:
                 m = measure(factory, tok, files, args.repeat)
         except ImportError as exc:
@@ -174,6 +179,7 @@ def main() -> None:
             if n.startswith("parsegate") and fastest_peer and "mb_per_s" in r
         },
         "cores": os.cpu_count(),
+        "load_average_1min": {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")

@@ -63,8 +63,13 @@ class Chunk:
         }
 
 
+# What json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
+# every call, built once (one digest per chunk).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _digest(payload: object, length: int) -> str:
-    raw = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raw = _ENCODER.encode(payload)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:length]
 
 

@@ -81,6 +81,8 @@ class ContextBuilder:
     cap: int = 0
     _prefixes: dict[tuple[tuple[str, ...], Context, int], str] = field(default_factory=dict)
     _tokens: dict[str, int] = field(default_factory=dict)
+    # Each key's items and their unbudgeted rendering: warm() makes them, _build() reuses them.
+    _whole: dict[tuple[tuple[str, ...], Context, int], tuple[list[_Item], str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         content = self.max_tokens - self.counter.specials
@@ -104,7 +106,7 @@ class ContextBuilder:
 
     def warm(self, keys: list[tuple[tuple[str, ...], Context, int]]) -> None:
         """Count the unbudgeted prefixes of many chunk starts in one batch (most fit whole)."""
-        todo = sorted({_render(self._items(*key)) for key in set(keys)} - self._tokens.keys() - {""})
+        todo = sorted({self._rendered(key)[1] for key in set(keys)} - self._tokens.keys() - {""})
         for text, n in zip(todo, self.counter.count_many([t + "\n\n" for t in todo]), strict=True):
             self._tokens[text] = n
 
@@ -138,9 +140,15 @@ class ContextBuilder:
         ranked.sort(key=lambda pair: pair[0])
         return [item for _, item in ranked]
 
+    def _rendered(self, key: tuple[tuple[str, ...], Context, int]) -> tuple[list[_Item], str]:
+        found = self._whole.get(key)
+        if found is None:
+            items = self._items(*key)
+            found = self._whole[key] = (items, _render(items))
+        return found
+
     def _build(self, section_path: tuple[str, ...], context: Context, own_headings: int) -> str:
-        items = self._items(section_path, context, own_headings)
-        whole = _render(items)
+        items, whole = self._rendered((section_path, context, own_headings))
         if self.tokens(whole) <= self.cap:
             return whole
         chosen: list[_Item] = []

@@ -80,7 +80,8 @@ class WordPieces:
         if not missing:
             return
         if len(self.cache) + len(missing) > _MAX_CACHED:
-            self.cache.clear()
+            self.cache.clear()  # starting over: every word of this text is looked up next
+            missing = list(set(words))
         encodings = self.tokenizer.encode_batch_fast(missing, add_special_tokens=False)
         self.cache.update(zip(missing, (len(e.ids) for e in encodings), strict=True))
 

@@ -19,7 +19,7 @@ from typing import Any
 from parsers.model import NON_BODY_KINDS, Document, FurnitureData
 from quality_gates.facts import DocFacts
 from quality_gates.reference import TEXT_FORMATS, Reference
-from quality_gates.words import bag, located, runs, words
+from quality_gates.words import bag, runs, spans, words
 
 _MISSING_BOXES = 400  # lost words drawn on page images, per document
 
@@ -80,7 +80,7 @@ def _by_position(facts: DocFacts, doc: Document, records: list[dict[str, Any]], 
     d_starts, d_ends = declared
     c_starts, c_ends = chunked
     d = c = 0  # words come in order: walk both span lists alongside
-    for _, start, end in located(ref.text):
+    for start, end in spans(ref.text):
         while d < len(d_ends) and d_ends[d] < end:
             d += 1
         if d < len(d_starts) and d_starts[d] <= start:

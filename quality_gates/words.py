@@ -41,6 +41,12 @@ def located(text: str) -> Iterator[tuple[str, int, int]]:
         yield unicodedata.normalize("NFKC", m.group(0)).casefold(), m.start(), m.end()
 
 
+def spans(text: str) -> Iterator[tuple[int, int]]:
+    """Each word's span in ``text``, where only the positions matter (no folding: it would be
+    thrown away)."""
+    return map(re.Match.span, _WORD.finditer(text))
+
+
 def runs(sequence: list[str], longest: int = 3) -> dict[str, tuple[int, int]]:
     """Concatenations of 2..``longest`` consecutive words, each with the positions it spans:
     how a word of one text can be found when another runs neighbours together ("2,839" and

@@ -95,3 +95,19 @@ def test_word_by_word_counts_equal_the_tokenizer_on_awkward_characters(text: str
     cuts = [i for i in range(len(text) + 1) if index.exact(i)]
     for a, b in zip(cuts, cuts[2:], strict=False):
         assert index.count(a, b) == len(counter.tokenizer.encode(text[a:b], add_special_tokens=False).ids)
+
+
+def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> None:
+    """Past its size the cache starts over; the words of the text that made it start over
+    (seen before, so not in the batch learned) must be counted all the same."""
+    from chunkers import wordpieces
+
+    counter = HFCounter(default_tokenizer_path(), "fresh")
+    assert counter.words is not None
+    monkeypatch.setattr(wordpieces, "_MAX_CACHED", 4)
+    counter.words.cache.clear()
+    counter.words.count(["alpha beta gamma"])  # three words cached
+    text = "alpha beta delta epsilon"  # two seen, two new: over four, the cache starts over
+    real = len(counter.tokenizer.encode(text, add_special_tokens=False).ids)
+    assert counter.words.count([text]) == [real]
+    assert counter.words.split(text)[1][-1] == real
