@@ -53,7 +53,7 @@ OUTPUT_VERSION = 5
 # markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
 ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
 ENGINES = ("markdown-it", "pyromark")
-DEFAULT_ENGINE = "markdown-it"
+DEFAULT_ENGINE = "pyromark"
 _MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
