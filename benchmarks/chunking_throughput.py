@@ -22,9 +22,9 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.budget import default_tokenizer_path
-from parsers import markdown
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.budget import default_tokenizer_path
+from parsegate.parsers import markdown
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.budget import default_tokenizer_path
-from parsers import code
-from parsers.model import ParseError
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.budget import default_tokenizer_path
+from parsegate.parsers import code
+from parsegate.parsers.model import ParseError
 
 HERE = Path(__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

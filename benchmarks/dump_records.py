@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 
-from chunkers import ChunkConfig, Chunker
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.pipeline import outcome_dict, process
 
 HERE = Path(__file__).resolve().parent

@@ -67,8 +67,8 @@ def pages(big_mb: float) -> dict[str, bytes]:
 
 
 def parsegate(data: bytes, name: str) -> str:
-    from parsers import office
-    from parsers.model import NON_BODY_KINDS
+    from parsegate.parsers import office
+    from parsegate.parsers.model import NON_BODY_KINDS
 
     doc = office.parse(data, name)
     return " ".join(doc.text[e.start : e.end] for e in doc.leaves() if e.kind not in NON_BODY_KINDS)

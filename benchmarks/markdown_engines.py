@@ -29,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from parsers import markdown, markdown_pyromark
-from parsers.decode import decode_text
-from parsers.model import Document
+from parsegate.parsers import markdown, markdown_pyromark
+from parsegate.parsers.decode import decode_text
+from parsegate.parsers.model import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

@@ -21,9 +21,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from chunkers import ChunkConfig, Chunker
-from parsers.model import ParseError
-from parsers.registry import parse_file
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.registry import parse_file
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "office"

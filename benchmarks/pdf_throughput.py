@@ -18,7 +18,7 @@ CORPUS = HERE.parent.parent / "shared" / "corpus" / "pdf"
 SKIP = {"empty.pdf", "password-example.pdf"}  # no pages to read without a password or bytes
 
 TOOLS = {
-    "parsegate (full parse)": "from parsers import pdf\nrun = lambda p: pdf.parse(p.read_bytes(), p.name)",
+    "parsegate (full parse)": "from parsegate.parsers import pdf\nrun = lambda p: pdf.parse(p.read_bytes(), p.name)",
     "pdfplumber extract_text": (
         "import pdfplumber\n"
         "def run(p):\n"

@@ -179,11 +179,11 @@ def high_water_mb() -> float:
 def one(path: Path) -> None:
     """In the child: what a worker does for one document, under the run's memory limit."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    from chunkers import ChunkConfig, Chunker
+    from parsegate.chunkers import ChunkConfig, Chunker
     from parsegate.pipeline import process
 
     chunker = Chunker(ChunkConfig())
-    chunker.chunk(__import__("parsers.text", fromlist=["parse"]).parse(b"Warm up.\n", "w.txt"))
+    chunker.chunk(__import__("parsegate.parsers.text", fromlist=["parse"]).parse(b"Warm up.\n", "w.txt"))
     baseline = high_water_mb()
     started = time.perf_counter()
     outcome, _ = process(path, path.name, chunker)

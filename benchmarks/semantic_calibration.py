@@ -26,14 +26,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.packing import Options, Packer
-from chunkers.semantic import Detector, make_detector, topic_shifts
-from chunkers.sentences import sentence_spans
-from chunkers.similarity import LexicalOverlap, Shift, Window
-from chunkers.units import fit_units, leaf_units
-from parsers import markdown
-from parsers.model import Document
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.packing import Options, Packer
+from parsegate.chunkers.semantic import Detector, make_detector, topic_shifts
+from parsegate.chunkers.sentences import sentence_spans
+from parsegate.chunkers.similarity import LexicalOverlap, Shift, Window
+from parsegate.chunkers.units import fit_units, leaf_units
+from parsegate.parsers import markdown
+from parsegate.parsers.model import Document
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
-from parsers import markdown
-from parsers.model import Document
+from parsegate.chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
+from parsegate.parsers import markdown
+from parsegate.parsers.model import Document
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

@@ -20,12 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from chunkers import ChunkConfig, Chunker
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.corpus import Selection, Source, discover
+from parsegate.quality_gates.gate import GateConfig
 from parsegate.routing import Router
 from parsegate.runner import choose_workers, run_corpus
 from parsegate.supervisor import Limits, Supervisor
-from quality_gates.gate import GateConfig
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"

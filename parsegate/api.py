@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from parsegate.log import log_warnings
 
 if TYPE_CHECKING:
-    from chunkers.chunk import Chunk
-    from parsers.model import Document
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.parsers.model import Document
 
 
 class CommandError(ValueError):
@@ -41,10 +41,10 @@ def parse(
     ``str``, pass ``text.encode()``). ``format`` names the format by a suffix (``"md"``,
     ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content, decides; for bytes,
     ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the file's name (``"document"``
-    for bytes). Raises ``parsers.model.ParseError`` (``.code``, ``.message``) for a file that
+    for bytes). Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that
     cannot be read or parsed. A PDF password is read from ``PARSEGATE_PDF_PASSWORD``.
     """
-    from parsers.registry import parse_data, read_regular_file
+    from parsegate.parsers.registry import parse_data, read_regular_file
 
     if isinstance(source, bytes):
         data, name = source, doc_id or "document"
@@ -79,7 +79,7 @@ def chunk(
     ``chunkers.ChunkConfig`` (``min_tokens``, ``overlap``, ``context_share``, ``parent_tokens``…).
     Each ``Chunk`` satisfies ``chunk.text == doc.text[chunk.start:chunk.end]``.
     """
-    from chunkers import ChunkConfig, Chunker, ConfigError
+    from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
 
     if not hasattr(doc, "elements"):
         doc = parse(doc)  # type: ignore[arg-type]

@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from chunkers import ChunkConfig
-from chunkers.budget import DEFAULT_TOKENIZER
 from parsegate import __version__
 from parsegate.api import parse as parse_source
+from parsegate.chunkers import ChunkConfig
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER
 from parsegate.chunkstore.commands import diff_command, export_command, retire_command, store_app
 from parsegate.cli_run import finish, hold, run
 from parsegate.evaluation.commands import eval_command
@@ -48,6 +48,8 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
+from parsegate.parsers.model import Document, ParseError
+from parsegate.parsers.registry import supported_suffixes
 from parsegate.pipeline import outcome_from_dict
 from parsegate.routing import Router
 from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
@@ -59,8 +61,6 @@ from parsegate.strategy_options import (
     SemanticWindow,
     StrategyOpt,
 )
-from parsers.model import Document, ParseError
-from parsers.registry import supported_suffixes
 
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "

@@ -15,10 +15,10 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from chunkers import ChunkConfig
-from chunkers.budget import DEFAULT_TOKENIZER
-from chunkers.chunk import chunk_set_id
 from parsegate import __version__
+from parsegate.chunkers import ChunkConfig
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER
+from parsegate.chunkers.chunk import chunk_set_id
 from parsegate.chunkstore.run import RunStore, in_scope
 from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.corpus import Selection, discover
@@ -44,7 +44,10 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
+from parsegate.parsers.registry import parsers
 from parsegate.pipeline import FileOutcome, outcome_dict, summarize
+from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.report import print_report
 from parsegate.reports import write_reports
 from parsegate.routing import OutputError, Router
 from parsegate.runner import choose_workers, run_corpus
@@ -59,9 +62,6 @@ from parsegate.strategy_options import (
 )
 from parsegate.supervisor import Limits, Supervisor, WorkersFailed
 from parsegate.terminal import print_summary, progress_bar
-from parsers.registry import parsers
-from quality_gates.gate import GateConfig
-from quality_gates.report import print_report
 
 INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (SIGTERM is handled the same way)
 

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from pathspec import GitIgnoreSpec
 
-from parsers.registry import looks_like_text, supported_suffixes
+from parsegate.parsers.registry import looks_like_text, supported_suffixes
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from parsers.model import Document
+    from parsegate.parsers.model import Document
 
 log = logging.getLogger("parsegate")
 log.addHandler(logging.NullHandler())  # a library stays silent until its caller configures logging

@@ -12,11 +12,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkers import ChunkConfig, Chunker, ConfigError
-from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from parsegate.api import CommandError
+from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
 from parsegate.corpus import doc_id
-from quality_gates.gate import GateConfig, GateConfigError, load_gate_config
+from parsegate.quality_gates.gate import GateConfig, GateConfigError, load_gate_config
 
 err = Console(stderr=True)
 

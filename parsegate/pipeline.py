@@ -14,10 +14,10 @@ from typing import Any
 
 import orjson
 
-from chunkers import Chunker
-from parsers.model import ParseError
-from parsers.registry import parse_data, read_regular_file
-from quality_gates.metrics import measure
+from parsegate.chunkers import Chunker
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.registry import parse_data, read_regular_file
+from parsegate.quality_gates.metrics import measure
 
 
 @dataclass

@@ -12,12 +12,12 @@ from typing import Any
 import orjson
 
 from parsegate.corpus import doc_path
+from parsegate.parsers.decode import decode_text
+from parsegate.parsers.model import ParseError
+from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.page_images import page_images
+from parsegate.quality_gates.report import build_report, render_html
 from parsegate.store import pretty_json
-from parsers.decode import decode_text
-from parsers.model import ParseError
-from quality_gates.gate import GateConfig
-from quality_gates.page_images import page_images
-from quality_gates.report import build_report, render_html
 
 # Formats whose Document.text is the decoded source file itself.
 SOURCE_IS_TEXT = frozenset({"markdown", "text"})

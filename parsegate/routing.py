@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from quality_gates.gate import GateConfig, evaluate
-from quality_gates.metrics import DocFacts
+from parsegate.quality_gates.gate import GateConfig, evaluate
+from parsegate.quality_gates.metrics import DocFacts
 
 if TYPE_CHECKING:
     from parsegate.pipeline import FileOutcome

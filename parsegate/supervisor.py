@@ -26,7 +26,7 @@ from typing import IO, Any
 
 import orjson
 
-from chunkers import ChunkConfig
+from parsegate.chunkers import ChunkConfig
 from parsegate.dispatch import Pending, Task, family
 from parsegate.pipeline import FileOutcome, outcome_from_dict
 from parsegate.worker import write_frame
@@ -54,7 +54,7 @@ class Limits:
         if suffix in table:
             return table[suffix]
         if table:
-            from parsers.registry import parser_for
+            from parsegate.parsers.registry import parser_for
 
             parser = parser_for(path)
             if parser is not None and parser.NAME in table:

@@ -116,7 +116,7 @@ def main() -> None:
     sys.path[:0] = [p for p in settings["sys_path"] if p not in sys.path]
     limit_memory(int(settings["memory"]))
 
-    from chunkers import ChunkConfig, Chunker
+    from parsegate.chunkers import ChunkConfig, Chunker
     from parsegate.pipeline import outcome_dict, process
 
     chunker = Chunker(ChunkConfig(**settings["config"]))

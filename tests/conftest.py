@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
+from parsegate.chunkers import ChunkConfig, Chunker
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden_docs"

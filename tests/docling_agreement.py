@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from parsers.model import NON_BODY_KINDS, Document
-from quality_gates.office_source import docling_text
-from quality_gates.words import runs, words
+from parsegate.parsers.model import NON_BODY_KINDS, Document
+from parsegate.quality_gates.office_source import docling_text
+from parsegate.quality_gates.words import runs, words
 
 
 @dataclass

@@ -16,8 +16,8 @@ import os
 import time
 from pathlib import Path
 
-from parsers import text
-from parsers.model import Document
+from parsegate.parsers import text
+from parsegate.parsers.model import Document
 
 PACKAGE = "pg_test_parsers"
 ENTRY_POINTS = {"hang": "Hang", "hog": "Hog", "crash": "Crash", "oom": "OutOfMemory", "wait": "Wait"}

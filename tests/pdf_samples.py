@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.pdf.layout import Glyph, Line, Style
+from parsegate.parsers.pdf.layout import Glyph, Line, Style
 
 Run = tuple[float, float, float, bytes]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import parsegate
-from chunkers import ConfigError
+from parsegate.chunkers import ConfigError
 
 DOC = "# Travel\n\n## Booking\n\nBook trains at least 14 days ahead.\n\n## Refunds\n\nRefunds take 30 days.\n"
 
@@ -65,3 +65,23 @@ def test_run_returns_the_verdict_and_raises_on_usage_errors(tmp_path: Path, caps
         parsegate.run(corpus, corpus)
     assert refused.value.code == 2
     assert capsys.readouterr().err == ""  # the library prints nothing
+
+
+def test_a_users_own_parsers_chunkers_and_quality_gates_packages_do_not_shadow_ours(tmp_path) -> None:
+    # parsegate's code lives under one namespace: a project with its own top-level packages of
+    # these generic names (first on sys.path) neither breaks parsegate nor is imported by it.
+    import subprocess
+    import sys
+
+    for name in ("parsers", "chunkers", "quality_gates"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('the user project {name} was imported')\n")
+    code = (
+        "import parsegate, sys; doc = parsegate.parse(b'# T\\n\\nBody text.\\n', format='md'); "
+        "print(len(parsegate.chunk(doc)), sorted(m for m in ('parsers', 'chunkers', 'quality_gates') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)}
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "[]"]

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsers import markdown, text
-from parsers.model import Document
+from parsegate.parsers import markdown, text
+from parsegate.parsers.model import Document
 
 
 def words_without_punctuation(chars: int, seed: int = 7) -> str:
@@ -109,7 +109,7 @@ def test_flat_list_of_twenty_thousand_items_is_linear() -> None:
 
 @pytest.mark.parametrize("data", [b"\x00\x01binary\x02", b"\xff\xfe\x00d\x00a\x00t\x00a"])
 def test_binary_is_refused(data: bytes) -> None:
-    from parsers.model import ParseError
+    from parsegate.parsers.model import ParseError
 
     with pytest.raises(ParseError) as info:
         markdown.parse(data, "bin.md")
@@ -135,7 +135,7 @@ def test_utf16_without_a_mark_is_told_by_its_zero_bytes() -> None:
 
 
 def test_a_nul_byte_anywhere_is_binary() -> None:
-    from parsers.model import ParseError
+    from parsegate.parsers.model import ParseError
 
     data = b"# Title\n\n" + b"word " * 4000 + b"\x00tail\n"  # past the first 8 KB
     with pytest.raises(ParseError) as info:
@@ -144,8 +144,8 @@ def test_a_nul_byte_anywhere_is_binary() -> None:
 
 
 def test_text_that_is_mostly_replacement_characters_is_garbage(tmp_path) -> None:
-    from parsers.model import ParseError
-    from parsers.registry import parse_file
+    from parsegate.parsers.model import ParseError
+    from parsegate.parsers.registry import parse_file
 
     with pytest.raises(ParseError) as info:
         text.parse(("\ufffd\ufffd ab " * 200).encode(), "mojibake.txt")
@@ -158,8 +158,8 @@ def test_text_that_is_mostly_replacement_characters_is_garbage(tmp_path) -> None
 
 
 def test_a_wrong_pdf_password_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from parsers.model import ParseError
-    from parsers.registry import parse_file
+    from parsegate.parsers.model import ParseError
+    from parsegate.parsers.registry import parse_file
     from tests.conftest import corpus_dir
 
     path = corpus_dir("pdf") / "password-example.pdf"
@@ -176,8 +176,8 @@ def test_a_wrong_pdf_password_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_fifo_is_refused_without_being_opened_for_reading(tmp_path) -> None:
     import os
 
-    from parsers.model import ParseError
-    from parsers.registry import parse_file
+    from parsegate.parsers.model import ParseError
+    from parsegate.parsers.registry import parse_file
 
     os.mkfifo(tmp_path / "pipe.md")
     with pytest.raises(ParseError) as info:
@@ -189,7 +189,7 @@ def test_a_fifo_is_refused_without_being_opened_for_reading(tmp_path) -> None:
 
 
 def test_functions_nested_six_hundred_deep_keep_their_text(chunker_factory) -> None:
-    from parsers import code
+    from parsegate.parsers import code
 
     hundred = "".join("    " * i + f"def f{i}(x):\n" for i in range(100)) + "    " * 100 + "return x\n"
     doc = code.parse(hundred.encode(), "hundred.py")
@@ -209,7 +209,7 @@ def test_functions_nested_six_hundred_deep_keep_their_text(chunker_factory) -> N
 
 
 def test_minified_javascript_with_non_ascii_is_linear() -> None:
-    from parsers import code
+    from parsegate.parsers import code
 
     def parse(n: int) -> float:
         source = "".join(f"function a{i}(b){{return b+'é'+{i}}};" for i in range(n))
@@ -222,7 +222,7 @@ def test_minified_javascript_with_non_ascii_is_linear() -> None:
 @given(st.text(alphabet=st.sampled_from(["a", "\n", "é", "東", "😀", " ", "{"]), max_size=200))
 @settings(max_examples=200, deadline=None)
 def test_code_byte_offsets_map_to_character_offsets(source: str) -> None:
-    from parsers.code_offsets import Offsets
+    from parsegate.parsers.code_offsets import Offsets
 
     data = source.encode("utf-8")
     offsets = Offsets(source, data)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.boundaries import PROSE, Level, descend, prose_lines
-from chunkers.budget import load_counter
-from chunkers.sentences import boundaries
-from parsers import text
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.boundaries import PROSE, Level, descend, prose_lines
+from parsegate.chunkers.budget import load_counter
+from parsegate.chunkers.sentences import boundaries
+from parsegate.parsers import text
 
 
 def pieces(source: str, limit: int, counter: str = "words") -> list[tuple[str, Level]]:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from parsegate.chunkstore.schema import StoreLock
 from parsegate.cli import app
-from parsers import registry
+from parsegate.parsers import registry
 from tests.hostile_plugins import install
 
 runner = CliRunner()

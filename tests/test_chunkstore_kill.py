@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from parsers import registry
+from parsegate.parsers import registry
 from tests.hostile_plugins import install
 from tests.test_chunkstore import DOC
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from parsers import code, markdown
-from parsers.model import ParseError
-from parsers.registry import parse_file
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers import code, markdown
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.registry import parse_file
 
 SOURCE = '''"""Module docstring."""
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsers import code
-from parsers.model import ParseError
-from quality_gates.code_units import wrap_python_blocks
+from parsegate.parsers import code
+from parsegate.parsers.model import ParseError
+from parsegate.quality_gates.code_units import wrap_python_blocks
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = sorted(p for p in STDLIB.rglob("*.py") if "site-packages" not in p.parts and p.stat().st_size < 400_000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from parsers import markdown
+from parsegate.parsers import markdown
 from tests.conftest import corpus_dir
 
 
@@ -51,7 +51,7 @@ def _messy_variants(source: str) -> dict[str, str]:
 def test_token_counts_off_the_one_pass_equal_a_fresh_count_on_messy_variants(chunker_factory) -> None:
     """Every chunk's reported count, read off the document's one tokenizer pass, equals a real count
     of its embed_text — on the fastapi docs made messy the ways users' files are."""
-    from parsers import text
+    from parsegate.parsers import text
 
     root = corpus_dir("markdown/fastapi-docs")
     files = sorted(root.rglob("*.md"))[::5]

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.fixed import fixed_windows
-from parsers import markdown
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.fixed import fixed_windows
+from parsegate.parsers import markdown
 
 SECTIONS = [("Letters", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), ("Digits", "1234567890")]
 
@@ -46,7 +46,7 @@ def test_fixed_strategy_maps_windows_to_document_offsets() -> None:
 def test_fixed_windows_over_budget_are_cut_into_pieces_that_fill_the_budget() -> None:
     """A 1000-character window of table rows is far over 32 tokens: it is cut again, but into
     pieces joined back up to the budget, not into one piece per word."""
-    from parsers import markdown
+    from parsegate.parsers import markdown
 
     rows = "".join(f"| S{i} | {i} | {100 + i} |\n" for i in range(60))
     doc = markdown.parse(f"| Station | Week | Level |\n|---|---|---|\n{rows}".encode(), "t.md")

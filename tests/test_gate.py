@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from parsers import markdown, text
-from quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
-from quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers import markdown, text
+from parsegate.quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
+from parsegate.quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates
 
 SOURCE = b"""# Handbook
 
@@ -226,7 +226,7 @@ def test_config_errors_are_clear(tmp_path: Path, overrides: list[str], message: 
 
 
 def test_code_chunks_hold_whole_definitions_and_carry_their_context() -> None:
-    from parsers import code
+    from parsegate.parsers import code
 
     source = b"import json\n\n\nclass Store:\n    def load(self, raw):\n        return json.loads(raw)\n\n    def size(self):\n        return 0\n"
     doc = code.parse(source, "store.py")
@@ -263,7 +263,7 @@ def test_context_share_is_measured_and_can_fail(fixture) -> None:
 
 
 def test_a_wide_tables_header_cut_to_the_context_budget_still_counts_a_cut_to_nothing_does_not(fixture) -> None:
-    from quality_gates.metrics import _carries_header
+    from parsegate.quality_gates.metrics import _carries_header
 
     header = "| Severity | Acknowledge within | Resolve within | Status page |"
     assert _carries_header(f"Doc\n{header}\n\n| P1 |", header)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.budget import default_tokenizer_path, load_counter
-from parsers import code, markdown, pdf
-from quality_gates.gate import Thresholds, evaluate
-from quality_gates.metrics import measure
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.budget import default_tokenizer_path, load_counter
+from parsegate.parsers import code, markdown, pdf
+from parsegate.quality_gates.gate import Thresholds, evaluate
+from parsegate.quality_gates.metrics import measure
 from tests.conftest import GOLDEN
 
 GUIDE = b"""# Guide
@@ -184,7 +184,7 @@ def test_an_over_budget_chunk_under_an_additive_tokenizer_with_an_added_token(ne
 
 
 def code_free_text(source: bytes):
-    from parsers import text
+    from parsegate.parsers import text
 
     return text.parse(source, "items.txt")
 
@@ -250,7 +250,7 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
     really is broken still does not."""
     import ast
 
-    from quality_gates.code_units import wrap_python_blocks
+    from parsegate.quality_gates.code_units import wrap_python_blocks
 
     body = "        class A:\n            x = 1\n\n    # c\n    class B:\n        y = 2\n\n\ndef f():\n    pass\n"
     ast.parse(wrap_python_blocks(body))
@@ -261,7 +261,7 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
 def test_a_page_too_deep_for_docling_is_kept_with_its_checks_not_measured(chunker: Chunker) -> None:
     # docling walks HTML recursively and runs out of stack at 500 nested <div>s; our parser does
     # not. The document keeps its chunks; the checks that need docling's view say not measured.
-    from parsers import office
+    from parsegate.parsers import office
 
     data = ("<html><body>" + "<div>" * 500 + "<p>Deep text survives.</p>" + "</div>" * 500 + "</body></html>").encode()
     doc = office.parse(data, "deep.html")
@@ -279,7 +279,7 @@ def test_text_saved_in_another_unicode_encoding_is_checked_against_its_own_decod
     # The gate decodes the source itself (a BOM, or UTF-16's zero bytes): the checks against the
     # source are measured and pass; they were reported failed (UTF-16 without a BOM read as
     # UTF-8) or not measured (with a BOM).
-    from parsers import text
+    from parsegate.parsers import text
 
     data = "# Notes\n\nText saved by an editor in another encoding.\n".encode(encoding)
     doc = text.parse(data, "notes.txt")

@@ -9,7 +9,7 @@ from parsegate.evaluation.evidence import locate_all
 from parsegate.golden.add import update_case
 from parsegate.golden.check import check_case
 from parsegate.golden.render import print_reports
-from parsers.registry import parse_file
+from parsegate.parsers.registry import parse_file
 from tests.conftest import IN_CI
 from tests.golden import REGENERATE_FLAG, cases, regenerate_requested
 

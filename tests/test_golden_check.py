@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from chunkers import ChunkConfig, Chunker
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli import app
 from parsegate.golden.cases import Case, discover
 from parsegate.golden.check import check_case, check_cases, exit_code, to_json

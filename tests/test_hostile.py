@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from parsegate.cli import app
-from parsers import registry
+from parsegate.parsers import registry
 from tests.hostile_plugins import install
 
 runner = CliRunner()
@@ -236,12 +236,12 @@ def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_pat
     """a.wait comes first in sorted order and finishes last (it waits until the progress callback
     has seen the other two): its neighbours are on disk and counted before it, the final file is
     still in sorted order."""
-    from chunkers import ChunkConfig
+    from parsegate.chunkers import ChunkConfig
     from parsegate.corpus import discover
+    from parsegate.quality_gates.gate import GateConfig
     from parsegate.routing import Router
     from parsegate.runner import run_corpus
     from parsegate.supervisor import Limits, Supervisor
-    from quality_gates.gate import GateConfig
 
     root = corpus_with(tmp_path, "a.wait", "b.md", "c.md")
     out = tmp_path / "out"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from chunkers import Chunk, ChunkConfig, Chunker
-from parsers.model import Document
-from parsers.registry import parse_file
+from parsegate.chunkers import Chunk, ChunkConfig, Chunker
+from parsegate.parsers.model import Document
+from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN
 
 PAGES = GOLDEN / "office" / "html"

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from parsers import office
-from parsers.model import Document
+from parsegate.parsers import office
+from parsegate.parsers.model import Document
 
 
 def parse(html: str | bytes, name: str = "page.html") -> Document:
@@ -133,7 +133,7 @@ def test_500_nested_divs_are_read_whole() -> None:
 
 def test_html_never_imports_docling() -> None:
     code = (
-        "import sys; from parsers import office; office.parse(b'<p>hi</p>', 'a.html'); "
+        "import sys; from parsegate.parsers import office; office.parse(b'<p>hi</p>', 'a.html'); "
         "print(sorted(m for m in sys.modules if m.startswith('docling')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

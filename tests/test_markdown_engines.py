@@ -2,7 +2,7 @@
 
 benchmarks/markdown_engines.py checks this on the fastapi docs, the golden cases and the messy
 variants; these are the constructions where the two libraries' own rules differ, and where
-parsers/markdown_pyromark.py reproduces markdown-it's (or leaves the document to it)."""
+parsegate/parsers/markdown_pyromark.py reproduces markdown-it's (or leaves the document to it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from parsers import markdown, markdown_pyromark
+from parsegate.parsers import markdown, markdown_pyromark
 
 CASES = {
     "front matter closed by dots": "---\ntitle: x\n...\n\n# A\n",

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from parsers import markdown
-from parsers.model import ParseError
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers import markdown
+from parsegate.parsers.model import ParseError
 
 
 @pytest.fixture(autouse=True, params=markdown.ENGINES)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkers import ChunkConfig, Chunker
-from parsers import office
-from parsers.model import ParseError
-from parsers.registry import parse_file
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers import office
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN, corpus_dir
 
 DOCX = GOLDEN / "office" / "docx" / "incident-policy" / "input.docx"
@@ -36,7 +36,7 @@ def test_the_office_path_needs_no_torch() -> None:
     # imports torch when it finds it (docling.datamodel.pipeline_options), and other tests import it too.
     probe = (
         HIDE_TORCH
-        + f"from parsers.registry import parse_file; import pathlib; parse_file(pathlib.Path({str(DOCX)!r}))\n"
+        + f"from parsegate.parsers.registry import parse_file; import pathlib; parse_file(pathlib.Path({str(DOCX)!r}))\n"
     )
     probe += "assert 'torch' not in sys.modules\n"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
@@ -100,7 +100,7 @@ def test_html_boilerplate_is_furniture_and_never_chunked() -> None:
 
 
 def test_docling_json_is_accepted_as_input(tmp_path: Path) -> None:
-    from parsers.office.backends import convert
+    from parsegate.parsers.office.backends import convert
 
     ddoc, _ = convert(DOCX.read_bytes(), "policy.docx", "docx")
     exported = tmp_path / "policy.json"

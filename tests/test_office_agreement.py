@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parsers.registry import parse_file
+from parsegate.parsers.registry import parse_file
 from tests.conftest import CORPUS, GOLDEN, corpus_dir
 from tests.docling_agreement import agreement
 

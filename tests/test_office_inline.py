@@ -14,10 +14,10 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from openpyxl import Workbook
 
-from chunkers import ChunkConfig, Chunker
-from parsers import office
-from parsers.office.backends import source_gaps
-from parsers.office.inline import Piece, joined
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.parsers import office
+from parsegate.parsers.office.backends import source_gaps
+from parsegate.parsers.office.inline import Piece, joined
 from tests.conftest import corpus_dir
 
 
@@ -115,7 +115,7 @@ def test_chart_data_is_a_table_under_its_caption() -> None:
 
 def test_markdown_and_html_never_import_docling() -> None:
     code = (
-        "import sys; from parsers.registry import parse_file; from pathlib import Path; "
+        "import sys; from parsegate.parsers.registry import parse_file; from pathlib import Path; "
         "parse_file(Path('README.md')); "
         "print(sorted(m for m in sys.modules if m.startswith('docling')))"
     )

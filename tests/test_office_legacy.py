@@ -6,14 +6,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from parsers import office
-from parsers.model import ParseError
-from parsers.office import legacy
+from parsegate.parsers import office
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.office import legacy
 from tests.conftest import GOLDEN, IN_CI
 
 DOCX = GOLDEN / "office" / "docx" / "incident-policy" / "input.docx"
@@ -81,14 +82,20 @@ def test_a_file_libreoffice_cannot_read_is_a_clear_error() -> None:
     assert info.value.code == "corrupt" and "LibreOffice could not convert" in info.value.message
 
 
-def test_the_conversion_is_killed_at_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_conversion_is_killed_at_its_time_limit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _soffice()
     monkeypatch.setenv("PARSEGATE_SOFFICE_SECONDS", "0.2")
+    # This test's own conversion folder (other runs on the machine may convert at the same time).
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    tempfile.tempdir = None
     started = time.perf_counter()
-    with pytest.raises(ParseError) as info:
-        office.parse(DOCX.read_bytes(), "slow.odt")
+    try:
+        with pytest.raises(ParseError) as info:
+            office.parse(DOCX.read_bytes(), "slow.odt")
+    finally:
+        tempfile.tempdir = None
     assert info.value.code == "timeout" and time.perf_counter() - started < 5
-    leftovers = subprocess.run(["pgrep", "-f", "parsegate-soffice-"], capture_output=True, text=True).stdout
+    leftovers = subprocess.run(["pgrep", "-f", f"{tmp_path}/parsegate-soffice-"], capture_output=True, text=True).stdout
     assert not leftovers.strip(), "a LibreOffice process outlived its time limit"
 
 

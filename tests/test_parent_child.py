@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import MARKDOWN, TEXT, body_chars
 
-from chunkers import ChunkConfig, Chunker, ConfigError
-from chunkers.chunk import Chunk, chunk_id
-from parsers import markdown, text
-from parsers.model import Document
-from parsers.registry import parse_file
+from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
+from parsegate.chunkers.chunk import Chunk, chunk_id
+from parsegate.parsers import markdown, text
+from parsegate.parsers.model import Document
+from parsegate.parsers.registry import parse_file
 
 PROPERTIES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHILD_BUDGETS = st.sampled_from([24, 40, 64, 128])
@@ -190,7 +190,7 @@ def test_a_child_is_one_definition(chunker_factory) -> None:
 
 
 def parse_file_from(source: str, name: str) -> Document:
-    from parsers import code
+    from parsegate.parsers import code
 
     return code.parse(source.encode(), name)
 
@@ -217,8 +217,8 @@ def test_the_parent_budget_names_the_chunk_set() -> None:
 
 
 def test_the_gate_counts_parents_against_their_own_budget() -> None:
-    from quality_gates.gate import Thresholds, evaluate
-    from quality_gates.metrics import measure
+    from parsegate.quality_gates.gate import Thresholds, evaluate
+    from parsegate.quality_gates.metrics import measure
 
     path = GOLDEN / "code" / "python" / "input.py"
     doc = parse_file(path, "input.py")

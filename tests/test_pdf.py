@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from chunkers import ChunkConfig, Chunker
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli import app
-from parsers import pdf
-from parsers.model import Document, ParseError
+from parsegate.parsers import pdf
+from parsegate.parsers.model import Document, ParseError
 from tests.conftest import GOLDEN, corpus_dir
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from parsers.pdf.layout import Figure, Line
-from parsers.pdf.order import Block, group_lines, item_block, order_blocks
+from parsegate.parsers.pdf.layout import Figure, Line
+from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from tests.pdf_samples import box_line
 
 PITCH = 12.0  # 10 pt type on 12 pt leading

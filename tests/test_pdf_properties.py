@@ -14,8 +14,8 @@ from fpdf import FPDF
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsers import pdf
-from parsers.model import Document
+from parsegate.parsers import pdf
+from parsegate.parsers.model import Document
 
 VOCABULARY = (
     "field teams record every observation shared log before end day entries name site time observer "

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from parsers import pdf
-from parsers.pdf.lines import build_lines
-from parsers.pdf.read import open_pdf, read_page
+from parsegate.parsers import pdf
+from parsegate.parsers.pdf.lines import build_lines
+from parsegate.parsers.pdf.read import open_pdf, read_page
 from tests.pdf_samples import one_page
 
 

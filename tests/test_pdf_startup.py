@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-from parsers import registry
+from parsegate.parsers import registry
 from tests.conftest import GOLDEN
 
 PROBE = """
 import json, sys
 from pathlib import Path
-from parsers.registry import parse_file
+from parsegate.parsers.registry import parse_file
 parse_file(Path(sys.argv[1]))
 heavy = ("markdown_it", "tree_sitter", "tree_sitter_language_pack", "docling", "pdfminer", "pdfplumber")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
@@ -40,6 +40,6 @@ def test_a_pdf_with_a_ruled_table_imports_pdfplumber_and_still_no_other_parser()
 
 @pytest.mark.parametrize("builtin", registry._BUILTIN, ids=lambda p: p.NAME)
 def test_the_registry_knows_each_builtin_parser_by_its_own_name_and_suffixes(builtin: registry.Parser) -> None:
-    module = importlib.import_module(f"parsers.{builtin.NAME}")
+    module = importlib.import_module(f"parsegate.parsers.{builtin.NAME}")
     assert (builtin.NAME, builtin.SUFFIXES) == (module.NAME, module.SUFFIXES)
     assert builtin.VERSION == module.VERSION

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.pdf.layout import Box, Line
-from parsers.pdf.tables import grid_table, header_rows, nested
-from parsers.pdf.unruled import table_between_rules, unruled_tables
+from parsegate.parsers.pdf.layout import Box, Line
+from parsegate.parsers.pdf.tables import grid_table, header_rows, nested
+from parsegate.parsers.pdf.unruled import table_between_rules, unruled_tables
 from tests.pdf_samples import glyph_line
 
 # A 2 x 2 grid: columns at x 50-150 and 150-250, rows at y 100-120 and 120-140. Synthetic glyphs
@@ -103,8 +103,8 @@ def test_a_grid_ruled_inside_only_takes_its_columns_from_the_text_and_its_header
 
 
 def test_text_no_cell_took_stays_a_line() -> None:
-    from parsers.pdf import _page
-    from parsers.pdf.read import RawPage
+    from parsegate.parsers.pdf import _page
+    from parsegate.parsers.pdf.read import RawPage
 
     # A partial grid (three cells of four): the page keeps all six words.
     glyphs = [ln.glyphs for ln in grid_lines()]
@@ -154,7 +154,7 @@ def test_header_rows_are_detected_not_assumed() -> None:
 def test_a_header_row_left_at_the_foot_of_a_column_heads_the_rows_in_the_next() -> None:
     from fpdf import FPDF
 
-    from parsers import pdf
+    from parsegate.parsers import pdf
 
     doc = FPDF(format="A4")
     doc.add_page()

@@ -3,9 +3,9 @@ repairs, lines cut at gutters and put back together elsewhere, footnote marks.""
 
 from __future__ import annotations
 
-from parsers.pdf.layout import Glyph
-from parsers.pdf.lines import build_lines, join_lines, rejoin
-from parsers.pdf.text import normalize
+from parsegate.parsers.pdf.layout import Glyph
+from parsegate.parsers.pdf.lines import build_lines, join_lines, rejoin
+from parsegate.parsers.pdf.text import normalize
 from tests.pdf_samples import glyphs
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from parsers.pdf.layout import Bookmark, Line, Page, Style
-from parsers.pdf.order import Block, text_block
-from parsers.pdf.typography import body_style, find_headings, furniture_lines
+from parsegate.parsers.pdf.layout import Bookmark, Line, Page, Style
+from parsegate.parsers.pdf.order import Block, text_block
+from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines
 
 BODY = Style("Serif", 10.0)
 BOLD = Style("Serif-Bold", 10.0, bold=True)

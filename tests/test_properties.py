@@ -7,10 +7,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.units import leaf_units
-from parsers import markdown, text
-from parsers.model import NON_BODY_KINDS, Document
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.units import leaf_units
+from parsegate.parsers import markdown, text
+from parsegate.parsers.model import NON_BODY_KINDS, Document
 
 WORDS = st.sampled_from(
     [
@@ -185,8 +185,8 @@ def test_chunk_config_is_hashable_for_the_fixture() -> None:
 def test_context_never_exceeds_its_budget_nor_starts_or_ends_mid_word(
     title: str | None, headings: list[str], lead: str | None, header: str | None, budget: int, share: float
 ) -> None:
-    from chunkers.budget import load_counter
-    from chunkers.context import Context, ContextBuilder
+    from parsegate.chunkers.budget import load_counter
+    from parsegate.chunkers.context import Context, ContextBuilder
 
     builder = ContextBuilder(load_counter(), title, budget, share)
     prefix = builder.prefix(tuple(headings), Context(lead_in=lead, header=header), 0)

@@ -10,7 +10,7 @@ import pytest
 from conftest import GOLDEN
 from typer.testing import CliRunner
 
-from chunkers.chunk import Chunk
+from parsegate.chunkers.chunk import Chunk
 from parsegate.cli import app
 from parsegate.evaluation.evidence import SpanRef, locate
 from parsegate.evaluation.sizing import (
@@ -29,8 +29,8 @@ from parsegate.evaluation.sizing import (
     classify,
     fit,
 )
-from parsers import markdown
-from parsers.registry import parse_file
+from parsegate.parsers import markdown
+from parsegate.parsers.registry import parse_file
 
 POLICY = """# Policy
 

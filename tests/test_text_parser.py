@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from parsers import text
+from parsegate.parsers import text
 
 
 def test_paragraphs_and_title() -> None:

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkers.budget import HFCounter, default_tokenizer_path, load_counter
-from chunkers.tokens import OffsetIndex, WordPieceIndex
+from parsegate.chunkers.budget import HFCounter, default_tokenizer_path, load_counter
+from parsegate.chunkers.tokens import OffsetIndex, WordPieceIndex
 from tests.conftest import corpus_dir
 
 
@@ -100,7 +100,7 @@ def test_word_by_word_counts_equal_the_tokenizer_on_awkward_characters(text: str
 def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> None:
     """Past its size the cache starts over; the words of the text that made it start over
     (seen before, so not in the batch learned) must be counted all the same."""
-    from chunkers import wordpieces
+    from parsegate.chunkers import wordpieces
 
     counter = HFCounter(default_tokenizer_path(), "fresh")
     assert counter.words is not None

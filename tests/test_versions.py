@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-import chunkers
-from parsers import code, markdown, office, pdf, text
+from parsegate import chunkers
+from parsegate.parsers import code, markdown, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"

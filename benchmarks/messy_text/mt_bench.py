@@ -16,7 +16,7 @@ import mt_tools
 from mt_report import annotate, print_report, sanity_verdicts  # noqa: F401  (print_report: re-exported for run.py)
 from mt_sources import all_sources
 
-from parsers.registry import parse_file
+from parsegate.parsers.registry import parse_file
 
 
 @dataclass

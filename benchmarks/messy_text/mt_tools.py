@@ -56,7 +56,7 @@ def load_tokenizer() -> Tokenizer:
 
 
 def parsegate(budget: int, tok: Tokenizer) -> Run:
-    from chunkers import ChunkConfig, Chunker
+    from parsegate.chunkers import ChunkConfig, Chunker
 
     chunker = Chunker(ChunkConfig(strategy="structural", max_tokens=budget))
 

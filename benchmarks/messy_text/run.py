@@ -53,10 +53,10 @@ def import_repo(repo: Path) -> str:
     """Import parsegate's packages from the checkout under test, and prove it."""
     repo = repo.resolve()
     sys.path.insert(0, str(repo))
-    import chunkers
-    import parsers.registry
+    from parsegate import chunkers
+    from parsegate.parsers import registry
 
-    for module in (chunkers, parsers.registry):
+    for module in (chunkers, registry):
         if not Path(module.__file__ or "").resolve().is_relative_to(repo):
             raise SystemExit(
                 f"{module.__name__} was imported from {module.__file__}, not from {repo}: "
@@ -76,12 +76,14 @@ def git_describe(repo: Path) -> str:
             ["git", "-C", str(repo), "rev-parse", "--abbrev-ref", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(repo), "status", "--porcelain", "--", "parsers", "chunkers"],
+            ["git", "-C", str(repo), "status", "--porcelain", "--", "parsegate/parsers", "parsegate/chunkers"],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.strip()
-        return f"{branch}@{head}{' (uncommitted changes in parsers/ or chunkers/)' if dirty else ''}"
+        return (
+            f"{branch}@{head}{' (uncommitted changes in parsegate/parsers/ or parsegate/chunkers/)' if dirty else ''}"
+        )
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
 

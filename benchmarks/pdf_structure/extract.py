@@ -27,7 +27,7 @@ NOT_BODY = {"furniture", "front_matter", "figure_text", "figure"}
 
 def parsegate(repo: Path) -> Callable[[Path], dict[str, Any]]:
     sys.path.insert(0, str(repo))
-    from parsers import model, pdf
+    from parsegate.parsers import model, pdf
 
     not_body = NOT_BODY | set(getattr(model, "NON_BODY_KINDS", ()))
 

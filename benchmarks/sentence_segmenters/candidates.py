@@ -32,7 +32,7 @@ class Candidate:
     how_exact: str  # how ``exact`` gets its offsets
 
 
-def ours(path: Path = MAIN / "chunkers" / "sentences.py", name: str = "parsegate") -> Candidate:
+def ours(path: Path = MAIN / "parsegate" / "chunkers" / "sentences.py", name: str = "parsegate") -> Candidate:
     # Load sentences.py by file path, so that the checkout under test (main's working copy, or a
     # committed version written to a file) is measured, not whatever `chunkers` is installed.
     spec = importlib.util.spec_from_file_location(f"_sentences_{abs(hash(str(path)))}", path)

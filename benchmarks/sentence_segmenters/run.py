@@ -37,9 +37,12 @@ BIG_COPIES = 64  # the "one long call" input: all clean English paragraphs, this
 
 def our_candidates(main: Path) -> tuple[list[Candidate], dict[str, str]]:
     """parsegate's splitter as committed on main (HEAD) and, if it differs, main's working copy."""
-    path = main / "chunkers" / "sentences.py"
+    path = main / "parsegate" / "chunkers" / "sentences.py"
     head = subprocess.run(
-        ["git", "-C", str(main), "show", "HEAD:chunkers/sentences.py"], capture_output=True, text=True, check=True
+        ["git", "-C", str(main), "show", "HEAD:parsegate/chunkers/sentences.py"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     commit = subprocess.run(
         ["git", "-C", str(main), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from chunkers import ChunkConfig
+from parsegate.chunkers import ChunkConfig
 from parsegate.dispatch import Task
 from parsegate.pipeline import outcome_dict, outcome_from_dict
 from parsegate.supervisor import Done, Limits, Supervisor

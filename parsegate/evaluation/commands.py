@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from chunkers import ConfigError
-from chunkers.budget import TokenizerUnavailable
 from parsegate.assemble import EXPANSIONS
+from parsegate.chunkers import ConfigError
+from parsegate.chunkers.budget import TokenizerUnavailable
 from parsegate.evaluation import configs
 from parsegate.evaluation.corpus import Corpus, from_documents, from_golden
 from parsegate.evaluation.evidence import EvidenceError

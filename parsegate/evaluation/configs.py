@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import Any
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.budget import DEFAULT_TOKENIZER, Counter, default_tokenizer_path, load_counter
-from chunkers.chunk import Chunk, chunk_id
-from parsers.model import Document
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER, Counter, default_tokenizer_path, load_counter
+from parsegate.chunkers.chunk import Chunk, chunk_id
+from parsegate.parsers.model import Document
 
 Segment = Callable[[Document], list[Chunk]]
 

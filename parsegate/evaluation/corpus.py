@@ -12,12 +12,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chunkers.budget import DEFAULT_TOKENIZER, load_counter
-from chunkers.tokens import SpanIndex
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER, load_counter
+from parsegate.chunkers.tokens import SpanIndex
 from parsegate.evaluation.evidence import EvidenceError, Located, Question, load_csv, locate_all, question_from_json
 from parsegate.golden.cases import CaseError, discover
-from parsers.model import Document, ParseError
-from parsers.registry import parse_file
+from parsegate.parsers.model import Document, ParseError
+from parsegate.parsers.registry import parse_file
 
 
 @dataclass

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkers.chunk import Chunk
 from parsegate.assemble import Passage, assemble
+from parsegate.chunkers.chunk import Chunk
 from parsegate.evaluation.configs import Configuration
 from parsegate.evaluation.corpus import Corpus
 from parsegate.evaluation.evidence import Located, Question

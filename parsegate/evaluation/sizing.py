@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chunkers.chunk import Chunk
-from chunkers.kinds import CODE_KINDS
-from chunkers.sentences import sentence_spans
+from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.kinds import CODE_KINDS
+from parsegate.chunkers.sentences import sentence_spans
 from parsegate.evaluation.corpus import Corpus
 from parsegate.evaluation.evidence import Located
 from parsegate.evaluation.metrics import keyword_hit
 from parsegate.evaluation.placement import place
 from parsegate.evaluation.runner import Result
-from parsers.model import Document, Element
+from parsegate.parsers.model import Document, Element
 
 SENTENCE = "one sentence"
 PARAGRAPH = "sentences of one paragraph"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.chunk import Chunk
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.chunk import Chunk
 from parsegate.evaluation.configs import Configuration, Factory, chunker_settings, label, register
-from parsers.model import Document
+from parsegate.parsers.model import Document
 
 
 def parent_child(max_tokens: int, options: dict[str, str]) -> Configuration:

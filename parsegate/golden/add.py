@@ -8,12 +8,12 @@ import shutil
 from dataclasses import asdict
 from pathlib import Path
 
-from chunkers import ChunkConfig
+from parsegate.chunkers import ChunkConfig
 from parsegate.evaluation.evidence import EVIDENCE_FILE, Question, SpanRef, dump_evidence, occurrences
 from parsegate.golden.cases import CONFIG, Case, CaseError, snapshot, write_expected
 from parsegate.golden.check import CaseReport, check_case
-from parsers.model import ParseError
-from parsers.registry import parse_file
+from parsegate.parsers.model import ParseError
+from parsegate.parsers.registry import parse_file
 
 
 def slug(name: str) -> str:

@@ -15,11 +15,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from chunkers import ChunkConfig, Chunker
-from chunkers.chunk import Chunk
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.chunk import Chunk
 from parsegate.evaluation.evidence import EVIDENCE_FILE, EvidenceError, Question, load_evidence
-from parsers.model import Document
-from parsers.registry import parse_file
+from parsegate.parsers.model import Document
+from parsegate.parsers.registry import parse_file
 
 EXPECTED = "expected"
 ELEMENTS = "elements.json"

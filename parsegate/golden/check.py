@@ -6,12 +6,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkers import Chunker, ConfigError
-from chunkers.budget import TokenizerUnavailable
+from parsegate.chunkers import Chunker, ConfigError
+from parsegate.chunkers.budget import TokenizerUnavailable
 from parsegate.golden.cases import Case, CaseError, Snapshot, snapshot
 from parsegate.golden.compare import Diff, compare
 from parsegate.golden.evidence_check import QuestionCheck, check_question, expected_chunks
-from parsers.model import ParseError
+from parsegate.parsers.model import ParseError
 
 SCHEMA = "parsegate.golden-check/1"
 FAIL_ON = ("any", "evidence")  # any change, or only evidence that no longer arrives whole

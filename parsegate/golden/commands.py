@@ -11,8 +11,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from chunkers import STRATEGIES, ChunkConfig, ConfigError
-from chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable, load_counter
+from parsegate.chunkers import STRATEGIES, ChunkConfig, ConfigError
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable, load_counter
 from parsegate.golden.add import add_case, pair_questions, update_case
 from parsegate.golden.cases import Case, CaseError, discover
 from parsegate.golden.check import FAIL_ON, check_cases, exit_code, to_json

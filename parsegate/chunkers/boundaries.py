@@ -1,0 +1,242 @@
+"""Where a span may be cut, from strong boundaries to weak, and the descent through them.
+
+A unit that is alone over budget is cut at the strongest level of boundary it has:
+a blank line, a line break that ends a paragraph in practice, a sentence end (strong:
+a capital or digit follows; weak: lower case follows, or the next sentence leans on
+this one), a clause mark, a comma, a word, and only then between tokens. A piece
+still over budget descends to the next level on its own; its neighbours stay whole.
+Every piece records the level of the boundary before it, so the packer can choose
+the strongest cut in reach (packing.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from enum import IntEnum
+from typing import NamedTuple
+
+from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
+from parsegate.chunkers.tokens import SpanIndex
+from parsegate.parsers.model import trim_span
+
+
+class Level(IntEnum):
+    ELEMENT = 0  # between two elements (paragraphs, items, rows)
+    BLANK = 1  # a blank line inside one element
+    LINE = 2  # a line break that ends a paragraph in practice
+    SENTENCE = 3  # a sentence end before a capital, a digit, an opening mark, CJK
+    WEAK = 4  # a sentence end before lower case
+    BONDED = 5  # a sentence end before one that leans on it ("However", "It"), or after "Yes."
+    CLAUSE = 6  # ; : — and table cells
+    COMMA = 7
+    WORD = 8
+    TOKEN = 9  # between tokens: a word alone over budget
+
+
+class Piece(NamedTuple):
+    start: int
+    end: int
+    level: Level  # of the boundary before it
+
+
+class Cut(NamedTuple):
+    end: int  # the piece before ends here
+    start: int  # the piece after starts here
+
+
+Finder = Callable[[str, int, int], list[Cut]]
+
+_BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)\s*")
+_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+_CLAUSE = re.compile(r"[;:](?=\s)|\s[—–]|—|\s-{1,2}(?=\s)|[；：]")
+_COMMA = re.compile(r"[,،](?=\s)|[、，]")
+_CELL = re.compile(r"\|(?!\s*$)|\t")
+_SPACE = re.compile(r"\s+")
+# Hard-wrapped prose: a line break where the next line's first word would have fitted on
+# this line was the writer's, not the wrapper's.
+# Hard-wrapped text has many lines near its widest one (short paragraphs and headings between
+# them); text with one paragraph per line has lines of every length.
+_WRAP_SHARE = 0.35
+_WRAP_MIN_LINES = 3
+_WRAP_NEAR = 0.8
+_WRITER_ROOM = 0.75
+
+
+def blank_lines(text: str, start: int, end: int) -> list[Cut]:
+    return [_cut(text, start, end, m.start(), m.end()) for m in _BLANK.finditer(text, start, end)]
+
+
+def all_lines(text: str, start: int, end: int) -> list[Cut]:
+    return [_cut(text, start, end, m.start(), m.end()) for m in _LINE_BREAK.finditer(text, start, end)]
+
+
+def prose_lines(text: str, start: int, end: int) -> list[Cut]:
+    """Line breaks that end a paragraph in practice: all of them, unless the span is
+    hard-wrapped; then only those where the writer broke a line that had room left."""
+    cuts = all_lines(text, start, end)
+    if len(cuts) < 2:
+        return cuts
+    bounds = [start, *(c.start for c in cuts)]
+    ends = [c.end for c in cuts]
+    lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
+    width = max(lengths)
+    near = sum(1 for n in lengths if n >= _WRAP_NEAR * width)
+    if near < _WRAP_MIN_LINES or near < _WRAP_SHARE * len(lengths):
+        return cuts  # ragged lines: each break is the writer's
+    kept = []
+    for n, cut in enumerate(cuts):
+        first_word = _SPACE.split(text[cut.start : min(end, cut.start + 64)], maxsplit=1)[0]
+        needed = lengths[n] + 1 + len(first_word)
+        # Characters are not widths (text from PDFs is set in proportional type): a line that
+        # would have held the next word is the writer's break only with room to spare, or
+        # when it ends a sentence.
+        ends_sentence = text[cut.end - 1 : cut.end] in ".!?:"
+        if needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width):
+            kept.append(cut)
+    return kept
+
+
+def strong_sentences(text: str, start: int, end: int) -> list[Cut]:
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.SENTENCE]
+
+
+def weak_sentences(text: str, start: int, end: int) -> list[Cut]:
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.WEAK]
+
+
+def bonded_sentences(text: str, start: int, end: int) -> list[Cut]:
+    return [cut for cut, level in _sentence_cuts(text, start, end) if level == Level.BONDED]
+
+
+def clauses(text: str, start: int, end: int) -> list[Cut]:
+    return _after(text, start, end, _CLAUSE)
+
+
+def commas(text: str, start: int, end: int) -> list[Cut]:
+    return _after(text, start, end, _COMMA)
+
+
+def cells(text: str, start: int, end: int) -> list[Cut]:
+    """Before each cell separator of a table row (the separator opens the next cell)."""
+    return _before(text, start, end, _CELL)
+
+
+def words(text: str, start: int, end: int) -> list[Cut]:
+    return [_cut(text, start, end, m.start(), m.end()) for m in _SPACE.finditer(text, start, end)]
+
+
+PROSE: tuple[tuple[Finder, Level], ...] = (
+    (blank_lines, Level.BLANK),
+    (prose_lines, Level.LINE),
+    (strong_sentences, Level.SENTENCE),
+    (weak_sentences, Level.WEAK),
+    (bonded_sentences, Level.BONDED),
+    (clauses, Level.CLAUSE),
+    (commas, Level.COMMA),
+    (words, Level.WORD),
+)
+LINES: tuple[tuple[Finder, Level], ...] = (
+    (blank_lines, Level.BLANK),
+    (all_lines, Level.LINE),
+    (words, Level.WORD),
+)
+CELLS: tuple[tuple[Finder, Level], ...] = (
+    (all_lines, Level.LINE),
+    (cells, Level.CLAUSE),
+    (words, Level.WORD),
+)
+
+
+def descend(
+    text: str,
+    start: int,
+    end: int,
+    plan: tuple[tuple[Finder, Level], ...],
+    limit: int,
+    index: SpanIndex,
+) -> list[Piece]:
+    """Cut ``text[start:end]`` into pieces of at most ``limit`` tokens, each at the strongest
+    level of boundary that gets it there. The first piece's level is ELEMENT."""
+    out: list[Piece] = []
+
+    def go(s: int, e: int, step: int, level: Level) -> None:
+        s, e = trim_span(text, s, e)
+        if e <= s:
+            return
+        if index.count(s, e) <= limit or e - s <= 1:
+            out.append(Piece(s, e, level))
+            return
+        if step == len(plan):
+            bounds = [s, *index.windows(s, e, limit), e]
+            for n in range(len(bounds) - 1):
+                a, b = trim_span(text, bounds[n], bounds[n + 1])
+                if b > a:
+                    out.append(Piece(a, b, level if n == 0 else Level.TOKEN))
+            return
+        finder, found_level = plan[step]
+        cuts = [c for c in finder(text, s, e) if s < c.end and c.start < e]
+        if not cuts:
+            go(s, e, step + 1, level)
+            return
+        lefts = [s, *(c.start for c in cuts)]
+        rights = [*(c.end for c in cuts), e]
+        for n, (a, b) in enumerate(zip(lefts, rights, strict=True)):
+            if b > a:
+                go(a, b, step + 1, level if n == 0 else found_level)
+
+    go(start, end, 0, Level.ELEMENT)
+    return out
+
+
+def _sentence_cuts(text: str, start: int, end: int) -> list[tuple[Cut, Level]]:
+    """Sentence ends, each with its level: before a sentence that leans on this one (an
+    exception, a pronoun) or after a fragment too short to stand alone ("Yes.", "1.") they
+    are bonds, cut only when the sentences they join are over budget together."""
+    out = []
+    previous = start
+    for b in boundaries(text, start, end):
+        leans = continues_previous(text, b.start) or mentions_exception(text, b.start, end)
+        if leans or _fragment(text[previous : b.end]):
+            level = Level.BONDED
+        else:
+            level = Level.SENTENCE if b.strength == STRONG else Level.WEAK
+        out.append((Cut(b.end, b.start), level))
+        previous = b.start
+    return out
+
+
+def _fragment(sentence: str) -> bool:
+    """Too short to stand alone ("Yes.", "1.", "[09:04] Dana: Yes."): a speaker label and a
+    time stamp do not count as words."""
+    words = [w for w in sentence.split() if not (w.endswith(":") or w.startswith(("[", "(", "<")))]
+    return len(words) <= 2
+
+
+def _after(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[Cut]:
+    """Cuts after each match (";", ","), or before it where it opens with a space (" — x": the
+    dash opens the next piece)."""
+    out = []
+    for m in pattern.finditer(text, start, end):
+        left = right = m.start() + 1 if m.group()[0].isspace() else m.end()
+        out.extend(_trimmed_cut(text, start, end, left, right))
+    return out
+
+
+def _before(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[Cut]:
+    out = []
+    for m in pattern.finditer(text, start, end):
+        out.extend(_trimmed_cut(text, start, end, m.start(), m.start()))
+    return out
+
+
+def _trimmed_cut(text: str, start: int, end: int, left: int, right: int) -> list[Cut]:
+    while right < end and text[right].isspace():
+        right += 1
+    while left > start and text[left - 1].isspace():
+        left -= 1
+    return [Cut(left, right)] if start < left and right < end else []
+
+
+def _cut(text: str, start: int, end: int, gap_start: int, gap_end: int) -> Cut:
+    return Cut(max(start, gap_start), min(end, gap_end))

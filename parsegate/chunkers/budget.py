@@ -1,0 +1,278 @@
+"""Token budgets, counted with a real tokenizer on exactly the string that is embedded.
+
+A ``Counter`` answers: how many tokens a string costs as the embedder sees it (special
+tokens included), how many each of many strings costs without special tokens, and —
+the one pass the chunker makes over a document — every token's character offsets
+(``index``), from which tokens.py reads the count of any span.
+
+A tokenizer is *additive* when the count of a text cut at a pre-token boundary is the
+sum of its pieces' counts. The chunker then reads counts off the one pass instead of
+tokenizing again; ``HFCounter`` proves it for the file actually loaded — its normalizer,
+pre-tokenizer and model by type, then by measuring spans of a probe text full of the
+characters that break it (control characters the normalizer drops, added tokens,
+special-token strings, CJK, over-long words) against counts of the spans alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from array import array
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from tokenizers import Tokenizer
+
+from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, WordPieceIndex, blocks
+from parsegate.chunkers.wordpieces import WordPieces
+
+DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Shipped as package data (Apache-2.0, see its NOTICE): budgets need no 88 MB model package.
+_DEFAULT_FILES = Path(__file__).parent / "data" / DEFAULT_TOKENIZER
+_FALLBACK_MAX = 512
+_SMALL_BATCH = 8
+_PROBE = (
+    "The fee (EUR 3.50) is waived\u2014except on Sundays; see https://x.example/a?b=1.\n\n"
+    'lower-case text. no capitals here, e.g. this one… "Quoted!" [MASK] [CLS] [SEP] [UNK] <s> </s>\n'
+    "tab\tseparated\x0bvertical\x0cform\x1cfile\x1dgroup\x1erecord\x1funit\x85next\u2028line\u00a0nbsp "
+    "Ünïcödé naïve café ﬁnance ½ ① 東京都は日本の首都です。カタカナ ひらがな 한국어 עברית العربية "
+    "émoji 🙂👍🏽 " + "x" * 120 + " a|b|c 1,234,567.89 — – - _under_score_ $100 50% #tag @user\r\nend"
+)
+
+
+class TokenizerUnavailable(Exception):
+    pass
+
+
+class Counter(Protocol):
+    name: str
+    fingerprint: str  # changes when counting would change
+    default_max: int
+    model_max: int | None  # the embedding model's declared maximum sequence length, when known
+    specials: int  # tokens the embedder adds around any text
+    # True when counts read off the one pass are exact at pre-token boundaries (see above).
+    additive: bool
+
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` as embedded, special tokens included."""
+        ...
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        """Tokens of each text without special tokens."""
+        ...
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        """Tokens of each text as embedded, special tokens included (one batch)."""
+        ...
+
+    def index(self, text: str) -> SpanIndex:
+        """The one pass over a document: every token with its offsets."""
+        ...
+
+
+class HFCounter:
+    """Any Hugging Face ``tokenizer.json``, loaded with ``tokenizers`` (no torch, no network)."""
+
+    def __init__(self, path: Path, name: str, default_max: int | None = None) -> None:
+        raw = path.read_bytes()
+        self.tokenizer = Tokenizer.from_str(raw.decode("utf-8"))
+        # The file may carry padding and truncation for training; a budget needs neither.
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+        self.name = name
+        self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
+        self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
+        spec = json.loads(raw)
+        self.words: WordPieces | None = None
+        self.additive = False
+        self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
+        if self.additive and _plain_wordpiece(spec):
+            self.words = self._probe_words(spec)
+        self.model_max = _declared_max(path, spec)
+        self.default_max = default_max or self.model_max or _FALLBACK_MAX
+
+    def count(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        if not texts:
+            return []
+        words = self.words
+        if words is not None and all(words.usable(t) for t in texts):
+            return words.count(texts)
+        # encode_batch_fast skips offsets, which counting does not need.
+        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        if len(texts) <= _SMALL_BATCH:  # a batch costs more to set up than a few texts to encode
+            return [len(self.tokenizer.encode(t, add_special_tokens=True).ids) for t in texts]
+        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
+
+    def index(self, text: str) -> SpanIndex:
+        if self.words is not None and self.words.usable(text):
+            starts, cumulative = self.words.split(text)
+            return WordPieceIndex(text, starts, cumulative, lambda a, b: self._token_starts(text, a, b))
+        return self._offsets(text)
+
+    def _token_starts(self, text: str, start: int, end: int) -> list[int]:
+        offsets = self.tokenizer.encode(text[start:end], add_special_tokens=False).offsets
+        return [start + s for s, _ in offsets]
+
+    def _offsets(self, text: str) -> OffsetIndex:
+        pieces = blocks(text)
+        encodings = self.tokenizer.encode_batch([text[s:e] for s, e in pieces], add_special_tokens=False)
+        starts: array[int] = array("q")
+        ends: array[int] = array("q")
+        for (base, _), encoding in zip(pieces, encodings, strict=True):
+            for start, end in encoding.offsets:
+                starts.append(base + start)
+                ends.append(base + end)
+        return OffsetIndex(text, starts, ends, self.additive)
+
+    def _probe_additive(self, spec: dict[str, object]) -> bool:
+        """Measure, on a text made to break it, that every span between exact offsets costs
+        what the one pass says (the strings of the file's own added tokens included)."""
+        added = spec.get("added_tokens")
+        extra = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
+        probe = _PROBE + " " + " ".join(f"x{t}y {t}" for t in extra if isinstance(t, str))
+        self.additive = True
+        index = self._offsets(probe)
+        cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
+        spans = [(a, b) for a, b in zip(cuts, cuts[7:], strict=False)] + [(0, c) for c in cuts[1::5]]
+        direct = self.count_many([probe[a:b] for a, b in spans])
+        return all(index.count(a, b) == n for (a, b), n in zip(spans, direct, strict=True))
+
+    def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
+        """Word-by-word counting, if it gives the tokenizer's own counts on the probe text."""
+        added = spec.get("added_tokens")
+        specials = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
+        words = WordPieces(self.tokenizer, [s for s in specials if isinstance(s, str)])
+        probe = _CONTROL.sub(" ", _PROBE)
+        probe = "".join(ch if words.usable(ch) else " " for ch in probe)
+        for special in words.special_strings:
+            probe = probe.replace(special, " ")
+        if not words.usable(probe):
+            return None
+        starts, cumulative = words.split(probe)
+        index = self._offsets(probe)
+        cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
+        by_words = WordPieceIndex(probe, starts, cumulative, lambda a, b: [])
+        spans = list(zip(cuts, cuts[5:], strict=False)) + [(0, c) for c in cuts[1::5]]
+        agree = all(by_words.count(a, b) == index.count(a, b) for a, b in spans)
+        direct = [len(e.ids) for e in self.tokenizer.encode_batch_fast([probe], add_special_tokens=False)]
+        return words if agree and words.count([probe]) == direct else None
+
+
+class CharCounter:
+    name = "chars"
+    fingerprint = "chars"
+    default_max = 1024
+    model_max: int | None = None
+    specials = 0
+    additive = True  # every character counts, the whitespace between units too
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [len(t) for t in texts]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        return [len(t) for t in texts]
+
+    def index(self, text: str) -> CharIndex:
+        return CharIndex(text)
+
+
+class WordCounter:
+    name = "words"
+    fingerprint = "words"
+    default_max = 200
+    model_max: int | None = None
+    specials = 0
+    additive = True
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [len(t.split()) for t in texts]
+
+    def count_embedded(self, texts: list[str]) -> list[int]:
+        return self.count_many(texts)
+
+    def index(self, text: str) -> WordIndex:
+        return WordIndex(text)
+
+
+def _splits_at_whitespace(spec: dict[str, object]) -> bool:
+    """BERT-style tokenizers (WordPiece over BertPreTokenizer, per-character normalizers) never
+    let a token span whitespace, so their counts add up over whitespace-joined pieces."""
+    model = spec.get("model")
+    pre = spec.get("pre_tokenizer")
+    norm = spec.get("normalizer")
+    return (
+        isinstance(model, dict)
+        and model.get("type") == "WordPiece"
+        and isinstance(pre, dict)
+        and pre.get("type") == "BertPreTokenizer"
+        and (norm is None or (isinstance(norm, dict) and norm.get("type") in ("BertNormalizer", "Lowercase")))
+    )
+
+
+def _plain_wordpiece(spec: dict[str, object]) -> bool:
+    """No added token that text could contain except the special ones (those strings are looked
+    for in each text, which then goes to the tokenizer itself)."""
+    added = spec.get("added_tokens")
+    tokens = added if isinstance(added, list) else []
+    return all(isinstance(t, dict) and t.get("special") for t in tokens)
+
+
+def _declared_max(path: Path, spec: dict[str, object]) -> int | None:
+    """The model's maximum sequence length, from sentence-transformers' config beside the file."""
+    st_config = path.parent / "sentence_bert_config.json"
+    if st_config.exists():
+        value = json.loads(st_config.read_text()).get("max_seq_length")
+        if isinstance(value, int):
+            return value
+    truncation = spec.get("truncation")
+    if isinstance(truncation, dict) and isinstance(truncation.get("max_length"), int):
+        return int(truncation["max_length"])
+    return None
+
+
+def default_tokenizer_path() -> Path:
+    """all-MiniLM-L6-v2's tokenizer.json, shipped inside parsegate (its folder's
+    sentence_bert_config.json gives the model's maximum, 256)."""
+    path = _DEFAULT_FILES / "tokenizer.json"
+    if not path.is_file():  # a broken install, not a user error: say what is missing
+        raise TokenizerUnavailable(
+            f"the default tokenizer ({DEFAULT_TOKENIZER}) is missing from this installation ({path}): "
+            "reinstall parsegate, or pass --tokenizer PATH/TO/tokenizer.json|chars|words"
+        )
+    return path
+
+
+@lru_cache(maxsize=8)
+def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
+    """``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, or a path to a ``tokenizer.json``."""
+    if spec == "chars":
+        return CharCounter()
+    if spec == "words":
+        return WordCounter()
+    if spec == DEFAULT_TOKENIZER:
+        return HFCounter(default_tokenizer_path(), DEFAULT_TOKENIZER)
+    path = Path(spec)
+    if path.is_dir():
+        path = path / "tokenizer.json"
+    if not path.is_file():
+        raise TokenizerUnavailable(
+            f"tokenizer '{spec}' is neither chars, words, {DEFAULT_TOKENIZER} nor a tokenizer.json file"
+        )
+    try:
+        return HFCounter(path, path.parent.name or path.name)
+    except Exception as exc:  # tokenizers raises bare Exceptions on malformed files
+        raise TokenizerUnavailable(f"cannot load tokenizer from {path}: {exc}") from None

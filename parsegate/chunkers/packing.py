@@ -1,0 +1,337 @@
+"""Units → chunks: pack units under the token budget, section by section.
+
+A chunk never crosses into another section (a chunk of bare headings takes the first
+block under them). Inside a section, each chunk takes as many units as fit; where it
+must end, it ends at the strongest boundary within reach — between elements before a
+blank line, before a line break, before a sentence end, and so on (boundaries.Level) —
+and among equally strong ones at the one that makes the pieces of the stretch even. A
+heading, a lead-in or a table header never ends a chunk when it need not. Counts come
+from the document's one tokenizer pass (tokens.py), over the whole span of a chunk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from parsegate.chunkers.boundaries import Level
+from parsegate.chunkers.context import Context, ContextBuilder
+from parsegate.chunkers.kinds import CODE_KINDS
+from parsegate.chunkers.records import Draft
+from parsegate.chunkers.sentences import sentence_spans
+from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.units import Unit
+from parsegate.parsers.model import Document
+
+_MIN_CHUNK_TOKENS = 8  # the gate's "abnormally short" chunk
+
+
+@dataclass
+class Options:
+    max_tokens: int
+    min_tokens: int = 0  # merge neighbouring chunks under this size within the same parent section
+    overlap: int = 0  # sentences of the previous chunk repeated at the start of the next (a quarter
+    # of the budget is kept free for them)
+    context_share: float = 0.2  # of max_tokens, at most, for a chunk's context prefix
+
+
+class Packer:
+    def __init__(self, doc: Document, index: SpanIndex, builder: ContextBuilder, specials: int, opts: Options) -> None:
+        self.doc = doc
+        self.index = index
+        self.builder = builder
+        self.specials = specials
+        self.opts = opts
+        self._rooms: dict[tuple[tuple[str, ...], Context, bool, bool], int] = {}
+
+    def room(self, first: Unit, section: tuple[str, ...] | None = None, reserve: bool = True) -> int:
+        """Content tokens left for a chunk that starts with ``first`` (less the share that
+        --overlap keeps free for repeated sentences, unless ``reserve`` is off)."""
+        key = (first.section if section is None else section, first.context, first.kind == "heading", reserve)
+        room = self._rooms.get(key)
+        if room is None:
+            prefix = self.builder.prefix(key[0], first.context, int(key[2]))
+            content = self.opts.max_tokens - self.specials
+            kept = content // 4 if reserve and self.opts.overlap > 0 else 0
+            room = self._rooms[key] = content - kept - self.builder.tokens(prefix)
+        return room
+
+    def tokens(self, units: list[Unit]) -> int:
+        return self.index.count(units[0].start, units[-1].end)
+
+    def cost(self, units: list[Unit]) -> int:
+        """Content tokens of a chunk of ``units``: their span's, and the context lines that code
+        units after the first add to the prefix (their imports, the headers around them)."""
+        return self.tokens(units) + _CodeContext(self, units).extra
+
+    # -- packing ---------------------------------------------------------------
+    def pack(self, units: list[Unit]) -> list[list[Unit]]:
+        chunks: list[list[Unit]] = []
+        for run in self.runs(units):
+            chunks.extend(self.pack_run(run))
+        return chunks
+
+    def runs(self, units: list[Unit]) -> list[list[Unit]]:
+        """Maximal sequences a chunk may range over: one section (with bare headings above it)."""
+        runs: list[list[Unit]] = []
+        for unit in units:
+            if runs and _continues(runs[-1], unit):
+                runs[-1].append(unit)
+            else:
+                runs.append([unit])
+        return runs
+
+    def pack_run(self, run: list[Unit]) -> list[list[Unit]]:
+        chunks: list[list[Unit]] = []
+        stretch_ends: list[list[int]] = []
+        prose = all(u.kind not in CODE_KINDS for u in run)
+        i = 0
+        while i < len(run):
+            reach = self._reach(run, i, prose)
+            if reach == len(run):
+                chunks.append(run[i:])
+                break
+            stretch_ends = stretch_ends or _stretch_ends(run)
+            cut = self._cut(run, i, reach, stretch_ends)
+            chunks.append(run[i:cut])
+            i = cut
+        return chunks
+
+    def _reach(self, run: list[Unit], i: int, prose: bool) -> int:
+        """One past the last unit a chunk starting at ``i`` can hold (at least one unit)."""
+        room = self.room(run[i])
+        if prose:
+            # Prose adds no context lines as it grows: find the last unit that fits by bisection.
+            count, start = self.index.count, run[i].start
+            lo, hi = i + 1, len(run)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if count(start, run[mid].end) <= room:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return lo
+        context = _CodeContext(self, [run[i]])
+        j = i + 1
+        while j < len(run):
+            extra = context.extra_for(run[j])
+            if self.index.count(run[i].start, run[j].end) + context.extra + extra > room:
+                break
+            context.add(run[j])
+            j += 1
+        return j
+
+    def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: list[list[int]]) -> int:
+        """Where the chunk from ``i`` ends (exclusive): the strongest boundary in reach that does
+        not leave a glued unit behind, and among those the one that makes the stretch even."""
+        allowed = [
+            k
+            for k in range(i + 1, reach + 1)
+            if not self._glued(run, i, k) and not self._stranded(run, k) and not run[k].glue_prev
+        ]
+        if not allowed:
+            allowed = [k for k in range(i + 1, reach + 1) if not self._glued(run, i, k)] or [reach]
+        room = max(1, self.room(run[i]))
+        allowed = self._not_scraps(run, i, allowed, room)
+        strongest = min(run[k].level for k in allowed)
+        candidates = [k for k in allowed if run[k].level == strongest]
+        # The stretch to even out ends at the next boundary stronger than the one chosen.
+        end = stretch_ends[strongest][reach]
+        total = self.index.count(run[i].start, run[end - 1].end)
+        target = total / -(-total // room)
+        return min(candidates, key=lambda k: (abs(self.index.count(run[i].start, run[k - 1].end) - target), -k))
+
+    def _not_scraps(self, run: list[Unit], i: int, allowed: list[int], room: int) -> list[int]:
+        """Leave out cuts that would make a scrap of a chunk (an import line alone, "Yes."), unless
+        the cuts left would fall inside a sentence that a scrap-making cut would not."""
+        floor = min(max(_MIN_CHUNK_TOKENS, room // 8), room // 3)
+        big = [k for k in allowed if self.index.count(run[i].start, run[k - 1].end) >= floor]
+        if not big:
+            return allowed
+        strongest_big = min(run[k].level for k in big)
+        if strongest_big <= Level.BONDED or strongest_big == min(run[k].level for k in allowed):
+            return big
+        return allowed
+
+    def _glued(self, run: list[Unit], i: int, k: int) -> bool:
+        """Would a cut before ``run[k]`` break a heading, lead-in or header from what it
+        introduces, when some tail of their chain could go on with it into the next chunk?
+        (The cut before that tail is the one to take; a chain that cannot go on stays.)"""
+        if not run[k - 1].glue_next:
+            return False
+        first = k - 1
+        while first > i + 1 and run[first - 1].glue_next:
+            first -= 1
+        last = k - 1
+        while last + 1 < len(run) and run[last + 1].glue_next:
+            last += 1
+        follower = last + 1
+        if follower == len(run):
+            return False
+        # What follows is the follower with the sentences bonded to it ("Yes." and its reason).
+        group = follower
+        while group + 1 < len(run) and run[group + 1].level == Level.BONDED:
+            group += 1
+        for start in range(first, last + 1):
+            if self.cost(run[start : group + 1]) <= self.room(run[start]):
+                return k != start  # the longest tail that fits moves: cut before it, nowhere else
+        return False
+
+    def _stranded(self, run: list[Unit], k: int) -> bool:
+        """Would a chunk starting at ``run[k]`` hold nothing but headings and lead-ins, because
+        what they introduce does not fit with them? Then they stay with what comes before."""
+        c = k
+        while c < len(run) and run[c].glue_next:
+            c += 1
+        return k < c < len(run) and self.cost(run[k : c + 1]) > self.room(run[k])
+
+    def merge_small(self, chunks: list[list[Unit]]) -> list[list[Unit]]:
+        """--min-tokens: fold a chunk under the minimum into a neighbour of the same parent section."""
+        out: list[list[Unit]] = []
+        for chunk in chunks:
+            prev = out[-1] if out else None
+            small = self.opts.min_tokens
+            if prev is not None and (self.tokens(chunk) < small or self.tokens(prev) < small):
+                common = _common(prev[0].section, chunk[0].section)
+                related = len(common) >= max(len(prev[0].section), len(chunk[0].section)) - 1
+                if related and self.cost(prev + chunk) <= self.room(prev[0], common):
+                    out[-1] = prev + chunk
+                    continue
+            out.append(chunk)
+        return out
+
+    # -- drafts ----------------------------------------------------------------
+    def drafts(self, chunks: list[list[Unit]]) -> list[Draft]:
+        drafts = []
+        for units in chunks:
+            own = 0
+            while own < len(units) and units[own].kind == "heading":
+                own += 1
+            # A chunk's section is its content's; bare headings above it are stated in its text.
+            body = units[own:] or units
+            section = body[0].section
+            for u in body[1:]:
+                section = _common(section, u.section)
+            languages = {u.language for u in units}
+            code = any(u.kind in CODE_KINDS for u in units)
+            symbols = {u.symbol for u in units if u.symbol}
+            drafts.append(
+                Draft(
+                    start=units[0].start,
+                    end=units[-1].end,
+                    section_path=section,
+                    kinds=list(dict.fromkeys(u.kind for u in units)),
+                    context=_CodeContext(self, units).context() if code else units[0].context,
+                    own_headings=own if units[own:] else min(own, len(section)),
+                    language=languages.pop() if len(languages) == 1 else None,
+                    symbol=_common_symbol(symbols),
+                )
+            )
+        return drafts
+
+    def add_overlap(self, drafts: list[Draft], chunks: list[list[Unit]]) -> None:
+        """--overlap N: start each chunk N sentences early, inside its own section, within budget."""
+        text = self.doc.text
+        for i in range(1, len(drafts)):
+            prev, draft = drafts[i - 1], drafts[i]
+            if prev.section_path != draft.section_path or draft.own_headings:
+                continue
+            if any(u.kind == "table_row" for u in chunks[i - 1][-1:]):
+                continue  # a row is repeated whole or not at all; its header is context already
+            tail = sentence_spans(text, prev.start, prev.end)[-self.opts.overlap :]
+            room = self.room(chunks[i][0], reserve=False) - self.tokens(chunks[i])
+            for start, _ in tail:
+                if self.index.count(start, prev.end) <= room:
+                    draft.start = start
+                    break
+
+
+class _CodeContext:
+    """The context of a chunk being built: its first unit's, plus the lines later code units
+    need that the chunk's own text (an import statement, a signature piece) does not hold."""
+
+    def __init__(self, packer: Packer, units: list[Unit]) -> None:
+        self.packer = packer
+        self.first = units[0]
+        self.have = set(units[0].context.lines())
+        self.added: list[str] = []
+        self.provided: set[str] = set()
+        self.extra = 0
+        for unit in units[1:]:
+            self.add(unit)
+
+    def _new(self, unit: Unit) -> list[str]:
+        if unit.kind not in CODE_KINDS:
+            return []
+        lines = [*unit.context.enclosing, *unit.context.imports]
+        if not lines:
+            return []
+        provided = self.provided | {unit.provides} if unit.provides else self.provided
+        text = self.packer.doc.text[self.first.start : unit.end]
+        return [c for c in lines if c not in self.have and c not in provided and c not in text]
+
+    def extra_for(self, unit: Unit) -> int:
+        return sum(self._line_tokens(c) for c in self._new(unit))
+
+    def add(self, unit: Unit) -> None:
+        new = self._new(unit)
+        self.extra += sum(self._line_tokens(c) for c in new)
+        self.added.extend(new)
+        self.have.update(new)
+        if unit.provides:
+            self.provided.add(unit.provides)
+
+    def context(self) -> Context:
+        base = self.first.context
+        return replace(base, imports=(*base.imports, *self.added)) if self.added else base
+
+    def _line_tokens(self, line: str) -> int:
+        # A context line costs its tokens and (for counters that count it) its line break.
+        return self.packer.builder.tokens(line)
+
+
+def _stretch_ends(run: list[Unit]) -> list[list[int]]:
+    """``ends[level][i]``: the first unit from ``i`` on whose boundary is stronger than ``level``
+    (or the run's length)."""
+    n = len(run)
+    ends = []
+    for level in Level:
+        row = [n] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            row[k] = k if run[k].level < level else row[k + 1]
+        ends.append(row)
+    return ends
+
+
+def _continues(current: list[Unit], unit: Unit) -> bool:
+    """May ``unit`` join the chunk being built? Not across sections — except that a chunk
+    of bare headings takes the subsection that opens under them (its first block), and an
+    empty section (a heading with nothing under it) goes on into the sibling that follows it
+    rather than stand alone as a scrap."""
+    if unit.kind != "heading" and unit.section == current[-1].section:
+        return True
+    last = current[-1]
+    bare = all(u.kind == "heading" for u in current)
+    under = unit.section[: len(last.section)] == last.section and len(unit.section) > len(last.section)
+    sibling = len(unit.section) == len(last.section) and unit.section[:-1] == last.section[:-1]
+    return bare and (under or sibling)
+
+
+def _common_symbol(symbols: set[str]) -> str | None:
+    """One definition's symbol, or the class all of a chunk's definitions belong to."""
+    paths = [tuple(s.split(".")) for s in sorted(symbols)]
+    if not paths:
+        return None
+    common = paths[0]
+    for path in paths[1:]:
+        common = _common(common, path)
+    return ".".join(common) or None
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+__all__ = ["Level", "Options", "Packer"]

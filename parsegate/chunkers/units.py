@@ -1,0 +1,227 @@
+"""Document → atomic units: the pieces a chunk boundary may fall between.
+
+A unit is one leaf element (a heading, a paragraph, a list item's own lines, a table
+row, a code block, a speaker turn), with the context a chunk that starts with it needs
+and whether it glues to what follows. A unit alone over budget is split (kinds.py says
+how: a definition at the parts of its body, prose down the boundary levels of
+boundaries.py, code and HTML at lines); its pieces record the level of the boundary
+before them, and later pieces carry what the first one states (a turn's speaker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from parsegate.chunkers.boundaries import LINES, Level, descend
+from parsegate.chunkers.context import EMPTY, Context
+from parsegate.chunkers.kinds import CODE_KINDS, rule
+from parsegate.chunkers.sentences import sentence_spans
+from parsegate.chunkers.tokens import SpanIndex
+from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
+
+
+@dataclass
+class Unit:
+    start: int
+    end: int
+    kind: str
+    element: str
+    section: tuple[str, ...]
+    context: Context = EMPTY
+    level: Level = Level.ELEMENT  # strength of the boundary before it
+    glue_next: bool = False
+    glue_prev: bool = False  # a closing "}" or "end": stays with what it closes when it can
+    language: str | None = None
+    symbol: str | None = None  # code: the qualified name of the definition it belongs to
+    provides: str | None = None  # code: the signature this piece holds (others need not repeat it)
+
+
+# ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
+Room = Callable[[Unit], int]
+
+
+def leaf_units(doc: Document) -> list[Unit]:
+    """One unit per leaf element, with its context and glue."""
+    by_id = doc.by_id()
+    lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
+    units = []
+    for el in doc.leaves():
+        header = isinstance(el.data, RowData) and el.data.header
+        glue = rule(el.kind).glue_next or el.id in lead_ins or header or _asks(doc, el)
+        units.append(_unit(doc, el, _context(doc, el, by_id), glue))
+    return units
+
+
+def _lead_in(el: Element) -> str | None:
+    """The id of the element that introduces ``el`` (a list's, a table's, a code block's)."""
+    data = el.data
+    # A tuple, not a union: isinstance of a union type costs several times as much, per element.
+    return data.lead_in if isinstance(data, (ListData, TableData, CodeData)) else None
+
+
+def _asks(doc: Document, el: Element) -> bool:
+    """A turn that ends in a question stays with the turn that answers it."""
+    return el.kind == "turn" and doc.text[el.start : el.end].rstrip().endswith("?")
+
+
+def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) -> list[Unit]:
+    """Split every unit that is alone over budget; leave the others whole."""
+    out: list[Unit] = []
+    for unit in units:
+        tokens = index.count(unit.start, unit.end)
+        if tokens <= room(unit):
+            out.append(unit)
+            continue
+        # A whole definition is worth more than the imports and constants it uses: drop those
+        # from its context before cutting it.
+        lean = replace(unit, context=replace(unit.context, imports=()))
+        if lean.context != unit.context and tokens <= room(lean):
+            out.append(lean)
+        else:
+            out.extend(_split(doc, unit, index, room))
+    return out
+
+
+# -- one unit per element ------------------------------------------------------
+
+
+def _unit(doc: Document, el: Element, context: Context, glue: bool) -> Unit:
+    code = el.data if isinstance(el.data, CodeData) else None
+    return Unit(
+        el.start,
+        el.end,
+        el.kind,
+        el.id,
+        el.section_path,
+        context,
+        glue_next=glue,
+        language=code.language if code is not None else None,
+        symbol=code.symbol if code is not None else None,
+    )
+
+
+def _context(doc: Document, el: Element, by_id: dict[str, Element]) -> Context:
+    how = rule(el.kind).context
+    parent = by_id.get(el.parent) if el.parent else None
+    if how == "header" and parent is not None and isinstance(el.data, RowData) and not el.data.header:
+        header = parent.data.header_text if isinstance(parent.data, TableData) else None
+        return Context(header=header) if header else EMPTY
+    if how == "list":
+        return _list_context(doc, el, by_id)
+    if how == "code":
+        return _code_context(el, by_id)
+    return EMPTY
+
+
+def _list_context(doc: Document, item: Element, by_id: dict[str, Element]) -> Context:
+    """The lead-in of the outermost list, then the first line of each enclosing item."""
+    chain: list[str] = []
+    node = by_id.get(item.parent) if item.parent else None
+    lead_in: str | None = None
+    while node is not None:
+        if node.kind == "list_item":
+            chain.append(doc.text[node.start : node.end].split("\n", 1)[0].strip())
+        lead_id = _lead_in(node) if node.kind == "list" else None
+        if lead_id is not None and lead_id in by_id:
+            lead = by_id[lead_id]
+            spans = sentence_spans(doc.text, lead.start, lead.end)
+            s, e = spans[-1] if spans else (lead.start, lead.end)
+            lead_in = doc.text[s:e]
+        node = by_id.get(node.parent) if node.parent else None
+    chain.reverse()
+    return Context(lead_in=lead_in, parents=tuple(chain))
+
+
+def _code_context(el: Element, by_id: dict[str, Element]) -> Context:
+    """The headers of the definitions around it (outer first) and the imports it uses."""
+    lines = tuple(el.data.context) if isinstance(el.data, CodeData) else ()
+    signatures = set()
+    node = by_id.get(el.parent) if el.parent else None
+    while node is not None:
+        if isinstance(node.data, CodeData):
+            signatures.add(node.data.signature)
+        node = by_id.get(node.parent) if node.parent else None
+    return Context(
+        enclosing=tuple(x for x in lines if x in signatures),
+        imports=tuple(x for x in lines if x not in signatures),
+    )
+
+
+# -- splitting a unit that is alone over budget --------------------------------
+
+
+def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room) -> list[Unit]:
+    element = doc.element(unit.element)
+    whole = element is not None and (unit.start, unit.end) == (element.start, element.end)
+    if element is not None and whole and isinstance(element.data, CodeData) and element.data.parts:
+        return _split_parts(doc, unit, element, element.data, index, room)
+    plan = rule(unit.kind).plan if unit.kind not in CODE_KINDS else LINES
+    later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
+    limit = min(room(unit), room(later))
+    pieces = descend(doc.text, unit.start, unit.end, plan, limit, index)
+    out = [
+        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, glue_next=False)
+        for n, p in enumerate(pieces)
+    ]
+    if out:
+        out[0].level = unit.level
+        out[-1].glue_next = unit.glue_next
+    return out
+
+
+def _later_context(doc: Document, unit: Unit) -> Context:
+    """A later piece of a turn is only evidence if it still says who is speaking."""
+    if unit.kind != "turn":
+        return unit.context
+    element = doc.element(unit.element)
+    speaker = element.data.speaker if element is not None and isinstance(element.data, TurnData) else None
+    return replace(unit.context, label=f"{speaker}:") if speaker else unit.context
+
+
+def _split_parts(
+    doc: Document, unit: Unit, element: Element, data: CodeData, index: SpanIndex, room: Room
+) -> list[Unit]:
+    """A definition over budget: its header (signature), then each part of its body — a nested
+    definition as its own unit, a statement as code — each later piece repeating the signature."""
+    text = doc.text
+    nested = {c.start: c for c in doc.children(element.id) if isinstance(c.data, CodeData) and c.data.part}
+    signature = data.signature or ""
+    later = replace(
+        unit.context, enclosing=(*unit.context.enclosing, signature) if signature else unit.context.enclosing
+    )
+    by_id = doc.by_id()
+    pieces: list[Unit] = []
+
+    def code_piece(start: int, end: int, context: Context) -> None:
+        start, end = trim_span(text, start, end)
+        if end > start:
+            pieces.append(replace(unit, start=start, end=end, kind="code", context=context, glue_next=False))
+
+    cursor = unit.start
+    for start, end in data.parts:
+        code_piece(cursor, start, unit.context if cursor == unit.start else later)
+        if cursor == unit.start and pieces:
+            pieces[-1].glue_next = True  # a signature never ends a chunk without its body
+            pieces[-1].provides = signature or None
+        child = nested.get(start)
+        if child is not None:
+            pieces.append(_unit(doc, child, _code_context(child, by_id), False))
+            code_piece(child.end, end, later)  # a part that runs on past the nested definition (Kotlin)
+            end = max(end, child.end)
+        else:
+            code_piece(start, end, later)
+        cursor = max(cursor, end)
+    code_piece(cursor, unit.end, EMPTY)  # the closing "}" or "end" needs no context
+    if pieces and pieces[-1].start >= cursor:
+        pieces[-1].glue_prev = True
+    # The parts of one definition are closer to each other than to the definitions around it.
+    for n, piece in enumerate(pieces):
+        piece.level = unit.level if n == 0 else max(piece.level, Level.BLANK)
+    out: list[Unit] = []
+    for piece in pieces:
+        if index.count(piece.start, piece.end) <= room(piece):
+            out.append(piece)
+        else:
+            out.extend(_split(doc, piece, index, room))
+    return out

@@ -1,0 +1,122 @@
+"""Bytes → text for the text formats (Markdown, plain text, code).
+
+The decoded text is the user's file exactly: CRLF, tabs and trailing spaces are
+kept so that every offset points into the file as the user has it. Only a byte-order
+mark is dropped (it is an encoding signature, not content).
+
+UTF-8 is the norm. UTF-16 and UTF-32 are read when a byte-order mark says so, and UTF-16
+without one when its zero bytes give it away (ASCII-range text in UTF-16 has a zero in every
+other byte, on one side only); anything else that is not valid UTF-8 is refused with the
+byte and its offset. So is binary content (a NUL byte anywhere, or many control bytes), and
+text that is mostly control or replacement characters (U+FFFD: what a wrong decoding leaves).
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from parsegate.parsers.model import ParseError
+
+_CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
+_MAX_CONTROL_BYTES = 0.1  # share of the file
+MAX_GARBAGE = 0.3  # share of the non-space characters that are control or U+FFFD
+# Byte-order marks, longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_SNIFF = 8192
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file, refusing binary content, invalid bytes and garbage with a clear reason."""
+    encoding, body = _encoding(data)
+    skipped = len(data) - len(body)
+    if encoding == "utf-8":
+        _refuse_binary(body, skipped)
+        text = _utf8(body, skipped)
+    else:
+        try:
+            text = body.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise ParseError(
+                "invalid_encoding", f"not valid {encoding.upper()}: {exc.reason} at offset {exc.start + skipped}"
+            ) from None
+        if "\x00" in text:
+            raise ParseError("binary", f"binary content (NUL character in {encoding.upper()} text), not a text file")
+    refuse_garbage(text)
+    return text
+
+
+def _encoding(data: bytes) -> tuple[str, bytes]:
+    """The encoding and the bytes after its byte-order mark."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            body = data[len(bom) :]
+            if name.startswith("utf-16") and _utf16_order(body) not in (None, name):
+                # "\xff\xfe" followed by big-endian text: a mark that contradicts the content.
+                raise ParseError("binary", f"binary content (a {name.upper()} byte-order mark on other content)")
+            return name, body
+    detected = _utf16_order(data)
+    return (detected, data) if detected else ("utf-8", data)
+
+
+def _utf16_order(data: bytes) -> str | None:
+    """UTF-16 byte order told by where the zero bytes are, or None when they tell nothing:
+    ASCII-range UTF-16 text has a zero in most odd bytes (LE) or most even bytes (BE) and
+    almost none on the other side."""
+    sample = data[: _SNIFF - _SNIFF % 2]
+    if len(sample) < 8 or len(data) % 2:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    zero_even, zero_odd = even.count(0) / len(even), odd.count(0) / len(odd)
+    if zero_odd > 0.5 and zero_even < 0.02:
+        return "utf-16-le"
+    if zero_even > 0.5 and zero_odd < 0.02:
+        return "utf-16-be"
+    return None
+
+
+def _refuse_binary(data: bytes, skipped: int) -> None:
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise ParseError("binary", f"binary content (NUL byte at offset {nul + skipped}), not a text file")
+    head = data[:_SNIFF]
+    if head and (len(head) - len(head.translate(None, _CONTROL))) / len(head) > _MAX_CONTROL_BYTES:
+        raise ParseError("binary", "binary content (over 10% control bytes), not a text file")
+
+
+def _utf8(data: bytes, skipped: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 1].hex()
+        raise ParseError(
+            "invalid_utf8",
+            f"not valid UTF-8: byte 0x{bad} at offset {exc.start + skipped} ({exc.reason}); re-save the file as UTF-8",
+        ) from None
+
+
+def garbage_share(text: str) -> float:
+    """Share of the non-whitespace characters that are control characters or U+FFFD (counted on
+    the UTF-8 bytes: a few passes in C instead of one per character kind)."""
+    data = text.encode("utf-8", "surrogatepass")
+    visible = len(text) - sum(data.count(c) for c in b" \t\n\r\x0b\x0c")
+    if visible <= 0:
+        return 0.0
+    bad = len(data) - len(data.translate(None, _CONTROL + b"\x7f")) + data.count(b"\xef\xbf\xbd")
+    return bad / visible
+
+
+def refuse_garbage(text: str) -> None:
+    """Refuse text that is mostly control or replacement characters: no chunk of it means anything."""
+    share = garbage_share(text)
+    if share > MAX_GARBAGE:
+        raise ParseError(
+            "garbage_text",
+            f"{share:.0%} of the text is control or replacement characters (U+FFFD), over {MAX_GARBAGE:.0%}: "
+            "a binary file or a wrong decoding",
+        )

@@ -1,0 +1,487 @@
+"""Markdown → Document, with markdown-it-py.
+
+Offsets come only from token line maps and the line-start table of the source;
+the source is never searched for a string. Leaves (headings, paragraphs, list
+items' own lines, table rows, code, HTML) have non-overlapping spans; containers
+(lists, tables, block quotes) enclose them and carry structure such as a list's
+lead-in paragraph or a table's header.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import markdown_it
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from parsegate.parsers import code, markdown_pyromark
+from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
+from parsegate.parsers.decode import decode_text
+from parsegate.parsers.flat_tables import find_tables, table_elements
+from parsegate.parsers.headings import suspect_heading
+from parsegate.parsers.model import (
+    NON_BODY_KINDS,
+    CodeData,
+    Document,
+    Element,
+    ItemData,
+    ListData,
+    ParseWarning,
+    TableData,
+    TextData,
+    content_version,
+    line_starts,
+    trim_span,
+)
+
+NAME = "markdown"
+# Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
+# against the golden outputs), so that the same span under changed code gets new chunk ids.
+OUTPUT_VERSION = 5
+# The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsegate/parsers/markdown_pyromark.py
+# makes markdown-it's tokens from its events; the elements are the same, benchmarks/
+# markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
+ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
+ENGINES = ("markdown-it", "pyromark")
+DEFAULT_ENGINE = "pyromark"
+_MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
+SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+# Deeper nesting stays as text of the innermost parsed item: markdown-it's block
+# parser recurses per level, and Python's stack is not a place to spend on it.
+MAX_NESTING = 100
+
+_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
+# "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
+_HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
+_LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+AnyToken = Token | markdown_pyromark.BlockToken
+
+
+def engine() -> str:
+    """The block parser named by PARSEGATE_MARKDOWN_ENGINE (the default when unset)."""
+    name = os.environ.get(ENGINE_VARIABLE, "") or DEFAULT_ENGINE
+    if name not in ENGINES:
+        raise ValueError(f"{ENGINE_VARIABLE}={name!r}: expected one of {', '.join(ENGINES)}")
+    return name
+
+
+def _engine_label(name: str) -> str:
+    # pyromark's documents name markdown-it too: it parses what pyromark leaves to it.
+    return f"{markdown_pyromark.ENGINE}+{_MARKDOWN_IT}" if name == "pyromark" else _MARKDOWN_IT
+
+
+# Part of every chunk_set: chunk ids name the engine that found the structure.
+VERSION = f"{OUTPUT_VERSION}+{_engine_label(engine())}"
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").use(front_matter_plugin)
+    # Only block structure is needed (inline tokens keep their raw content); inline
+    # parsing of links and emphasis was most of the parse time.
+    md.core.ruler.disable(["inline", "text_join"])
+    return md
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    text = decode_text(data)
+    builder = _Builder(text)
+    name = engine()
+    builder.walk(block_tokens(text, name))
+    builder.split_flat_tables()
+    builder.recover_gaps()
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="markdown",
+        text=text,
+        elements=builder.renumbered(),
+        metadata=builder.metadata,
+        parser=f"{NAME} {OUTPUT_VERSION}+{_engine_label(name)}",
+        warnings=builder.warnings,
+    )
+    for el in doc.elements:
+        el.lines = doc.lines_of(el.start, el.end)
+    if not text.strip():
+        doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+def block_tokens(text: str, name: str) -> Sequence[AnyToken]:
+    """Block tokens from the engine named, markdown-it's where pyromark leaves a document to it."""
+    if name == "pyromark":
+        found = markdown_pyromark.tokens(text)
+        if found is not None:
+            return found
+    return _md().parse(text)
+
+
+@dataclass
+class _Frame:
+    element: Element | None  # None for a hidden frame (inside a list item's own lines)
+    own_end: int = -1  # list items: first line that belongs to a nested list
+    hidden: bool = False
+
+
+class _Builder:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = line_starts(text)
+        self.elements: list[Element] = []
+        self.frames: list[_Frame] = []
+        self.headings = HeadingStack()
+        self.metadata: dict[str, Any] = {}
+        self.warnings: list[ParseWarning] = []
+        self.prev: Element | None = None
+        self.deepest = 0
+
+    # -- spans -------------------------------------------------------------
+    def span(self, first_line: int, end_line: int) -> tuple[int, int]:
+        """Character span of source lines [first_line, end_line), whitespace trimmed."""
+        n = len(self.starts)
+        start = self.starts[first_line] if first_line < n else len(self.text)
+        end = self.starts[end_line] if end_line < n else len(self.text)
+        return trim_span(self.text, start, end)
+
+    # -- emission ----------------------------------------------------------
+    def parent_id(self) -> str | None:
+        for frame in reversed(self.frames):
+            if frame.element is not None:
+                return frame.element.id
+        return None
+
+    def emit(self, kind: str, line_map: list[int], **fields: Any) -> Element | None:
+        start, end = self.span(line_map[0], line_map[1])
+        if start >= end:
+            return None
+        el = Element(
+            id=f"e{len(self.elements)}",
+            kind=kind,
+            start=start,
+            end=end,
+            section_path=self.headings.path(),
+            parent=self.parent_id(),
+            **fields,
+        )
+        self.elements.append(el)
+        if not el.is_container:
+            self.prev = el
+        return el
+
+    def hidden(self, line: int) -> bool:
+        """True for blocks inside a list item's own lines (they are part of the item's text)."""
+        for frame in reversed(self.frames):
+            if frame.hidden:
+                return True
+            if frame.element is not None and frame.element.kind == "list_item":
+                return line < frame.own_end
+        return False
+
+    def lead_in(self) -> str | None:
+        """The paragraph that introduces the list or table about to be emitted, if any."""
+        prev = self.prev
+        if prev is None or prev.kind != "paragraph" or prev.parent != self.parent_id():
+            return None
+        if prev.section_path != self.headings.path():
+            return None
+        return prev.id
+
+    # -- the token walk ----------------------------------------------------
+    def walk(self, tokens: Sequence[AnyToken]) -> None:
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            self.deepest = max(self.deepest, tok.level)
+            if tok.type == "table_open" and tok.map and not self.hidden(tok.map[0]):
+                i = self.table(tokens, i)
+                continue
+            self.token(tokens, i, tok)
+            i += 1
+        if self.deepest >= MAX_NESTING - 3:
+            self.warnings.append(
+                ParseWarning(
+                    "nesting_limit",
+                    f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
+                    " as text of the innermost parsed block",
+                )
+            )
+
+    def token(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
+        kind = tok.type
+        if kind.endswith("_close"):
+            if kind in _LIST_CLOSE or kind in ("list_item_close", "blockquote_close", "table_close"):
+                self.frames.pop()
+            return
+        if tok.map is None:
+            return
+        if self.hidden(tok.map[0]):
+            if kind in _LIST_OPEN or kind in ("list_item_open", "blockquote_open", "table_open"):
+                self.frames.append(_Frame(None, hidden=True))
+            return
+        if kind == "front_matter":
+            self.front_matter(tok)
+        elif kind == "heading_open":
+            self.heading(tok, _HEADING_ID.sub("", tokens[i + 1].content).strip())
+        elif kind == "paragraph_open":
+            self.emit("paragraph", tok.map)
+        elif kind in ("fence", "code_block"):
+            info = tok.info.strip()
+            language = info.split()[0] if info else None
+            el = self.emit("code", tok.map, data=code_data(language, info))
+            item = self.frames[-1].element if self.frames else None
+            if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
+                assert isinstance(el.data, CodeData)
+                el.data.lead_in = item.id  # "1. Install it:" introduces its code
+            if el is not None and kind == "fence" and language and language.lower() in code.ALIASES:
+                self.code_parts(el, tok, code.ALIASES[language.lower()])
+        elif kind == "html_block":
+            self.emit("html", tok.map)
+        elif kind == "hr":
+            self.emit("rule", tok.map)
+        elif kind in _LIST_OPEN:
+            self.open_list(tok)
+        elif kind == "list_item_open":
+            self.open_item(tokens, i, tok)
+        elif kind == "blockquote_open":
+            self.frames.append(_Frame(self.emit("blockquote", tok.map)))
+
+    def code_parts(self, el: Element, tok: AnyToken, language: str) -> None:
+        """A fence in a known language is split, when over budget, at its definitions."""
+        assert tok.map is not None
+        first = tok.map[0] + 1  # the line after the opening fence
+        start = self.starts[first] if first < len(self.starts) else el.end
+        body = self.text[start : el.end]
+        closing = body.rfind("\n")
+        body = body[:closing] if closing > 0 else body  # without the closing fence line
+        spans = code.top_level_spans(body, language)
+        assert isinstance(el.data, CodeData)
+        el.data.language = language
+        el.data.parts = [[s + start, e + start] for s, e in spans]
+
+    def front_matter(self, tok: AnyToken) -> None:
+        assert tok.map is not None
+        self.emit("front_matter", tok.map)
+        try:
+            loaded = yaml.safe_load(tok.content)
+        except yaml.YAMLError as exc:
+            self.warnings.append(ParseWarning("front_matter", f"front matter is not valid YAML: {exc}", "line 1"))
+            return
+        if loaded is None:
+            return
+        if not isinstance(loaded, dict):
+            loaded = {"front_matter": loaded}
+        # YAML dates and other non-JSON values pass through as their text form.
+        self.metadata.update(json.loads(json.dumps(loaded, default=str)))
+
+    def heading(self, tok: AnyToken, title: str) -> None:
+        assert tok.map is not None
+        reason = suspect_heading(title)
+        if reason is not None:
+            line = tok.map[0] + 1
+            self.warnings.append(
+                ParseWarning("suspect_heading", f"not a heading, read as a paragraph: {reason}", f"line {line}")
+            )
+            self.emit("paragraph", tok.map)
+            return
+        level = int(tok.tag[1])
+        self.headings.push(level, title)
+        el = self.emit("heading", tok.map, level=level)
+        if el is not None and level == 1 and "title" not in self.metadata:
+            self.metadata["title"] = title
+
+    def open_list(self, tok: AnyToken) -> None:
+        assert tok.map is not None
+        data = ListData(ordered=tok.type == "ordered_list_open", lead_in=self.lead_in())
+        depth = sum(1 for f in self.frames if f.element is not None and f.element.kind == "list")
+        self.frames.append(_Frame(self.emit("list", tok.map, level=depth + 1, data=data)))
+
+    def open_item(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
+        assert tok.map is not None
+        own_end = tok.map[1]
+        for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
+            nxt = tokens[j]
+            if nxt.type == "list_item_close" and nxt.level == tok.level:
+                break
+            if nxt.type in _LIST_OPEN and nxt.level == tok.level + 1 and nxt.map:
+                own_end = nxt.map[0]
+                break
+            if nxt.type in ("fence", "code_block") and nxt.level == tok.level + 1 and nxt.map:
+                # Code in a list item is a code unit of its own (split at its lines or
+                # definitions, never as prose); what follows it in the item is its own block.
+                own_end = nxt.map[0]
+                break
+        parent = self.frames[-1].element if self.frames else None
+        level = parent.level if parent is not None and parent.level else 1
+        el = self.emit("list_item", [tok.map[0], own_end], level=level, data=ItemData(marker=tok.info or tok.markup))
+        self.frames.append(_Frame(el, own_end=own_end))
+
+    def table(self, tokens: Sequence[AnyToken], i: int) -> int:
+        """Emit a table container, its header row (with the delimiter row) and body rows."""
+        open_tok = tokens[i]
+        assert open_tok.map is not None
+        rows: list[tuple[list[int], list[str], bool]] = []
+        cells: list[str] = []
+        row_map: list[int] = []
+        in_head = False
+        j = i + 1
+        while j < len(tokens) and tokens[j].type != "table_close":
+            t = tokens[j]
+            if t.type == "thead_open":
+                in_head = True
+            elif t.type == "thead_close":
+                in_head = False
+            elif t.type == "tr_open":
+                cells, row_map = [], list(t.map or [])
+            elif t.type == "inline":
+                cells.append(t.content.strip())
+            elif t.type == "tr_close" and row_map:
+                rows.append((row_map, cells, in_head))
+            j += 1
+        first = True
+        for start_line, header, body in _table_groups(rows, open_tok.map[0]):
+            end_line = body[-1][0][0] + 1 if body else open_tok.map[1]
+            table = self.table_group(start_line, end_line, header, body, lead_in=first)
+            if table is None:
+                break
+            first = False
+        return j + 1
+
+    def table_group(
+        self,
+        start_line: int,
+        end_line: int,
+        header: list[str],
+        body: list[tuple[list[int], list[str], bool]],
+        lead_in: bool,
+    ) -> Element | None:
+        """One table: its container, its header row (with the delimiter row) and its body rows."""
+        data = TableData(header=header, rows=len(body), lead_in=self.lead_in() if lead_in else None)
+        table = self.emit("table", [start_line, end_line], data=data)
+        if table is None:
+            return None
+        self.frames.append(_Frame(table))
+        # The delimiter row opens the first body row: a row group that starts a chunk carries the
+        # header in its context, so the delimiter never starts a chunk without its header.
+        head_end = start_line + 1 if body else end_line
+        head = self.emit("table_row", [start_line, head_end], data=row_data(header, True))
+        if head is not None:
+            data.header_text = self.text[head.start : self.span(start_line, start_line + 1)[1]]
+        for n, (line_map, row_cells, _) in enumerate(body):
+            self.emit(
+                "table_row", [head_end if n == 0 else line_map[0], line_map[0] + 1], data=row_data(row_cells, False)
+            )
+        self.frames.pop()
+        self.prev = table
+        return table
+
+    # -- completion ----------------------------------------------------------
+    def split_flat_tables(self) -> None:
+        """A paragraph whose lines are ``a | b | c`` rows without a delimiter row holds a table
+        that lost its markup (CommonMark reads it as prose): its rows become table rows."""
+        out: list[Element] = []
+        replaced: dict[str, str | None] = {}
+        for el in self.elements:
+            body = self.text[el.start : el.end]
+            if el.kind != "paragraph" or ("|" not in body and "\t" not in body):
+                out.append(el)
+                continue
+            pieces = self._paragraph_with_tables(el, len(out))
+            if pieces != [el]:
+                # A list after it is led in by its last sentence, not by a table.
+                replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
+            out.extend(pieces)
+        for el in out:
+            data = el.data
+            if isinstance(data, ListData | TableData | CodeData) and data.lead_in in replaced:
+                data.lead_in = replaced[data.lead_in]
+        self.elements = out
+
+    def _paragraph_with_tables(self, el: Element, ids: int) -> list[Element]:
+        first, last = self.line_of(el.start), self.line_of(el.end - 1)
+        lines = [self.line_span(n) for n in range(first, last + 1)]
+        tables = find_tables(self.text, lines)
+        if not tables:
+            return [el]
+        out: list[Element] = []
+        cursor = el.start
+        for n, table in enumerate(tables):
+            out.extend(self._piece(el, cursor, table.lines[0][0], f"{el.id}.p{n}"))
+            parts = table_elements(self.text, table, el.section_path, ids * 1000 + n)
+            parts[0].parent = el.parent
+            for part in parts:
+                part.id = f"{el.id}.{part.id}"
+                if part.kind == "table_row":
+                    part.parent = parts[0].id
+            out.extend(parts)
+            cursor = table.lines[-1][1]
+        out.extend(self._piece(el, cursor, el.end, f"{el.id}.p"))
+        return out
+
+    def _piece(self, el: Element, start: int, end: int, ident: str) -> list[Element]:
+        start, end = trim_span(self.text, start, end)
+        if end <= start:
+            return []
+        return [Element(ident, "paragraph", start, end, section_path=el.section_path, parent=el.parent)]
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def line_span(self, n: int) -> tuple[int, int]:
+        start = self.starts[n]
+        end = self.starts[n + 1] if n + 1 < len(self.starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
+
+    def recover_gaps(self) -> None:
+        """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
+        occupied = sorted((e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS)
+        cursor = 0
+        gaps: list[tuple[int, int]] = []
+        for start, end in [*occupied, (len(self.text), len(self.text))]:
+            if start > cursor and not self.text[cursor:start].isspace():
+                gaps.append((cursor, start))
+            cursor = max(cursor, end)
+        headings = [e for e in self.elements if e.kind == "heading"]
+        heading_starts = [e.start for e in headings]
+        for gap in gaps:
+            start, end = trim_span(self.text, *gap)
+            kind = "paragraph" if any(c.isalnum() for c in self.text[start:end]) else "markup"
+            at = bisect.bisect_right(heading_starts, start)
+            section = headings[at - 1].section_path if at else ()
+            self.elements.append(
+                Element(f"e{len(self.elements)}", kind, start, end, section_path=section, data=TextData(recovered=True))
+            )
+
+    def renumbered(self) -> list[Element]:
+        """Elements in reading order (containers before their first child), ids renumbered to match."""
+        return renumbered(self.elements)
+
+
+def _table_groups(
+    rows: list[tuple[list[int], list[str], bool]], first_line: int
+) -> list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]:
+    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
+    line between them read as one, and the row above that delimiter is the second's header."""
+    header = next((cells for _, cells, head in rows if head), [])
+    body = [r for r in rows if not r[2]]
+    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]
+    for n, row in enumerate(body):
+        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
+        if is_delimiter and groups[-1][2] and groups[-1][2][-1] is body[n - 1]:
+            new_header = groups[-1][2].pop()
+            groups.append((new_header[0][0], new_header[1], []))
+            continue
+        groups[-1][2].append(row)
+    return groups

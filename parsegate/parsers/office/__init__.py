@@ -1,0 +1,82 @@
+"""Office and web formats: DOCX, PPTX and XLSX through docling's format backends, HTML through
+our own pass over lxml (parsers.web), DoclingDocument JSON written by docling elsewhere, and
+legacy or open formats (.doc .ppt .xls .odt .odp .ods .rtf) converted to their OOXML form by
+LibreOffice first.
+
+Nothing here imports docling or lxml until a file of theirs is met: importing docling's
+backends costs seconds, and a worker that only reads Markdown should not pay for it.
+
+Data flow: checks (size, zip, XML) → convert (LibreOffice for legacy formats; docling's backend)
+→ map the DoclingDocument onto our Document (mapping.py).
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+from pathlib import PurePosixPath
+
+from parsegate.parsers.model import Document, ParseError, content_version
+from parsegate.parsers.office.checks import check_html, check_zip
+from parsegate.parsers.office.legacy import LEGACY
+
+NAME = "office"
+# The first number changes whenever the output does for the same input and libraries.
+# Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
+OUTPUT_VERSION = 3
+VERSION = f"{OUTPUT_VERSION}; docling-slim {version('docling-slim')}; lxml {version('lxml')}"
+FORMATS = {".docx": "docx", ".docm": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".xlsm": "xlsx",
+           ".html": "html", ".htm": "html", ".xhtml": "html"}  # fmt: skip
+SUFFIXES = (*FORMATS, *LEGACY, ".json")
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    suffix = PurePosixPath(doc_id).suffix.lower()
+    if suffix == ".json":
+        return _from_json(data, doc_id)
+    if suffix in LEGACY:
+        return _legacy(data, doc_id, suffix)
+    fmt = FORMATS[suffix]
+    if fmt == "html":
+        from parsegate.parsers.web import parse_html
+
+        check_html(data)
+        doc = parse_html(data, doc_id)
+        doc.parser = f"{NAME} {VERSION}"
+        return doc
+    return _ooxml(data, doc_id, fmt, content_version(data))
+
+
+def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str) -> Document:
+    from parsegate.parsers.office.backends import convert
+    from parsegate.parsers.office.mapping import to_document
+
+    check_zip(data, fmt)
+    ddoc, gaps = convert(data, doc_id, fmt)
+    doc = to_document(ddoc, doc_id, version_, fmt, gaps)
+    doc.parser = f"{NAME} {VERSION}"
+    return doc
+
+
+def _from_json(data: bytes, doc_id: str) -> Document:
+    from parsegate.parsers.office.backends import from_json
+    from parsegate.parsers.office.mapping import to_document
+
+    doc = to_document(from_json(data), doc_id, content_version(data), "docling")
+    doc.parser = f"{NAME} {VERSION}"
+    return doc
+
+
+def _legacy(data: bytes, doc_id: str, suffix: str) -> Document:
+    """Converted by LibreOffice to its OOXML form, then read as such. The document keeps its own
+    format name (``doc``, ``odt``…) and notes the conversion in its metadata."""
+    from parsegate.parsers.office.legacy import to_ooxml
+
+    converted, target, note = to_ooxml(data, suffix)
+    doc = _ooxml(converted, str(PurePosixPath(doc_id).with_suffix(f".{target}")), target, content_version(data))
+    doc.doc_id = doc_id
+    doc.format = suffix[1:]
+    doc.metadata["converted"] = note
+    return doc
+
+
+__all__ = ["FORMATS", "NAME", "SUFFIXES", "VERSION", "ParseError", "parse"]

@@ -1,0 +1,104 @@
+"""docling's declarative format backends, imported once per process and only when an Office
+file is met (importing them costs seconds), and run without torch: ``InputDocument`` +
+``backend.convert()``, never ``docling.document_converter``.
+
+docling strips each run of a paragraph it splits by formatting ("Customers may request a",
+"full refund", "within"), so the spacing between them is lost. For DOCX the Word backend is
+subclassed to note, for each such paragraph, the whitespace the source has between its pieces;
+docling's output itself is left exactly as docling makes it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from functools import cache
+from pathlib import PurePosixPath
+from typing import Any
+
+from parsegate.parsers.model import ParseError
+
+
+@cache
+def _backends() -> dict[str, tuple[Any, Any]]:
+    from docling.backend.msexcel_backend import MsExcelDocumentBackend
+    from docling.backend.mspowerpoint_backend import MsPowerpointDocumentBackend
+    from docling.datamodel.base_models import InputFormat
+
+    return {
+        "docx": (InputFormat.DOCX, _spacing_word_backend()),
+        "pptx": (InputFormat.PPTX, MsPowerpointDocumentBackend),
+        "xlsx": (InputFormat.XLSX, MsExcelDocumentBackend),
+    }
+
+
+def _spacing_word_backend() -> Any:
+    from docling.backend.msword_backend import MsWordDocumentBackend
+
+    class SpacingWordBackend(MsWordDocumentBackend):
+        """docling's Word backend, noting the source's whitespace between a paragraph's pieces."""
+
+        gaps: dict[tuple[str, ...], list[str]]
+
+        def _get_paragraph_elements(self, paragraph: Any) -> Any:
+            pieces = super()._get_paragraph_elements(paragraph)
+            if len(pieces) > 1:
+                texts = tuple(str(text) for text, _, _ in pieces)
+                if texts not in self.gaps:
+                    self.gaps[texts] = source_gaps(self._get_paragraph_text(paragraph), texts)
+            return pieces
+
+    SpacingWordBackend.gaps = {}
+    return SpacingWordBackend
+
+
+def source_gaps(raw: str, pieces: tuple[str, ...]) -> list[str]:
+    """The text between consecutive stripped pieces of ``raw`` (found in order), or " " where a
+    piece cannot be found (docling rewrote it)."""
+    gaps: list[str] = []
+    cursor = 0
+    for n, piece in enumerate(pieces):
+        at = raw.find(piece, cursor) if piece else -1
+        if n:
+            gap = raw[cursor:at] if at >= 0 else " "
+            gaps.append(gap if not gap.strip() else " ")
+        if at >= 0:
+            cursor = at + len(piece)
+    return gaps
+
+
+def convert(data: bytes, doc_id: str, fmt: str) -> tuple[Any, dict[tuple[str, ...], list[str]]]:
+    """docling's DoclingDocument for the file, and the source spacing it noted (DOCX)."""
+    from docling.datamodel.document import InputDocument
+
+    input_format, backend = _backends()[fmt]
+    name = PurePosixPath(doc_id).name
+    try:
+        source = InputDocument(path_or_stream=io.BytesIO(data), format=input_format, backend=backend, filename=name)
+        if not source.valid:
+            raise ParseError("corrupt", f"docling could not open this .{fmt} file")
+        instance: Any = source._backend
+        if fmt == "docx":
+            instance.gaps = {}
+        ddoc = instance.convert()
+    except ParseError:
+        raise
+    except Exception as exc:  # the backends raise whatever their libraries raise
+        raise ParseError("corrupt", f"docling could not read this .{fmt} file: {type(exc).__name__}: {exc}") from None
+    return ddoc, dict(getattr(instance, "gaps", {}))
+
+
+def from_json(data: bytes) -> Any:
+    """A DoclingDocument written by docling elsewhere."""
+    from docling_core.types.doc.document import DoclingDocument
+
+    try:
+        raw = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise ParseError("invalid_json", "not valid JSON") from None
+    if not isinstance(raw, dict) or raw.get("schema_name") != "DoclingDocument":
+        raise ParseError("unsupported", "a JSON file that is not a DoclingDocument (no schema_name 'DoclingDocument')")
+    try:
+        return DoclingDocument.model_validate(raw)
+    except Exception as exc:  # pydantic's ValidationError and whatever a validator raises
+        raise ParseError("invalid_docling", f"not a valid DoclingDocument: {str(exc)[:300]}") from None

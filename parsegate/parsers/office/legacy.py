@@ -1,0 +1,113 @@
+"""Legacy and open formats (.doc .ppt .xls .odt .odp .ods .rtf) through LibreOffice: converted
+headless to their OOXML form in a temporary folder, then read as DOCX, PPTX or XLSX.
+
+The conversion runs in a fresh LibreOffice profile whose macro security is "very high" with
+macro execution disabled, under a time limit (``PARSEGATE_SOFFICE_SECONDS``, 120 s by default;
+the whole process group is killed past it). Without LibreOffice the refusal says what to install.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from parsegate.parsers.model import ParseError
+
+LEGACY = {".doc": "docx", ".dot": "docx", ".rtf": "docx", ".odt": "docx",
+          ".ppt": "pptx", ".pps": "pptx", ".odp": "pptx", ".xls": "xlsx", ".ods": "xlsx"}  # fmt: skip
+_FILTERS = {"docx": "docx:MS Word 2007 XML", "pptx": "pptx:Impress MS PowerPoint 2007 XML",
+            "xlsx": "xlsx:Calc MS Excel 2007 XML"}  # fmt: skip
+_PACKAGES = {"docx": "libreoffice-writer-nogui", "pptx": "libreoffice-impress-nogui", "xlsx": "libreoffice-calc-nogui"}
+# Macro security "very high" (only signed macros from trusted places) and macros disabled outright.
+_NO_MACROS = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel"
+ oor:op="fuse"><value>3</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution"
+ oor:op="fuse"><value>true</value></prop></item>
+</oor:items>
+"""
+
+
+def soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def to_ooxml(data: bytes, suffix: str) -> tuple[bytes, str, dict[str, Any]]:
+    """The file converted to its OOXML form, that form's name, and a note for the metadata."""
+    target = LEGACY[suffix]
+    program = soffice()
+    if program is None:
+        raise ParseError(
+            "needs_libreoffice",
+            f"'{suffix}' files are read after a conversion to .{target} by LibreOffice, which is not installed: "
+            f"install it (Debian: apt-get install {_PACKAGES[target]}) or convert the file to .{target} first",
+        )
+    seconds = _seconds()
+    with tempfile.TemporaryDirectory(prefix="parsegate-soffice-") as tmp:
+        folder = Path(tmp)
+        source = folder / f"input{suffix}"
+        source.write_bytes(data)
+        profile = folder / "profile"
+        (profile / "user").mkdir(parents=True)
+        (profile / "user" / "registrymodifications.xcu").write_text(_NO_MACROS)
+        out = folder / "out"
+        command = [
+            program,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless", "--invisible", "--norestore", "--nolockcheck", "--nodefault", "--nologo",
+            "--convert-to", _FILTERS[target], "--outdir", str(out), str(source),
+        ]  # fmt: skip
+        _run(command, seconds, suffix, folder)
+        converted = out / f"input.{target}"
+        if not converted.is_file():
+            raise ParseError("corrupt", f"LibreOffice could not convert this '{suffix}' file to .{target}")
+        note = {"from": suffix[1:], "to": target, "by": f"LibreOffice {libreoffice_version(program)}".strip()}
+        return converted.read_bytes(), target, note
+
+
+def _seconds() -> float:
+    try:
+        return float(os.environ.get("PARSEGATE_SOFFICE_SECONDS", "120"))
+    except ValueError:
+        return 120.0
+
+
+def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
+    """Run LibreOffice in its own process group, killed whole past the time limit."""
+    env = {**os.environ, "HOME": str(home)}
+    with subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env
+    ) as proc:
+        try:
+            _, err = proc.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise ParseError(
+                "timeout", f"LibreOffice took more than {seconds:.0f} s to convert this '{suffix}' file"
+            ) from None
+    if proc.returncode != 0:
+        message = err.decode("utf-8", errors="replace").strip()[-300:]
+        raise ParseError("corrupt", f"LibreOffice could not convert this '{suffix}' file: {message or proc.returncode}")
+
+
+@cache
+def libreoffice_version(program: str) -> str:
+    with tempfile.TemporaryDirectory(prefix="parsegate-soffice-") as home:
+        try:
+            done = subprocess.run(
+                [program, "--version"], capture_output=True, timeout=60, check=False, env={**os.environ, "HOME": home}
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+    found = re.search(rb"\d+(?:\.\d+)+", done.stdout)
+    return found.group().decode() if found else ""

@@ -1,0 +1,172 @@
+"""Born-digital PDF → Document: text and glyph boxes from PDFium (pypdfium2), page by page.
+
+Data flow, one module per step:
+
+1. read: PDFium's glyphs in content-stream order with boxes and styles, images, vector paths
+   (the only module that touches PDFium);
+2. lines: PDFium's lines cut at baseline jumps and at gaps far wider than a word space;
+3. tables, unruled, figures: ruled tables checked against their text, tables recognised from
+   column alignment, figure regions; each takes its lines out of the flow;
+4. typography: the body style and page furniture, over the whole document;
+5. order: lines grouped into blocks, blocks put in reading order by an XY-cut;
+6. typography: headings and their levels;
+7. build: elements and the document text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from importlib.metadata import version
+from typing import Any
+
+import pypdfium2 as pdfium
+
+from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
+from parsegate.parsers.pdf.build import Builder, emit_page, finish
+from parsegate.parsers.pdf.figures import Mark, figure_regions
+from parsegate.parsers.pdf.layout import Line, Page
+from parsegate.parsers.pdf.lines import build_lines, rejoin
+from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
+from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
+from parsegate.parsers.pdf.tables import ruled_tables
+from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
+from parsegate.parsers.pdf.unruled import unruled_tables
+
+NAME = "pdf"
+# The structure layer's own version: bump it whenever the elements it makes change.
+# Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
+OUTPUT_VERSION = 4
+VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
+SUFFIXES = (".pdf",)
+# Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
+_JUNK_TITLE = re.compile(
+    r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE
+)
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    pdf = open_pdf(data)
+    warnings: list[ParseWarning] = []
+    pages = list(_pages(pdf, warnings))
+    body = body_style(pages)
+    furniture = furniture_lines(pages, body)
+    outline = list(read_outline(pdf, warnings))
+    named = outline_lines(outline)
+    laid_out = [(page, _order(page, furniture, named)) for page in pages]
+    headings = find_headings(laid_out, body, outline)
+    builder = Builder(body=body)
+    for _, blocks in laid_out:
+        emit_page(builder, blocks, headings)
+    finish(builder, [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture])
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="pdf",
+        text=builder.text(),
+        elements=builder.elements,
+        metadata=_metadata(pdf, builder),
+        parser=f"{NAME} {VERSION}",
+        warnings=warnings,
+    )
+    if not doc.text.strip() and not any(w.code == "needs_ocr" for w in warnings):
+        warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+def _setting(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Page]:
+    max_pages = int(_setting("PARSEGATE_PDF_MAX_PAGES", 2000))
+    max_seconds = _setting("PARSEGATE_PDF_MAX_SECONDS", 300)
+    if len(pdf) > max_pages:
+        raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
+    started = time.perf_counter()
+    for index in range(len(pdf)):
+        where = f"page {index + 1}"
+        if time.perf_counter() - started > max_seconds:
+            raise ParseError("timeout", f"over the {max_seconds:.0f} s limit at {where} (PARSEGATE_PDF_MAX_SECONDS)")
+        try:
+            raw = read_page(pdf, index)
+        except pdfium.PdfiumError as exc:
+            warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
+            continue
+        page = _page(raw, warnings)
+        if not page.lines and not page.tables and raw.images:
+            warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?)", where))
+        _let_go_of_glyphs(page)
+        yield page
+
+
+def _let_go_of_glyphs(page: Page) -> None:
+    """Past its page, a line needs its glyphs only to measure a code listing's indentation:
+    a long document would otherwise hold every glyph of every page until the end."""
+    for line in [
+        *page.lines,
+        *(ln for t in page.tables for ln in t.lines),
+        *(ln for f in page.figures for ln in f.lines),
+    ]:
+        if not line.style.mono:
+            line.glyphs = []
+
+
+def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
+    """Lines, then tables and figures, each taking its lines out of the flow."""
+    lines, dropped = build_lines(raw.runs, raw.number)
+    if dropped:
+        warnings.append(
+            ParseWarning(
+                "unmapped_glyphs",
+                f"{dropped} line(s) of glyphs with no text behind them left out (a font "
+                "without a ToUnicode map; OCR would read them)",
+                f"page {raw.number}",
+            )
+        )
+    page = Page(raw.number, raw.width, raw.height, lines)
+    if lines and len(raw.edges) >= 4:
+        page.tables = ruled_tables(raw.edges, lines, raw.number)
+        page.lines = _without(page.lines, [ln for t in page.tables for ln in t.lines])
+    marks = [
+        *(Mark(box, "image") for box in raw.images),
+        *(Mark(d.box, "curve" if d.curved else "box") for d in raw.drawings),
+        *(Mark(box, "dot" if max(box[2] - box[0], box[3] - box[1]) <= 2.5 else "rule") for box in raw.rules),
+    ]
+    page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number)
+    page.lines = _without(page.lines, [ln for f in page.figures for ln in f.lines])
+    unruled = unruled_tables(page.lines, raw.number)
+    page.tables += unruled
+    page.lines = rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines]))
+    return page
+
+
+def _without(lines: list[Any], taken: list[Any]) -> list[Any]:
+    gone = {id(x) for x in taken}
+    return [ln for ln in lines if id(ln) not in gone]
+
+
+def _order(page: Page, furniture: set[Any], named: Callable[[Line], bool]) -> list[Block]:
+    lines = [ln for ln in page.lines if ln not in furniture]
+    blocks = group_lines(lines, named)
+    blocks += [item_block(t) for t in page.tables]
+    blocks += [item_block(f, f.lines) for f in page.figures]
+    return order_blocks(blocks)
+
+
+def _metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:
+    meta: dict[str, Any] = {"pages": len(pdf)}
+    info = read_info(pdf)
+    top = [el for el in builder.elements if el.kind == "heading" and el.level == 1]
+    title = (info.get("Title") or "").strip()
+    if title and not _JUNK_TITLE.match(title):
+        meta["title"] = title
+    elif len(top) == 1:
+        # One top-level heading names the document; several are its sections.
+        meta["title"] = builder.text()[top[0].start : top[0].end]
+    return meta

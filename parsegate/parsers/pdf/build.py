@@ -1,0 +1,327 @@
+"""Elements and the document text, block by block in reading order: headings; paragraphs, list
+items, code listings, captions and footnotes from text blocks; tables with their rows; figure
+text after its figure's caption; furniture last (so no chunk, a contiguous slice, takes it in).
+
+Element data is built in one place (the ``*_data`` functions) so its shape per kind is plain.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from parsegate.parsers.model import Element, ListData, RowData, TableData, TextBuilder
+from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box
+from parsegate.parsers.pdf.lines import join_lines
+from parsegate.parsers.pdf.order import Block
+from parsegate.parsers.pdf.text import BULLETS
+from parsegate.parsers.pdf.typography import Heading
+
+_SEP = "\n\n"
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
+_ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
+_FOOTNOTE = re.compile(r"^(\d{1,3}|[*†‡§¶])\s*\S")
+_END = '.!?:;"”’)»'
+
+
+# -- element data (one place per kind) ------------------------------------------------------------
+
+
+def table_data(table: Table, rows: list[list[str]], lead_in: str | None) -> TableData:
+    header = rows[0] if table.header_rows else []
+    return TableData(
+        header=header,
+        header_text=row_text(header) if header else None,
+        rows=len(rows) - table.header_rows,
+        pages=[table.page],
+        lead_in=lead_in or None,
+    )
+
+
+def row_data(cells: list[str], header: bool) -> RowData:
+    return RowData(cells=cells, header=header)
+
+
+def list_data(lead_in: str | None) -> ListData:
+    return ListData(lead_in=lead_in or None)
+
+
+def row_text(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+# -- the builder ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Builder(TextBuilder):
+    body: Style = field(default_factory=Style)
+    elements: list[Element] = field(default_factory=list)
+    headings: list[tuple[int, str]] = field(default_factory=list)
+    last_table: Element | None = None  # for a table continued on the next page
+    open_list: Element | None = None
+    footnotes: list[tuple[str, int, Box]] = field(default_factory=list)  # waiting for their page's end
+    furniture: list[tuple[str, int, Box]] = field(default_factory=list)  # besides the pages' own lines
+    hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
+    last_style: Style | None = None  # and in this type
+
+    def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
+        if kind != "list_item":
+            self.open_list = None
+        start, end = self.add(text, sep)
+        el = Element(f"e{len(self.elements)}", kind, start, end, section_path=tuple(t for _, t in self.headings),
+                     page=page, bbox=box, **fields)  # fmt: skip
+        self.elements.append(el)
+        return el
+
+    def container(self, kind: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
+        """An element that will enclose the next ones (its end grows with them)."""
+        start = self.next_start(sep)
+        el = Element(f"e{len(self.elements)}", kind, start, start, section_path=tuple(t for _, t in self.headings),
+                     page=page, bbox=box, **fields)  # fmt: skip
+        self.elements.append(el)
+        return el
+
+
+def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -> None:
+    figure_text: list[Block] = []
+    for n, block in enumerate(blocks):
+        if n == 0 and not isinstance(block.item, Table):
+            _flush_footnotes(b)
+        if isinstance(block.item, Table):
+            _emit_table(b, block.item)
+            if n == 0:
+                _flush_footnotes(b)
+        elif block.item is not None:
+            if block.lines:
+                figure_text.append(block)
+            continue
+        elif block in headings:
+            _emit_heading(b, block, headings[block])
+        else:
+            _emit_text(b, block)
+        # Figure text goes after the figure's caption, or after what follows the figure.
+        if figure_text and not (b.elements and b.elements[-1].kind == "heading"):
+            for figure in figure_text:
+                _emit_figure_text(b, figure)
+            figure_text = []
+    for figure in figure_text:
+        _emit_figure_text(b, figure)
+    last = b.elements[-1] if b.elements else None
+    if last is None or last.kind != "table_row":
+        _flush_footnotes(b)
+
+
+def _flush_footnotes(b: Builder) -> None:
+    """Footnotes wait for the end of their page, and past it while a table runs on to the next
+    page: they float, and a table is one element however many pages it spans."""
+    for text, page, box in b.footnotes:
+        b.emit("footnote", text, page, box)
+    b.footnotes = []
+
+
+def finish(b: Builder, furniture: list[tuple[str, int, Box]]) -> None:
+    """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
+    slice) can take it in."""
+    _flush_footnotes(b)
+    for text, page, box in sorted([*furniture, *b.furniture], key=lambda f: f[1]):
+        b.emit("furniture", text, page, box)
+
+
+def _box(lines: list[Line]) -> Box:
+    return round_box(min(ln.x0 for ln in lines), min(ln.top for ln in lines),
+                     max(ln.x1 for ln in lines), max(ln.bottom for ln in lines))  # fmt: skip
+
+
+def _emit_heading(b: Builder, block: Block, heading: Heading) -> None:
+    while b.headings and b.headings[-1][0] >= heading.level:
+        b.headings.pop()
+    b.headings.append((heading.level, heading.text))
+    b.emit("heading", heading.text, block.lines[0].page, _box(block.lines), level=heading.level)
+
+
+def _emit_figure_text(b: Builder, block: Block) -> None:
+    lines = sorted(block.lines, key=lambda ln: (round(ln.top), ln.x0))
+    b.emit("figure_text", "\n".join(ln.text for ln in lines), lines[0].page, _box(lines))
+
+
+# -- text blocks -----------------------------------------------------------------------------------
+
+
+def _emit_text(b: Builder, block: Block) -> None:
+    lines = block.lines
+    if all(ln.style.mono for ln in lines):
+        _emit_code(b, lines)
+        return
+    unit: list[Line] = []
+    for line in lines:
+        if unit and _starts_unit(unit, line, block, b.body):
+            _emit_unit(b, unit, block)
+            unit = []
+        unit.append(line)
+    _emit_unit(b, unit, block)
+
+
+def _starts_unit(unit: list[Line], line: Line, block: Block, body: Style) -> bool:
+    """A new paragraph or list item: a bullet or number, a first-line indent, a short line
+    before it that ends a sentence, or another style."""
+    prev = unit[-1]
+    em = line.size
+    if _ITEM.match(line.text) or (_small(line, body) and _FOOTNOTE.match(line.text)):
+        return True
+    if _ITEM.match(unit[0].text):
+        # An item goes on under its text (a hanging indent), after a line that ran full, or
+        # after a line that ends mid-sentence.
+        return not (_hanging(unit, line) or prev.x1 >= block.x1 - 2 * em or prev.text[-1:] not in _END)
+    if line.style.key != prev.style.key and line.uniform and prev.uniform:
+        return True
+    if (
+        line.x0 > prev.x0 + 0.8 * em
+        and line.x0 > block.x0 + 0.8 * em
+        and len(unit) >= 1
+        and prev.x0 < block.x0 + 0.5 * em
+    ):
+        return prev.text[-1:] in _END or prev.x1 < block.x1 - 2 * em  # an indented first line
+    return prev.x1 < block.x1 - 3 * em and prev.text[-1:] in _END and len(block.lines) >= 3
+
+
+def _small(line: Line, body: Style) -> bool:
+    """Set clearly smaller than the body text: footnote size."""
+    return line.size < body.size - 0.75
+
+
+def _hanging(unit: list[Line], line: Line) -> bool:
+    """A list item's later lines sit under its text, right of its bullet."""
+    return len(unit) >= 1 and line.x0 > unit[0].x0 + 0.5 * line.size
+
+
+def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
+    text = join_lines(lines)
+    page, box = lines[0].page, _box(lines)
+    if max(ln.size for ln in lines) < b.body.size - 0.75 and _FOOTNOTE.match(text):
+        b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
+    elif _ITEM.match(text):
+        _emit_item(b, text, page, box)
+    elif _continues_paragraph(b, lines, text):
+        return
+    elif _CAPTION.match(text):
+        b.emit("caption", text, page, box)
+    else:
+        b.emit("paragraph", text, page, box)
+        b.hyphenated, b.last_style = lines[-1].hyphen, lines[-1].style
+
+
+def _emit_item(b: Builder, text: str, page: int, box: Box) -> None:
+    """A list item, in the list that the items before it opened (with the paragraph right
+    before the list as its lead-in)."""
+    if b.open_list is None:
+        last = b.elements[-1] if b.elements else None
+        lead = last.id if last is not None and last.kind == "paragraph" else None
+        b.open_list = b.container("list", page, box, data=list_data(lead))
+    item_list = b.open_list
+    item = b.emit("list_item", text, page, box, parent=item_list.id, level=1)
+    b.open_list = item_list
+    item_list.end = item.end
+
+
+def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
+    """A paragraph cut by a column break goes on in the next block: the previous paragraph,
+    on the same page (an element has one page), ends mid-sentence and this text starts in
+    lower case, in the same type."""
+    last = b.elements[-1] if b.elements else None
+    first = lines[0]
+    if last is None or last.kind != "paragraph" or last.page != first.page or not text[:1].islower():
+        return False
+    before = b.pieces[-1]
+    if before[-1:] in _END or b.last_style is None or abs(b.last_style.size - first.size) > 0.5:
+        return False
+    if b.hyphenated:
+        joined = before + text
+    elif before.endswith("-") and before[-2:-1].isalpha():
+        joined = before[:-1] + text
+    else:
+        joined = f"{before} {text}"
+    b.size += len(joined) - len(before)
+    b.pieces[-1] = joined
+    last.end = b.size
+    if last.bbox is not None:
+        box = _box(lines)
+        last.bbox = (min(last.bbox[0], box[0]), min(last.bbox[1], box[1]),
+                     max(last.bbox[2], box[2]), max(last.bbox[3], box[3]))  # fmt: skip
+    b.hyphenated = lines[-1].hyphen
+    return True
+
+
+def _emit_code(b: Builder, lines: list[Line]) -> None:
+    """A listing keeps its line breaks and indentation (in character widths)."""
+    left = min(ln.x0 for ln in lines)
+    width = _char_width(lines)
+    rows = [" " * max(0, round((ln.x0 - left) / width)) + ln.text for ln in lines]
+    b.emit("code", "\n".join(rows), lines[0].page, _box(lines))
+
+
+def _char_width(lines: list[Line]) -> float:
+    """The listing's advance: the usual step from one glyph's left edge to the next's."""
+    steps = [
+        b.x0 - a.x0
+        for ln in lines
+        for a, b in itertools.pairwise(ln.glyphs)
+        if a.text != " " and b.text != " " and b.x0 > a.x0
+    ]
+    return statistics.median(steps) if steps else 0.6 * lines[0].size
+
+
+# -- tables ----------------------------------------------------------------------------------------
+
+
+def _emit_table(b: Builder, table: Table) -> None:
+    rows = table.rows
+    previous = b.last_table
+    header = previous.data.header or None if previous is not None and isinstance(previous.data, TableData) else None
+    # A table that goes on from the previous page: the same columns, a repeated header or none.
+    last = b.elements[-1] if b.elements else None
+    continues = previous is not None and last is not None and last.parent == previous.id
+    # Without a header, a table that goes on right after the last one's rows (in the next
+    # column or page) with as many columns is the same table.
+    last_cells = last.data.cells if last is not None and isinstance(last.data, RowData) else []
+    columns = len(header) if header is not None else len(last_cells)
+    if continues and previous is not None and len(rows[0]) == columns:
+        skip = 0
+        if rows[0] == header:
+            # The header repeated on the new page: the table has it already; the repeat is
+            # the page's furniture (kept, out of the body).
+            b.furniture.append((row_text(rows[0]), table.page, _row_box(table, 0)))
+            rows, skip = rows[1:], 1
+        _emit_rows(b, previous, rows, table, first=False, skip=skip)
+        assert isinstance(previous.data, TableData)
+        previous.data.rows += len(rows)
+        previous.data.pages.append(table.page)
+        previous.end = b.size
+        return
+    box = round_box(table.x0, table.top, table.x1, table.bottom)
+    lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
+    el = b.container("table", table.page, box, data=table_data(table, rows, lead_in))
+    if table.header_rows:
+        b.emit("table_row", row_text(rows[0]), table.page, _row_box(table, 0), parent=el.id,
+               data=row_data(rows[0], True))  # fmt: skip
+        _emit_rows(b, el, rows[1:], table, first=False, skip=1)
+    else:
+        _emit_rows(b, el, rows, table, first=True)
+    el.end = b.size
+    b.last_table = el
+
+
+def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool, skip: int = 0) -> None:
+    """Rows of ``source`` from its row ``skip`` on, each with its own box."""
+    for n, cells in enumerate(rows):
+        b.emit("table_row", row_text(cells), source.page, _row_box(source, n + skip),
+               sep=_SEP if first and n == 0 else "\n", parent=table.id, data=row_data(cells, False))  # fmt: skip
+
+
+def _row_box(table: Table, n: int) -> Box:
+    if n < len(table.row_boxes):
+        return round_box(*table.row_boxes[n])
+    return round_box(table.x0, table.top, table.x1, table.bottom)

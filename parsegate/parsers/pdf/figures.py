@@ -1,0 +1,131 @@
+"""Figure regions: images, and clusters of vector paths that draw something (curves, slanted
+lines, several boxes), the way pymupdf4llm clusters graphics. Each region is one block for the
+reading order, and the text inside it (labels, callouts) is figure text, out of the body flow.
+
+A region whose text reads like prose is a framed or shaded text box, not a figure; one that
+covers most of the page is a background.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from parsegate.parsers.pdf.layout import Box, Figure, Line, Table
+
+_JOIN = 6.0  # paths this close belong to one drawing
+_MIN_SIDE = 24.0  # a smaller region is an icon, a bullet or a rule
+_BACKGROUND = 0.6  # share of the page above which a region is a background
+_PROSE_WORDS = 8  # a line with this many words is prose
+_PROSE_SHARE = 0.3  # share of prose lines above which a region is a text box
+
+
+@dataclass
+class Mark:
+    """An image or a path, as the figure finder sees it."""
+
+    box: Box
+    kind: str  # image, curve (Bézier or slanted), box (straight, not thin), rule (thin), dot
+
+
+@dataclass
+class _Cluster:
+    box: Box
+    marks: list[Mark] = field(default_factory=list)
+
+
+def figure_regions(
+    marks: Sequence[Mark], lines: Sequence[Line], tables: Sequence[Table], width: float, height: float, page: int
+) -> list[Figure]:
+    page_area = width * height
+    kept = [
+        m for m in marks
+        if _area(m.box) < _BACKGROUND * page_area and not any(_inside(m.box, _table_box(t)) for t in tables)
+    ]  # fmt: skip
+    figures = []
+    for cluster in _clusters(kept):
+        box = cluster.box
+        if box[2] - box[0] < _MIN_SIDE or box[3] - box[1] < _MIN_SIDE or _area(box) >= _BACKGROUND * page_area:
+            continue
+        kinds = Counter(m.kind for m in cluster.marks)
+        inside = [ln for ln in lines if _inside((ln.x0, ln.top, ln.x1, ln.bottom), box, slack=2.0)]
+        if not _drawing(kinds, inside):
+            continue
+        index = min((ln.index for ln in inside), default=1 << 30)
+        figures.append(Figure(page, *box, lines=inside, index=index))
+    return figures
+
+
+def _drawing(kinds: Counter[str], inside: Sequence[Line]) -> bool:
+    """An image, curves (drawn, or dotted as TeX's picture mode does), or several boxes with
+    labels only: a drawing. A frame or shaded box around prose is a text box."""
+    if inside and sum(len(ln.text.split()) >= _PROSE_WORDS for ln in inside) > _PROSE_SHARE * len(inside):
+        return False
+    if kinds["image"] or kinds["curve"] >= 2 or kinds["dot"] >= 10:
+        return True
+    labels = not inside or statistics.median(len(ln.text.split()) for ln in inside) <= 3
+    return kinds["box"] >= 4 and labels
+
+
+def _clusters(marks: Sequence[Mark]) -> list[_Cluster]:
+    """Marks joined while their boxes, grown by _JOIN, overlap (a sweep over x, then merged)."""
+    clusters: list[_Cluster] = []
+    for mark in sorted(marks, key=lambda m: m.box[0]):
+        grown = _grow(mark.box, _JOIN)
+        hits = [c for c in clusters if _overlap(grown, c.box)]
+        if not hits:
+            clusters.append(_Cluster(mark.box, [mark]))
+            continue
+        first = hits[0]
+        first.marks.append(mark)
+        first.box = _union(first.box, mark.box)
+        for other in hits[1:]:
+            first.marks.extend(other.marks)
+            first.box = _union(first.box, other.box)
+            clusters.remove(other)
+    # Merging can make clusters that now overlap: repeat until none do.
+    merged = True
+    while merged:
+        merged = False
+        for i, a in enumerate(clusters):
+            for b in clusters[i + 1 :]:
+                if _overlap(_grow(a.box, _JOIN), b.box):
+                    a.marks.extend(b.marks)
+                    a.box = _union(a.box, b.box)
+                    clusters.remove(b)
+                    merged = True
+                    break
+            if merged:
+                break
+    return clusters
+
+
+def _table_box(t: Table) -> Box:
+    return (t.x0, t.top, t.x1, t.bottom)
+
+
+def _area(b: Box) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _grow(b: Box, by: float) -> Box:
+    return (b[0] - by, b[1] - by, b[2] + by, b[3] + by)
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(inner: Box, outer: Box, slack: float = 1.0) -> bool:
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )

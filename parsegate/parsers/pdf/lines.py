@@ -1,0 +1,291 @@
+"""PDFium's lines → the parser's lines (pure geometry on glyphs).
+
+PDFium follows the content stream: it joins runs that only share a baseline (two columns, two
+captions side by side, the cells of a table row, a footer with a page number at each end), and
+it does not break the line after a line-end hyphen it reports as U+FFFE. Here each PDFium line
+is cut where the baseline jumps back to the left (a new visual line) and where a gap between
+glyphs is far wider than the line's word spaces (pdfminer's ``char_margin`` idea).
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+
+from parsegate.parsers.pdf.layout import Glyph, Line, Style
+from parsegate.parsers.pdf.text import (
+    has_garbage,
+    has_rtl,
+    is_garbage,
+    is_hyphen_mark,
+    is_mark,
+    normalize,
+    script,
+    swapped_lam_alef,
+)
+
+_MIN_SPLIT = 1.0  # ems: no gap narrower than this ever cuts a line
+_ALWAYS_SPLIT = 2.5  # ems: a gap this wide always cuts
+_OVER_WORD_GAPS = 2.0  # between the two: cut when this many times the line's median word space
+_SPACE = 0.15  # ems: glyphs further apart than this are separate words
+
+
+def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
+    """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
+    lines: list[Line] = []
+    dropped = 0
+    for row, run in enumerate(runs):
+        if _sideways(run):
+            # Text set across the page's direction (a rotated label, a margin note): one
+            # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
+            line = _line(run, page, row)
+            if line is not None and line.text:
+                line.sideways = True
+                lines.append(line)
+            continue
+        for visual in _visual_lines(run):
+            for fragment in _fragments(visual):
+                line = _line(fragment, page, row)
+                if line is None:
+                    dropped += 1
+                elif line.text:
+                    lines.append(line)
+    return _attach_marks(lines), dropped
+
+
+def _attach_marks(lines: list[Line]) -> list[Line]:
+    """A footnote mark or superscript the content stream set apart (a line of one or two small
+    glyphs) joins the line it touches on the left or right."""
+    marks = [ln for ln in lines if len(ln.text) <= 2 and not ln.sideways]
+    if not marks:
+        return lines
+    by_height: dict[int, list[int]] = {}  # lines by 10-pt band of their top, for a near lookup
+    for n, line in enumerate(lines):
+        by_height.setdefault(int(line.top // 10), []).append(n)
+    gone: set[int] = set()
+    for mark in marks:
+        band = int(mark.top // 10)
+        near = [n for b in (band - 2, band - 1, band, band + 1) for n in by_height.get(b, ())]
+        for n in near:
+            line = lines[n]
+            if line is mark or id(line) in gone or line.size <= mark.size or len(line.text) <= 2:
+                continue
+            beside = min(abs(line.x0 - mark.x1), abs(mark.x0 - line.x1)) <= 0.3 * line.size
+            level = line.top - 0.5 * line.size <= mark.top and mark.bottom <= line.bottom + 0.25 * line.size
+            if beside and level:
+                glyphs = mark.glyphs + line.glyphs if mark.x1 <= line.x0 + 1 else line.glyphs + mark.glyphs
+                joined = _line(glyphs, line.page, line.row)
+                if joined is not None:
+                    lines[n] = joined
+                    gone.add(id(mark))
+                break
+    return [ln for ln in lines if id(ln) not in gone]
+
+
+def _sideways(run: list[Glyph]) -> bool:
+    ink = _ink(run)
+    if len(ink) < 3 or abs(ink[-1].x0 - ink[0].x0) > abs(ink[-1].top - ink[0].top):
+        return False  # most lines: they run across more than down
+    across = sum(abs(b.x0 - a.x0) for a, b in itertools.pairwise(ink))
+    down = sum(abs(b.top - a.top) for a, b in itertools.pairwise(ink))
+    return down > 3 * across
+
+
+def _ink(glyphs: list[Glyph]) -> list[Glyph]:
+    return [g for g in glyphs if g.text != " "]
+
+
+def _visual_lines(run: list[Glyph]) -> list[list[Glyph]]:
+    """Cut where the next glyph sits on a lower or higher baseline and back to the left."""
+    out: list[list[Glyph]] = [[]]
+    prev: Glyph | None = None
+    for g in run:
+        # A line-end hyphen ends its line; a combining mark (a vowel sign, tanween) sits above
+        # or below its letter: neither starts a line.
+        if g.text != " " and not is_hyphen_mark(g.text) and not is_mark(g.text):
+            if prev is not None and _new_baseline(prev, g):
+                out.append([])
+            prev = g
+        out[-1].append(g)
+    return [v for v in out if _ink(v)]
+
+
+def _new_baseline(prev: Glyph, g: Glyph) -> bool:
+    overlap = min(prev.bottom, g.bottom) - max(prev.top, g.top)
+    if overlap > 0:
+        return False  # superscripts, subscripts and inline formulas overlap their line
+    em = max(prev.style.size, g.style.size, 1.0)
+    far = abs((g.top + g.bottom) - (prev.top + prev.bottom)) / 2 > em
+    return g.x0 < prev.x0 or far
+
+
+def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
+    ink = [g for g in _ink(glyphs) if not is_mark(g.text)]  # marks sit over their letters
+    if len(ink) < 2:
+        return [glyphs]
+    em = _em(ink)
+    gaps = [_distance(a, b) for a, b in itertools.pairwise(ink)]
+    if max(gaps) < _MIN_SPLIT * em:
+        return [glyphs]  # most lines: no gap anywhere near wide enough
+    words = [gap for gap in gaps if gap > _SPACE * em]
+    typical = statistics.median(words) if len(words) >= 3 else 0.0
+    cuts = {ink[n + 1].index for n, gap in enumerate(gaps) if _wide(gap, em, typical)}
+    if not cuts:
+        return [glyphs]
+    out: list[list[Glyph]] = [[]]
+    for g in glyphs:
+        if g.index in cuts and g.text != " " and _ink(out[-1]):
+            out.append([])
+        out[-1].append(g)
+    return out
+
+
+def _em(ink: list[Glyph]) -> float:
+    """The line's em: its largest type size (glyph height where PDFium reports no size)."""
+    size = max(g.style.size for g in ink)
+    return size if size >= 1.0 else max(max(g.bottom - g.top for g in ink), 1.0)
+
+
+def _distance(a: Glyph, b: Glyph) -> float:
+    """Horizontal space between two glyphs, whichever way the text runs."""
+    return max(b.x0 - a.x1, a.x0 - b.x1, 0.0)
+
+
+def _wide(gap: float, em: float, typical: float) -> bool:
+    if gap < _MIN_SPLIT * em:
+        return False
+    return gap >= _ALWAYS_SPLIT * em or typical == 0.0 or gap >= _OVER_WORD_GAPS * typical
+
+
+def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
+    """None when the glyphs are mostly unreadable (a font without a ToUnicode map)."""
+    ink = _ink(glyphs)
+    garbage = has_garbage("".join(g.text for g in ink))
+    if garbage and sum(is_garbage(g.text) for g in ink) * 2 > len(ink):
+        return None
+    hyphen = is_hyphen_mark(ink[-1].text)
+    text = normalize(_text(glyphs, garbage))
+    # Unreadable glyphs take no part in the line's box and style, except a leading bullet.
+    real = [
+        g for n, g in enumerate(ink)
+        if (n == 0 or not garbage or not is_garbage(g.text)) and g.x1 > g.x0 and g.bottom > g.top
+    ] or ink  # fmt: skip
+    counts: dict[int, int] = {}  # by identity: styles are interned by the read step
+    seen: dict[int, Style] = {}
+    for g in real:
+        counts[id(g.style)] = counts.get(id(g.style), 0) + 1
+        seen[id(g.style)] = g.style
+    style = seen[max(counts, key=counts.__getitem__)]
+    same = sum(n for key, n in counts.items() if _alike(seen[key], style))
+    return Line(
+        page=page,
+        text=text,
+        x0=min(g.x0 for g in real),
+        top=min(g.top for g in real),
+        x1=max(g.x1 for g in real),
+        bottom=max(g.bottom for g in real),
+        style=style,
+        uniform=same >= 0.9 * len(real),
+        index=min(g.index for g in ink),
+        row=row,
+        hyphen=hyphen,
+        glyphs=glyphs,
+    )
+
+
+def _alike(a: Style, b: Style) -> bool:
+    return a.size == b.size and a.bold == b.bold and a.italic == b.italic
+
+
+def _text(glyphs: list[Glyph], garbage: bool) -> str:
+    """The glyphs' text: a control code that leads the line is its bullet, other control codes
+    go; lam-alef put back in logical order; a space where scripts change between glyphs that
+    do not touch (PDFium often leaves it out between right-to-left and left-to-right runs)."""
+    plain = "".join(g.text for g in glyphs)
+    if not garbage and not has_rtl(plain):
+        return plain
+    ink = _ink(glyphs)
+    lead = ink[0]
+    out: list[str] = []
+    prev: Glyph | None = None
+    for g in glyphs:
+        text = g.text
+        if garbage and text != " " and is_garbage(text):
+            text = "• " if g is lead and len(ink) > 1 else ""
+        elif prev is not None and text != " " and out and out[-1] != " ":
+            if swapped_lam_alef(prev.text, text) and abs(prev.x0 - g.x0) < 0.01:
+                out[-1], text = text, prev.text
+            elif _script_change(prev, g):
+                out.append(" ")
+        out.append(text)
+        if g.text != " ":
+            prev = g
+    return "".join(out)
+
+
+def _script_change(a: Glyph, b: Glyph) -> bool:
+    sa, sb = script(a.text), script(b.text)
+    return bool(sa and sb and sa != sb) and _distance(a, b) > 0.05 * _em([a, b])
+
+
+def rejoin(lines: list[Line]) -> list[Line]:
+    """Fragments of one PDFium line put back together where their gap is no gutter of the page:
+    a wide space in a justified line has text above or below it; a gutter between columns,
+    captions or labels is empty for a few lines up and down."""
+    rows: dict[int, list[Line]] = {}
+    for line in lines:
+        rows.setdefault(line.row, []).append(line)
+    out: list[Line] = []
+    for row in rows.values():
+        if len(row) == 1:
+            out.extend(row)
+            continue
+        row.sort(key=lambda ln: ln.index)
+        merged = [row[0]]
+        for line in row[1:]:
+            prev = merged[-1]
+            if _gutter(prev, line, lines):
+                merged.append(line)
+            else:
+                space = [] if " " in (prev.glyphs[-1].text, line.glyphs[0].text) else [_space(prev.glyphs[-1])]
+                joined = _line(prev.glyphs + space + line.glyphs, prev.page, prev.row)
+                merged[-1] = joined if joined is not None else prev
+        out.extend(merged)
+    return sorted(out, key=lambda ln: ln.index)
+
+
+def _space(after: Glyph) -> Glyph:
+    return Glyph(" ", 0, 0, 0, 0, after.style, after.index)
+
+
+def _gutter(a: Line, b: Line, lines: list[Line]) -> bool:
+    if not _apart(a, b):
+        return True  # not a pair of fragments of one visual line: keep them apart
+    middle = (max(a.x0, b.x0) + min(a.x1, b.x1)) / 2
+    y = (a.top + a.bottom) / 2
+    reach = 4 * max(a.size, b.size)
+    near = [ln for ln in lines if not _level(ln, a) and abs((ln.top + ln.bottom) / 2 - y) <= reach]
+    return not any(ln.x0 < middle < ln.x1 for ln in near)
+
+
+def _level(a: Line, b: Line) -> bool:
+    return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 < 0.5 * max(a.size, b.size)
+
+
+def _apart(a: Line, b: Line) -> bool:
+    """Side by side on one baseline (a line-end hyphen also makes two fragments of one PDFium
+    line, one below the other: those are no pair to rejoin)."""
+    return _level(a, b) and (a.x1 <= b.x0 or b.x1 <= a.x0)
+
+
+def join_lines(lines: list[Line]) -> str:
+    """Lines into one text: a word hyphenated at a line end is joined."""
+    text = lines[0].text
+    for prev, line in itertools.pairwise(lines):
+        if prev.hyphen:
+            text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
+        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
+            text += line.text  # a hyphen PDFium did not mark as a line-end one: a compound word
+        else:
+            text += " " + line.text
+    return text

@@ -1,0 +1,346 @@
+"""Everything that touches PDFium (and ctypes): opening the file, each page's glyphs with their
+boxes and styles in content-stream order, its images and vector paths, the outline and the
+metadata. Everything after this module works on plain boxes."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from parsegate.parsers.model import ParseError, ParseWarning
+from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style
+
+_THIN = 2.0  # a path this thin in one direction is a rule, not a shape
+_MAX_PATHS = 4000  # past this many paths (a map, a chart) a page's paths are read by their bounds only
+_FORCE_BOLD, _ITALIC, _FIXED_PITCH = 1 << 18, 1 << 6, 1 << 0
+_FILL_STROKE = 2  # text render mode that fakes bold by stroking the outline
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|-bd\b|bd$|cmbx|cmb\d|sfbx|^bx|\bbx\d", re.IGNORECASE)
+_ITALIC_NAME = re.compile(r"italic|oblique|-it$|-it\b|cmti|sfti|cmsl|sfsl|ital", re.IGNORECASE)
+_MONO_NAME = re.compile(r"mono|courier|cmtt|sftt|consol|code|typewriter|menlo|inconsolata", re.IGNORECASE)
+
+
+@dataclass
+class Drawing:
+    """A vector path that is not a rule: a frame, a filled box or a drawn shape."""
+
+    box: Box
+    curved: bool  # has Bézier segments or slanted lines: part of a drawing, not a box
+
+
+@dataclass
+class RawPage:
+    number: int
+    width: float
+    height: float
+    runs: list[list[Glyph]] = field(default_factory=list)  # PDFium's lines, in stream order
+    images: list[Box] = field(default_factory=list)
+    drawings: list[Drawing] = field(default_factory=list)
+    edges: list[Box] = field(default_factory=list)  # horizontal and vertical rules and box sides
+    rules: list[Box] = field(default_factory=list)  # thin paths: rules, and the dots of dotted curves
+
+
+def open_pdf(data: bytes) -> pdfium.PdfDocument:
+    if not data:
+        raise ParseError("empty", "zero bytes: not a PDF")
+    if b"%PDF" not in data[:1024]:
+        raise ParseError("not_pdf", "not a PDF (no %PDF header)")
+    password = os.environ.get("PARSEGATE_PDF_PASSWORD") or None
+    try:
+        return pdfium.PdfDocument(data, password=password)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == 4 or "password" in str(exc).lower():
+            raise ParseError("encrypted", "encrypted, needs a password: pass --password") from None
+        raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
+
+
+def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:
+    """One page's glyphs, images and paths; raises pdfium.PdfiumError for a page PDFium cannot load."""
+    page = pdf[index]
+    textpage = page.get_textpage()
+    try:
+        frame = Frame.of(page, textpage)
+        out = RawPage(index + 1, frame.width, frame.height, _runs(textpage, frame))
+        _shapes(ctypes.cast(page.raw, ctypes.c_void_p).value or 0, frame, out)
+    finally:
+        textpage.close()
+        page.close()
+    return out
+
+
+@dataclass
+class Frame:
+    """Reading space: where text runs left to right and lines go down, whatever the page's
+    /Rotate or text matrix. Text set sideways to be read upright (a landscape table on a
+    rotated page) is turned; a page merely rotated for display reads as it was written."""
+
+    direction: int  # of the text in the page's own space: 0, 90, 180 or 270 degrees
+    width: float  # of the page in reading space
+    height: float
+    page_width: float  # of the page in its own (unrotated) space
+    page_height: float
+
+    @classmethod
+    def of(cls, page: Any, textpage: Any) -> Frame:
+        w, h = page.get_size()
+        if page.get_rotation() in (90, 270):
+            w, h = h, w  # get_size() is the displayed size; boxes are in the unrotated space
+        direction = _text_direction(textpage)
+        width, height = (h, w) if direction in (90, 270) else (w, h)
+        return cls(direction, width, height, w, h)
+
+    def box(self, left: float, bottom: float, right: float, top: float) -> Box:
+        """(x0, top, x1, bottom) in reading space of a box given in page space."""
+        w, h = self.page_width, self.page_height
+        if self.direction == 90:
+            return bottom, left, top, right
+        if self.direction == 270:
+            return h - top, w - right, h - bottom, w - left
+        if self.direction == 180:
+            return w - right, bottom, w - left, top
+        return left, h - top, right, h - bottom
+
+
+def _text_direction(textpage: Any) -> int:
+    """The direction most characters run in, from their text matrices (a sample suffices)."""
+    count = textpage.count_chars()
+    matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+    votes = {0: 0, 90: 0, 180: 0, 270: 0}
+    for i in range(0, count, max(1, count // 200)):
+        if raw.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix)):  # type: ignore[no-untyped-call]
+            a, b = matrix.a, matrix.b
+            if abs(a) >= abs(b):
+                votes[0 if a > 0 else 180] += 1
+            else:
+                votes[90 if b > 0 else 270] += 1
+    return max(votes, key=lambda d: votes[d])
+
+
+# -- glyphs ----------------------------------------------------------------------------------
+
+
+def _plain(fn: Any, restype: Any, *argtypes: Any) -> Any:
+    """The same PDFium function with handles passed as plain addresses. pypdfium2's bindings
+    check each handle's pointer type on every call, which per glyph costs more than the call."""
+    out = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
+    out.restype, out.argtypes = restype, argtypes
+    return out
+
+
+_double_p, _float_p = ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_float)
+_void, _int = ctypes.c_void_p, ctypes.c_int
+_unicode = _plain(raw.FPDFText_GetUnicode, ctypes.c_uint, _void, _int)
+_text_object = _plain(raw.FPDFText_GetTextObject, _void, _void, _int)
+_char_box = _plain(raw.FPDFText_GetCharBox, _int, _void, _int, *[_double_p] * 4)
+_font_size = _plain(raw.FPDFTextObj_GetFontSize, _int, _void, _float_p)
+_matrix = _plain(raw.FPDFPageObj_GetMatrix, _int, _void, ctypes.POINTER(raw.FS_MATRIX))
+_text_font = _plain(raw.FPDFTextObj_GetFont, _void, _void)
+_render_mode = _plain(raw.FPDFTextObj_GetTextRenderMode, _int, _void)
+_count_objects = _plain(raw.FPDFPage_CountObjects, _int, _void)
+_page_object = _plain(raw.FPDFPage_GetObject, _void, _void, _int)
+_count_form_objects = _plain(raw.FPDFFormObj_CountObjects, _int, _void)
+_form_object = _plain(raw.FPDFFormObj_GetObject, _void, _void, ctypes.c_ulong)
+_object_type = _plain(raw.FPDFPageObj_GetType, _int, _void)
+_bounds = _plain(raw.FPDFPageObj_GetBounds, _int, _void, *[_float_p] * 4)
+
+
+def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
+    """Glyphs in content-stream order, cut at PDFium's own line breaks.
+
+    The text is read from the char list, never from get_text_range(): that text is not indexed
+    like the chars (it leaves out glyphs mapped to control codes, such as bullets in symbol
+    fonts, and a char above U+FFFF takes two char slots)."""
+    tp = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+    count = raw.FPDFText_CountChars(textpage.raw)
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    refs = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    styles = _Styles()
+    run: list[Glyph] = []
+    runs: list[list[Glyph]] = [run]
+    style = Style()
+    last_object = None
+    box = frame.box
+    unicode, text_object, char_box = _unicode, _text_object, _char_box
+    known = styles.by_object
+    i = 0
+    while i < count:
+        unit = unicode(tp, i)
+        width = 1
+        if 0xD800 <= unit < 0xDC00 and i + 1 < count:
+            low = unicode(tp, i + 1)
+            text, width = chr(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)), 2
+        elif unit == 0x0A or unit == 0x0D:
+            if unit == 0x0A and run:
+                run = []  # PDFium's line break (CR LF, generated)
+                runs.append(run)
+            i += 1
+            continue
+        elif unit == 0x02 and raw.FPDFText_GetTextIndexFromCharIndex(textpage.raw, i) >= 0:
+            text = "\ufffe"  # PDFium's mark for a hyphen that ends a line (its text says U+FFFE)
+        else:
+            text = chr(unit)
+        obj = text_object(tp, i)
+        if obj and obj != last_object:
+            style = known.get(obj) or styles.of(obj)
+            last_object = obj
+        if unit == 0x20 or text.isspace():
+            run.append(Glyph(" ", 0, 0, 0, 0, style, i))
+        else:
+            # Control codes (from fonts without a usable ToUnicode map) are kept: the lines
+            # step decides what they were, a bullet or garbage to drop.
+            char_box(tp, i, *refs)
+            x0, y0, x1, y1 = box(left.value, bottom.value, right.value, top.value)
+            run.append(Glyph(text, x0, y0, x1, y1, style, i))
+        i += width
+    return [run for run in runs if run]
+
+
+class _Styles:
+    """Each text object's style, read once per object and once per font."""
+
+    def __init__(self) -> None:
+        self.by_object: dict[int, Style] = {}
+        self.interned: dict[Style, Style] = {}
+        self.fonts: dict[int | None, tuple[str, bool, bool, bool]] = {}
+        self.matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+        self.size = ctypes.c_float()
+        self.matrix_ref, self.size_ref = ctypes.byref(self.matrix), ctypes.byref(self.size)
+
+    def of(self, address: int) -> Style:
+        style = self.by_object.get(address)
+        if style is None:
+            size = self.size.value if _font_size(address, self.size_ref) else 0.0
+            if _matrix(address, self.matrix_ref):
+                size *= (self.matrix.c**2 + self.matrix.d**2) ** 0.5
+            name, bold, italic, mono = self.font(_text_font(address))
+            bold = bold or _render_mode(address) == _FILL_STROKE
+            style = Style(name, round(size * 2) / 2, bold, italic, mono)
+            style = self.interned.setdefault(style, style)  # one object per style: cheap to count
+            self.by_object[address] = style
+        return style
+
+    def font(self, key: int | None) -> tuple[str, bool, bool, bool]:
+        info = self.fonts.get(key)
+        if info is None:
+            font = ctypes.cast(key, raw.FPDF_FONT) if key else None
+            buffer = ctypes.create_string_buffer(256)
+            length = raw.FPDFFont_GetBaseFontName(font, buffer, 256) if font else 0
+            name = buffer.value.decode("latin-1") if length else ""
+            name = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name  # subset prefix
+            flags = raw.FPDFFont_GetFlags(font) if font else 0
+            weight = raw.FPDFFont_GetWeight(font) if font else -1
+            angle = ctypes.c_int()
+            slanted = bool(font) and raw.FPDFFont_GetItalicAngle(font, ctypes.byref(angle)) and angle.value != 0
+            # PDFium's weight is unreliable (TeX bold faces report 250-545), so any signal counts.
+            bold = weight >= 600 or bool(flags & _FORCE_BOLD) or bool(_BOLD_NAME.search(name))
+            italic = bool(flags & _ITALIC) or slanted or bool(_ITALIC_NAME.search(name))
+            mono = bool(flags & _FIXED_PITCH) or bool(_MONO_NAME.search(name))
+            info = (name, bold, italic, mono)
+            self.fonts[key] = info
+        return info
+
+
+# -- images and paths --------------------------------------------------------------------------
+
+
+def _objects(parent: int, depth: int = 3, form: bool = False) -> Iterator[tuple[int, int]]:
+    """(type, handle) of the page's objects, and of those inside its form XObjects."""
+    count = _count_form_objects(parent) if form else _count_objects(parent)
+    for i in range(count):
+        obj = _form_object(parent, i) if form else _page_object(parent, i)
+        kind = _object_type(obj)
+        if kind == raw.FPDF_PAGEOBJ_FORM and depth > 1:
+            yield from _objects(obj, depth - 1, form=True)
+        else:
+            yield kind, obj
+
+
+def _shapes(page: int, frame: Frame, out: RawPage) -> None:
+    """Images by their bounds; rules and box sides become edges (for ruled tables); other paths
+    become drawings."""
+    matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+    corners = [ctypes.c_float() for _ in range(4)]
+    refs = [ctypes.byref(c) for c in corners]
+    paths = 0
+    for kind, obj in _objects(page):
+        if kind not in (raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_IMAGE) or not _bounds(obj, *refs):
+            continue
+        left, bottom, right, top = (c.value for c in corners)
+        box = frame.box(left, bottom, right, top)
+        if kind == raw.FPDF_PAGEOBJ_IMAGE:
+            out.images.append(box)
+            continue
+        paths += 1
+        if right - left <= _THIN or top - bottom <= _THIN:
+            out.edges.append(box)  # a thin rectangle or a line
+            out.rules.append(box)
+        elif paths > _MAX_PATHS:
+            out.drawings.append(Drawing(box, True))
+        else:
+            _matrix(obj, ctypes.byref(matrix))
+            edges, curved = _segments(ctypes.cast(obj, raw.FPDF_PAGEOBJECT), matrix, frame)
+            out.edges.extend(edges)
+            out.drawings.append(Drawing(box, curved))
+
+
+def _segments(path: Any, m: Any, frame: Frame) -> tuple[list[Box], bool]:
+    """The horizontal and vertical straight segments of one path (a grid drawn as one path, a
+    box), and whether it also has curves or slanted lines."""
+    out: list[Box] = []
+    curved = False
+    x, y = ctypes.c_float(), ctypes.c_float()
+    start = current = None
+    for i in range(raw.FPDFPath_CountSegments(path)):
+        segment = raw.FPDFPath_GetPathSegment(path, i)
+        raw.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
+        point = (m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f)
+        kind = raw.FPDFPathSegment_GetType(segment)
+        if kind == raw.FPDF_SEGMENT_MOVETO or current is None:
+            start = current = point
+            continue
+        straight = kind == raw.FPDF_SEGMENT_LINETO and _straight(out, current, point, frame)
+        curved = curved or not straight
+        current = point
+        if raw.FPDFPathSegment_GetClose(segment) and start is not None:
+            curved = not _straight(out, current, start, frame) or curved
+            current = start
+    return out, curved
+
+
+def _straight(out: list[Box], a: tuple[float, float], b: tuple[float, float], frame: Frame) -> bool:
+    """Adds a horizontal or vertical segment as an edge; False for a slanted one."""
+    if abs(a[1] - b[1]) < 0.5 or abs(a[0] - b[0]) < 0.5:
+        x0, x1 = sorted((a[0], b[0]))
+        y0, y1 = sorted((a[1], b[1]))
+        if x1 - x0 > 1 or y1 - y0 > 1:
+            out.append(frame.box(x0, y0, x1, y1))
+        return True
+    return False
+
+
+# -- outline and metadata ----------------------------------------------------------------------
+
+
+def read_outline(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Bookmark]:
+    for bookmark in pdf.get_toc():
+        try:
+            title = bookmark.get_title()
+        except UnicodeDecodeError:
+            warnings.append(ParseWarning("malformed", "a bookmark title is not valid UTF-16; left out"))
+            continue
+        dest = bookmark.get_dest()
+        index = dest.get_index() if dest is not None else None
+        yield Bookmark(title, bookmark.level + 1, index + 1 if index is not None else None)
+
+
+def read_info(pdf: pdfium.PdfDocument) -> dict[str, str]:
+    try:
+        return dict(pdf.get_metadata_dict(skip_empty=True))
+    except UnicodeDecodeError:  # a metadata string that is not valid UTF-16
+        return {}

@@ -1,0 +1,306 @@
+"""Typography: the body style, page furniture, headings and their levels.
+
+Body style is the (font, size, weight, slant) most characters are set in. A heading is a short
+block set wholly in another style (larger by at least ~0.75 pt, or bold, italic or another family
+at body size) or starting with a section number, never smaller than the body, and in a style
+that is not common on its page (a bold form or table is not a column of headings). Levels come
+from the outline where it names the heading, else from section-number depth, else from style
+clusters ranked by size and weight.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from parsegate.parsers.pdf.layout import Bookmark, Line, Page, Style
+from parsegate.parsers.pdf.lines import join_lines
+from parsegate.parsers.pdf.order import Block
+from parsegate.parsers.pdf.text import normalize
+
+_BAND = 0.08  # outer share of the page where anything may be furniture
+_WIDE_BAND = 0.15  # outer share where an isolated line may be furniture
+_MAX_LEVEL = 4
+_ROMAN = r"[ivxlcdm]{1,7}"
+_FOLIO = re.compile(
+    rf"^(page\s*)?(\d{{1,4}}|{_ROMAN})(\s*(of|/)\s*\d{{1,4}})?$|^[-–—]\s*\d{{1,4}}\s*[-–—]$|^\d{{1,3}}[-–.]\d{{1,4}}$",
+    re.I,
+)
+_ENDS_IN_FOLIO = re.compile(rf"^\D.{{1,80}}\s(\d{{1,4}}|{_ROMAN}|\d{{1,3}}[-–]\d{{1,4}})$", re.I)
+_STARTS_WITH_FOLIO = re.compile(rf"^(\d{{1,4}}|{_ROMAN})\s+\D.{{1,80}}$", re.I)
+_NUMBERED = re.compile(
+    r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
+    re.I,
+)
+_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
+_OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
+
+
+# -- body style ----------------------------------------------------------------------------------
+
+
+def body_style(pages: Iterable[Page]) -> Style:
+    """The style most characters are set in."""
+    chars: Counter[Style] = Counter()
+    for page in pages:
+        for line in [*page.lines, *(ln for t in page.tables for ln in t.lines)]:
+            chars[line.style] += len(line.text)
+    return chars.most_common(1)[0][0] if chars else Style()
+
+
+# -- furniture -----------------------------------------------------------------------------------
+
+
+def _key(text: str) -> str:
+    text = re.sub(rf"\b({_ROMAN})\b", "#", text.lower())
+    return " ".join(re.sub(r"\d+", "#", text).split())
+
+
+def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
+    """Running headers and footers (the same text, or text at the same place, on several
+    pages, never set larger than the body: that is a heading at the top of each page), page
+    numbers, and a folio line on a page of its own."""
+    edge = {page.number: _edge_lines(page) for page in pages}
+    # Counted by page, and on a landscape sheet by half: a two-page spread on one sheet repeats
+    # its head on each half.
+    by_text: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    by_place: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for page in pages:
+        for line, isolated in edge[page.number]:
+            half = int((line.x0 + line.x1) / 2 > page.width / 2) if isolated and page.width > page.height else 0
+            by_text[_key(line.text)].add((page.number, half))
+            by_place[(round(line.top / 3), round(line.size))].add(page.number)
+    enough = max(2.0, min(3.0, 0.4 * len(pages)))
+    out: set[Line] = set()
+    for page in pages:
+        for line, isolated in edge[page.number]:
+            small = line.size <= body.size + 1.0
+            repeated = small and len(by_text[_key(line.text)]) >= enough
+            placed = (
+                small
+                and isolated
+                and len(line.text) <= 80
+                and len(by_place[(round(line.top / 3), round(line.size))]) >= max(3, 0.4 * len(pages))
+            )
+            if repeated or placed or (isolated and _folio(line, page)):
+                out.add(line)
+    return out
+
+
+def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
+    """Lines in the page's outer bands, and whether each is set apart from the text block."""
+    out: list[tuple[Line, bool]] = []
+    for line in page.lines:
+        top_band = line.bottom < page.height * _WIDE_BAND
+        bottom_band = line.top > page.height * (1 - _WIDE_BAND)
+        if line.sideways and (line.x1 < page.width * _WIDE_BAND or line.x0 > page.width * (1 - _WIDE_BAND)):
+            out.append((line, True))  # a margin note set sideways, as printers stamp them
+            continue
+        if not (top_band or bottom_band):
+            continue
+        reach = 2 * line.size  # the text block under (or over) it, not the column beside it
+        near = [
+            o for o in page.lines
+            if o is not line and o.row != line.row and o.x1 > line.x0 - reach and o.x0 < line.x1 + reach
+        ]  # fmt: skip
+        below = min((o.top - line.bottom for o in near if o.top > line.top), default=999.0)
+        above = min((line.top - o.bottom for o in near if o.top < line.top), default=999.0)
+        inner, outer = (below, above) if top_band else (above, below)
+        # Set apart from the text block, and not the last line of a paragraph that ends there.
+        isolated = inner >= 1.0 * line.size and outer >= 1.0 * line.size
+        in_band = line.top < page.height * _BAND or line.bottom > page.height * (1 - _BAND)
+        if isolated or in_band:
+            out.append((line, isolated))
+    return out
+
+
+def _folio(line: Line, page: Page) -> bool:
+    if _FOLIO.match(line.text):
+        return True
+    top = line.bottom < page.height * _BAND
+    bottom = line.top > page.height * (1 - _BAND)
+    # "Annual report 2024 12" at the foot; "12 Annual report" only at the head (at the foot
+    # a number first is a footnote).
+    return (
+        (top or bottom)
+        and len(line.text.split()) <= 12
+        and bool(_ENDS_IN_FOLIO.match(line.text) or (top and _STARTS_WITH_FOLIO.match(line.text)))
+    )
+
+
+# -- headings ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Heading:
+    text: str
+    level: int
+
+
+def outline_lines(outline: Sequence[Bookmark]) -> Callable[[Line], bool]:
+    """Whether a line is one the outline names (on the page it points to, where it says)."""
+    keys = {(_outline_key(b.title), b.page) for b in outline}
+    anywhere = {k for k, _ in keys}
+
+    def named(line: Line) -> bool:
+        key = _outline_key(line.text)
+        return key in anywhere and ((key, line.page) in keys or (key, None) in keys)
+
+    return named
+
+
+def heading_text(block: Block) -> str:
+    return join_lines(block.lines)
+
+
+def find_headings(
+    pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
+) -> dict[Block, Heading]:
+    """The heading blocks of the document, with their levels."""
+    found, marked = _candidates(pages, body, outline)
+    return _levels(found, marked)
+
+
+def _candidates(
+    pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
+) -> tuple[dict[Block, Style], dict[Block, int]]:
+    """Heading blocks with their style, and the outline's level for those it names."""
+    marks: dict[tuple[str, int | None], int] = {}
+    for b in outline:
+        marks.setdefault((_outline_key(b.title), b.page), b.level)
+        marks.setdefault((_outline_key(b.title), None), b.level)
+    found: dict[Block, Style] = {}
+    marked: dict[Block, int] = {}
+    for page, blocks in pages:
+        common = _common_styles(page)
+        for n, block in enumerate(blocks):
+            if block.item is not None or not block.lines:
+                continue
+            key = _outline_key(heading_text(block))
+            level = marks.get((key, page.number)) or marks.get((key, None))
+            if level:
+                marked[block] = level
+            following = blocks[n + 1] if n + 1 < len(blocks) else None
+            if level or _heading_like(block, body, common, _leads(following, body)):
+                found[block] = block.lines[0].style
+    return found, marked
+
+
+def _leads(following: Block | None, body: Style) -> bool:
+    """What follows is text in the body's size (or a table, a figure, the next page): a label
+    over another label, a form field over its value, is no heading."""
+    if following is None or following.item is not None or not following.lines:
+        return True
+    return abs(following.lines[0].size - body.size) <= 0.75 and not (
+        following.lines[0].style.bold and not body.bold and len(following.lines) == 1
+    )
+
+
+def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> dict[Block, Heading]:
+    """Levels by style rank; within one style deeper section numbers go deeper ("1.2.3" set
+    like "1.2"); outline levels keep their steps but start where the style ranks put those
+    headings (a title the outline leaves out stays above them)."""
+    ranks = _style_ranks(found)
+    depths: dict[tuple[float, bool, bool], int] = {}
+    for block, style in found.items():
+        depth = _numbering_depth(heading_text(block))
+        if depth is not None:
+            depths[_rank_key(style)] = min(depth, depths.get(_rank_key(style), depth))
+    shift = max(0, min((ranks[_rank_key(found[b])] - level for b, level in marked.items()), default=0))
+    out = {}
+    for block, style in found.items():
+        text = heading_text(block)
+        style_key = _rank_key(style)
+        depth = _numbering_depth(text)
+        if block in marked:
+            level = marked[block] + shift
+        else:
+            level = ranks[style_key] + (depth - depths[style_key] if depth is not None else 0)
+        out[block] = Heading(text, min(level, _MAX_LEVEL))
+    return out
+
+
+def _common_styles(page: Page) -> set[tuple[float, bool, bool]]:
+    """Styles that cover over a third of the page's lines: not headings there."""
+    counts = Counter(_rank_key(ln.style) for ln in page.lines)
+    return {k for k, n in counts.items() if n >= 4 and n > len(page.lines) / 3}
+
+
+def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool]], leads: bool) -> bool:
+    """A short block wholly in a non-body style. Set larger than the body is enough; bold,
+    italic or another family at body size also needs body text to follow it."""
+    lines = block.lines
+    if len(lines) > 3 or not all(ln.uniform for ln in lines):
+        return False
+    text = heading_text(block)
+    if not _wordy(text) or _CAPTION.match(text):
+        return False
+    style = lines[0].style
+    if style.size < body.size - 0.25 or style.mono or _rank_key(style) in common:
+        return False
+    if style.size >= body.size + 0.75:
+        return True
+    distinct = (style.bold and not body.bold) or (style.italic and not body.italic and len(lines) == 1)
+    # Another family alone is a weak sign (a quotation, a passage in another script): one
+    # short line only.
+    other_family = (
+        _family(style.font) != _family(body.font) and style.size >= body.size
+        and len(lines) == 1 and len(text.split()) <= 10
+    )  # fmt: skip
+    if not leads:
+        return False
+    if (distinct or other_family) and _label(text):
+        return True
+    return bool(_NUMBERED.match(text)) and len(lines) == 1 and _label(text) and style.key != body.key
+
+
+def _wordy(text: str) -> bool:
+    """A few words, one of three letters at least: not a sentence, a URL, a number, a code
+    ("N/A") or a formula set large."""
+    compact = text.replace(" ", "")
+    letters = sum(c.isalpha() for c in compact)
+    word = any(sum(c.isalpha() for c in w) >= 3 for w in text.split())
+    return word and letters >= 0.5 * len(compact) and len(text.split()) <= 20 and text[-1] not in ".,;:"
+
+
+def _label(text: str) -> bool:
+    """A short run of words, perhaps after a section number ("2.1 Scope (1980-1990)")."""
+    words = _NUMBERED.sub(lambda m: m.group(0)[-1], text, count=1)
+    compact = words.replace(" ", "")
+    letters = sum(c.isalpha() for c in compact)
+    return letters >= 2 and letters >= 0.6 * len(compact) and len(words.split()) <= 14
+
+
+def _family(font: str) -> str:
+    return re.split(r"[-,]", font.lower(), maxsplit=1)[0].rstrip("0123456789")[:6]
+
+
+def _rank_key(style: Style) -> tuple[float, bool, bool]:
+    return (style.size, style.bold, style.italic)
+
+
+def _style_ranks(found: dict[Block, Style]) -> dict[tuple[float, bool, bool], int]:
+    """Heading styles ranked by size, then weight, then upright. Styles seen once and larger
+    than every recurring one (a title, a cover's display type) share the first rank, so that a
+    cover with many display sizes does not use up the levels."""
+    seen = Counter(_rank_key(s) for s in found.values())
+    recurring = [k for k, n in seen.items() if n >= 2]
+    top = max((k[0] for k in recurring), default=0.0)
+    display = {k for k, n in seen.items() if n == 1 and k[0] > top} if recurring else set()
+    rest = sorted((k for k in seen if k not in display), key=lambda k: (-k[0], not k[1], k[2]))
+    first = 2 if display else 1
+    return {**{k: 1 for k in display}, **{k: n + first for n, k in enumerate(rest)}}
+
+
+def _numbering_depth(text: str) -> int | None:
+    m = _NUMBERED.match(text)
+    if m is None or m.group("dec") is None:
+        return None
+    return m.group("dec").count(".") + 1
+
+
+def _outline_key(text: str) -> str:
+    """Outline titles and heading lines compared without numbering, case or spacing."""
+    return " ".join(_OUTLINE_NUMBER.sub("", normalize(text)).lower().split())

@@ -1,0 +1,242 @@
+"""Checks on what a file would *become* once inflated or decoded, run before any parser library
+inflates or decodes it: the bytes each zip member really inflates to (counted while inflating,
+stopped at the limit, whatever the zip directory claims), the bytes each PDF stream inflates to
+(the same, on a scan of the file's stream dictionaries), and the pixel count of every image (read
+from its header; nothing is decoded).
+
+Limits (environment): ``PARSEGATE_MAX_INFLATED_MB`` (200) for everything a file inflates to, and
+``PARSEGATE_MAX_IMAGE_PIXELS`` (100 million) per image. Each refusal names the member or stream.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import os
+import re
+import struct
+import warnings
+import zipfile
+import zlib
+from collections.abc import Iterator
+
+from parsegate.parsers.model import ParseError
+
+_CHUNK = 1 << 20  # compressed bytes fed at a time
+_OUT = 1 << 22  # and at most this much inflated output held at a time
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".emf", ".wmf", ".jp2")
+_IMAGE_HEAD = 1 << 18  # bytes of an image enough for its dimensions (JPEG keeps them after EXIF)
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
+def max_inflated() -> int:
+    return int(_setting("PARSEGATE_MAX_INFLATED_MB", 200) * 1_000_000)
+
+
+def max_pixels() -> int:
+    return int(_setting("PARSEGATE_MAX_IMAGE_PIXELS", 100_000_000))
+
+
+def _setting(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def preflight(data: bytes, suffix: str = "") -> None:
+    """Refuse a file whose inflated content or images are over the limits (ParseError)."""
+    if data.startswith(b"PK\x03\x04"):
+        check_zip(data)
+    elif b"%PDF-" in data[:1024]:
+        check_pdf(data)
+    elif suffix.lower() in _HTML_SUFFIXES:
+        check_data_uris(data)
+
+
+# -- zip archives (DOCX, PPTX, XLSX) ----------------------------------------------------
+
+
+def check_zip(data: bytes) -> None:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not readable as a zip: the parser says so in its own words
+    limit, total = max_inflated(), 0
+    with archive:
+        for info in archive.infolist():
+            if info.flag_bits & 0x1 or info.is_dir():
+                continue  # encrypted members cannot be inflated without their key
+            try:
+                size = _member_size(data, archive, info, limit - total)
+            except (struct.error, zipfile.BadZipFile, OSError, EOFError):
+                return  # a broken member: the parser says so in its own words
+            total += size
+            if total > limit:
+                raise ParseError(
+                    "zip_bomb",
+                    f"inflates past the {limit / 1e6:.0f} MB limit (PARSEGATE_MAX_INFLATED_MB), at member "
+                    f"{info.filename}; stopped while inflating",
+                )
+            if size > info.file_size:
+                raise ParseError(
+                    "zip_bomb",
+                    f"{info.filename} inflates to more than the {info.file_size} bytes the zip directory "
+                    "claims (a directory that lies about sizes); refused",
+                )
+            if info.filename.lower().endswith(_IMAGE_SUFFIXES):
+                _check_image(_member_head(data, archive, info), info.filename)
+
+
+def _member_size(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, room: int) -> int:
+    """The bytes a member really inflates to, counted up to ``room`` + 1 (then it stops)."""
+    if info.compress_type == zipfile.ZIP_STORED:
+        return info.compress_size
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        return _inflated_size(zlib.decompressobj(-zlib.MAX_WBITS), _raw(data, info), room)
+    with archive.open(info) as member:  # bzip2, lzma: zipfile streams them
+        total = 0
+        while chunk := member.read(_OUT):
+            total += len(chunk)
+            if total > room:
+                break
+        return total
+
+
+def _raw(data: bytes, info: zipfile.ZipInfo) -> memoryview:
+    """A member's compressed bytes, found from its local header (not from the directory's sizes:
+    inflation stops where the deflate stream itself ends)."""
+    offset = info.header_offset
+    if data[offset : offset + 4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {info.filename}")
+    name_len, extra_len = struct.unpack("<HH", data[offset + 26 : offset + 30])
+    return memoryview(data)[offset + 30 + name_len + extra_len :]
+
+
+def _inflated_size(inflater: zlib._Decompress, source: memoryview, room: int) -> int:
+    """The bytes a stream inflates to, stopping once past ``room`` or at the end of the stream
+    (a corrupt stream ends the count where it breaks). Output is held 4 MB at a time."""
+    total = pos = 0
+    while pos < len(source) and not inflater.eof and total <= room:
+        chunk = source[pos : pos + _CHUNK]
+        pos += len(chunk)
+        try:
+            total += len(inflater.decompress(chunk, _OUT))
+            # (after the end of the stream, zlib keeps the rest as unconsumed_tail: not more output)
+            while inflater.unconsumed_tail and not inflater.eof and total <= room:
+                total += len(inflater.decompress(inflater.unconsumed_tail, _OUT))
+        except zlib.error:
+            break
+    return total
+
+
+def _member_head(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    with archive.open(info) as member:
+        return member.read(_IMAGE_HEAD)
+
+
+# -- images -------------------------------------------------------------------------------
+
+
+def _check_image(head: bytes, where: str) -> None:
+    size = image_size(head)
+    if size is None:
+        return
+    width, height = size
+    if width * height > max_pixels():
+        raise ParseError(
+            "image_too_large",
+            f"{where} is {width}×{height} pixels ({width * height / 1e6:.0f} MP), over the "
+            f"{max_pixels() / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
+        )
+
+
+def image_size(head: bytes) -> tuple[int, int] | None:
+    """Width and height from an image's header (Pillow reads only the header here), or None."""
+    from PIL import Image, UnidentifiedImageError
+
+    limit = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # we want the size, not Pillow's own refusal
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(head)) as image:
+                return image.size
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, struct.error):
+        return None
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+
+
+# -- PDF ----------------------------------------------------------------------------------
+
+_STREAM = re.compile(rb"(?<!end)stream(?:\r\n|\n|\r)")
+_OBJ = re.compile(rb"\d+\s+\d+\s+obj\b")
+_DICT_WINDOW = 16384
+_IMAGE = re.compile(rb"/Subtype\s*/Image\b")
+_WIDTH = re.compile(rb"/Width\s+(\d+)")
+_HEIGHT = re.compile(rb"/Height\s+(\d+)")
+
+
+def check_pdf(data: bytes) -> None:
+    """Inflate every Flate stream that is not an image (content, fonts, object streams) with a
+    count, stopping at the limit; read image sizes from their dictionaries."""
+    if b"/Encrypt" in data:
+        return  # encrypted streams cannot be inflated here; the memory limit still holds
+    limit, total = max_inflated(), 0
+    for number, dictionary, start in _streams(data):
+        if _IMAGE.search(dictionary):
+            _check_pdf_image(dictionary, number)
+            continue
+        if b"/FlateDecode" not in dictionary:
+            continue
+        size = _inflated_size(zlib.decompressobj(), memoryview(data)[start:], limit - total)
+        total += size
+        if total > limit:
+            raise ParseError(
+                "inflation_limit",
+                f"PDF streams inflate past the {limit / 1e6:.0f} MB limit (PARSEGATE_MAX_INFLATED_MB), at object "
+                f"{number}; stopped while inflating, before PDFium reads it",
+            )
+
+
+def _streams(data: bytes) -> Iterator[tuple[str, bytes, int]]:
+    """(object number, dictionary, where the stream's data starts) for each stream."""
+    for match in _STREAM.finditer(data):
+        window_start = max(0, match.start() - _DICT_WINDOW)
+        window = data[window_start : match.start()]
+        headers = list(_OBJ.finditer(window))
+        if not headers:
+            continue
+        header = headers[-1]
+        yield header.group(0).split()[0].decode(), window[header.end() :], match.end()
+
+
+def _check_pdf_image(dictionary: bytes, number: str) -> None:
+    width, height = _WIDTH.search(dictionary), _HEIGHT.search(dictionary)
+    if width is None or height is None:
+        return
+    w, h = int(width.group(1)), int(height.group(1))
+    if w * h > max_pixels():
+        raise ParseError(
+            "image_too_large",
+            f"image object {number} is {w}×{h} pixels ({w * h / 1e6:.0f} MP), over the "
+            f"{max_pixels() / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
+        )
+
+
+# -- HTML -----------------------------------------------------------------------------------
+
+_DATA_URI = re.compile(rb"data:image/[\w.+-]+;base64,([A-Za-z0-9+/]{16,4096})")
+
+
+def check_data_uris(data: bytes) -> None:
+    """Images inlined as base64 data URIs: their headers say their size."""
+    for n, match in enumerate(_DATA_URI.finditer(data)):
+        head = match.group(1)
+        try:
+            raw = base64.b64decode(head[: len(head) - len(head) % 4])
+        except (binascii.Error, ValueError):
+            continue
+        _check_image(raw, f"inline image {n + 1}")

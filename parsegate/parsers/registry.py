@@ -1,0 +1,184 @@
+"""Which parser handles which file: by suffix first, then by sniffing the content.
+
+Built-in parsers are registered through the same seam third-party parsers use:
+an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
+``parse(data: bytes, doc_id: str) -> Document``, published under the entry-point
+group ``parsegate.parsers``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import stat
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+from parsegate.parsers.decode import decode_text, refuse_garbage
+from parsegate.parsers.model import Document, ParseError, ParseWarning
+from parsegate.parsers.preflight import preflight
+
+ENTRY_POINT_GROUP = "parsegate.parsers"
+
+
+class Parser(Protocol):
+    NAME: str
+    VERSION: str
+    SUFFIXES: tuple[str, ...]
+
+    def parse(self, data: bytes, doc_id: str) -> Document: ...
+
+
+class _Builtin:
+    """A built-in parser known by its name and suffixes; its module (and the libraries behind
+    it: markdown-it, tree-sitter, docling, PDFium) is imported the first time it parses or is
+    asked for anything else (VERSION), so that parsing one file imports one parser. The names
+    and suffixes here are checked against the modules' own by a test."""
+
+    VERSION: str  # read from the module, on first use (__getattr__)
+
+    def __init__(self, module: str, name: str, suffixes: tuple[str, ...]) -> None:
+        self.module, self.NAME, self.SUFFIXES = module, name, suffixes
+        self._loaded: ModuleType | None = None
+
+    def load(self) -> ModuleType:
+        if self._loaded is None:
+            self._loaded = importlib.import_module(self.module)
+        return self._loaded
+
+    def parse(self, data: bytes, doc_id: str) -> Document:
+        doc: Document = self.load().parse(data, doc_id)
+        return doc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.load(), name)
+
+
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+_CODE_SUFFIXES = (
+    *(".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go", ".rs", ".java"),
+    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".rb", ".php", ".kt", ".kts"),
+)
+_OFFICE = (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")
+# Legacy and open formats, converted by LibreOffice (parsegate/parsers/office/legacy.py).
+_LEGACY = (".doc", ".dot", ".rtf", ".odt", ".ppt", ".pps", ".odp", ".xls", ".ods")
+_CODE = _Builtin("parsegate.parsers.code", "code", _CODE_SUFFIXES)
+_TEXT = _Builtin("parsegate.parsers.text", "text", (".txt", ".text", ".log", ".transcript", ".chat"))
+_BUILTIN: tuple[Parser, ...] = (
+    _Builtin("parsegate.parsers.markdown", "markdown", _MARKDOWN),
+    _TEXT,
+    _CODE,
+    _Builtin("parsegate.parsers.office", "office", (*_OFFICE, *_LEGACY, ".json")),
+    _Builtin("parsegate.parsers.pdf", "pdf", (".pdf",)),
+)
+_loaded: list[Parser] | None = None
+
+
+def parsers() -> list[Parser]:
+    global _loaded
+    if _loaded is None:
+        _loaded = list(_BUILTIN)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            _loaded.append(ep.load())
+    return _loaded
+
+
+def by_name(name: str) -> Parser:
+    for parser in parsers():
+        if name == parser.NAME:
+            return parser
+    raise KeyError(name)
+
+
+def parser_for(path: Path, head: bytes = b"") -> Parser | None:
+    """The parser for a file: by suffix, then by content (a shebang names a language; other
+    text is read as plain text). None for binary content no parser claims."""
+    suffix = path.suffix.lower()
+    for parser in reversed(parsers()):  # later registrations override built-ins
+        if suffix in parser.SUFFIXES:
+            return parser
+    if not head or not looks_like_text(head):
+        return None
+    if _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace")):
+        return _CODE
+    return _TEXT
+
+
+def looks_like_text(head: bytes) -> bool:
+    sample = head[:4096]
+    cut = sample.rfind(b"\n")
+    try:
+        decode_text(sample[: cut + 1] if cut > 0 else sample)
+    except ParseError:
+        return False
+    return True
+
+
+def supported_suffixes() -> list[str]:
+    return sorted({s for p in parsers() for s in p.SUFFIXES})
+
+
+def parse_file(path: Path, doc_id: str | None = None) -> Document:
+    """Read and parse one file; every failure is a ParseError with a reason."""
+    return parse_data(read_regular_file(path), path, doc_id)
+
+
+def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)."""
+    parser = parser_for(path, data[:8192])
+    if parser is None:
+        raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
+    # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
+    # any parser library inflates or decodes it.
+    preflight(data, path.suffix)
+    try:
+        doc = parser.parse(data, doc_id or path.name)
+    except ParseError as exc:
+        raise _reworded(exc) from None
+    # Whatever the parser, text that is mostly control or replacement characters means nothing.
+    refuse_garbage(doc.text)
+    if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
+        doc.warnings.append(
+            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {parser.NAME}")
+        )
+    return doc
+
+
+def read_regular_file(path: Path) -> bytes:
+    """The bytes of a regular file. A FIFO, a device or a socket is refused without reading it
+    (a FIFO would block the run; /dev/zero would never end)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ParseError("not_a_file", f"not a regular file ({_kind(mode)}); not read")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    except OSError as exc:
+        raise ParseError("unreadable", exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def _reworded(exc: ParseError) -> ParseError:
+    """A PDF that stays locked although a password was given: the password is wrong."""
+    if exc.code == "encrypted" and os.environ.get("PARSEGATE_PDF_PASSWORD"):
+        return ParseError("wrong_password", "encrypted, and the password given (--password) does not open it")
+    return exc

@@ -1,0 +1,198 @@
+"""Plain text → Document: paragraphs, a title line, and speaker turns in transcripts.
+
+Blocks are separated by blank lines. A file in which many lines open with a
+speaker label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``) is read as a
+transcript: each turn runs from its label to the next label, so a speaker's
+later paragraphs stay with the speaker. Sentences are found by the chunker,
+which splits a block only when it is alone over budget.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from parsegate.parsers.decode import decode_text
+from parsegate.parsers.flat_tables import find_tables, table_elements
+from parsegate.parsers.model import (
+    Document,
+    Element,
+    ParseWarning,
+    TableData,
+    TurnData,
+    content_version,
+    line_starts,
+    trim_span,
+)
+
+NAME = "text"
+OUTPUT_VERSION = 4  # bumped whenever the elements can change (tests/test_versions.py)
+VERSION = str(OUTPUT_VERSION)
+SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
+
+_SPEAKER = re.compile(
+    r"[ \t]*(?:[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?[ \t]+)?"
+    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<name>[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,3})[ \t]*:)[ \t]+\S"
+)
+# Labels that introduce content rather than a speaker.
+_NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
+_TITLE_MAX = 80
+_MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still belong to a turn
+
+
+def parse(data: bytes, doc_id: str) -> Document:
+    text = decode_text(data)
+    starts = line_starts(text)
+    lines = list(_lines(text, starts))
+    speakers = [_speaker(text, s, e) for s, e in lines]
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="text",
+        text=text,
+        elements=[],
+        parser=f"{NAME} {VERSION}",
+    )
+    if _is_transcript(speakers):
+        doc.elements = _transcript_elements(text, lines, speakers)
+    else:
+        doc.elements = _prose_elements(text, lines)
+    new_ids = {el.id: f"e{n}" for n, el in enumerate(doc.elements)}
+    for el in doc.elements:
+        el.id = new_ids[el.id]
+        el.parent = new_ids.get(el.parent) if el.parent else None
+        if isinstance(el.data, TableData) and el.data.lead_in is not None:
+            el.data.lead_in = new_ids[el.data.lead_in]
+        el.lines = doc.lines_of(el.start, el.end)
+    title = next((e for e in doc.elements if e.kind == "heading"), None)
+    if title is not None:
+        doc.metadata["title"] = text[title.start : title.end]
+    if not text.strip():
+        doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+def _lines(text: str, starts: list[int]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line without its line break."""
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(text)
+        while end > start and text[end - 1] in "\r\n":
+            end -= 1
+        yield start, end
+
+
+def _speaker(text: str, start: int, end: int) -> str | None:
+    match = _SPEAKER.match(text, start, end)
+    if match is None:
+        return None
+    name = match.group("nick") or match.group("name")
+    if name.lower() in _NOT_SPEAKERS or name.split()[0].lower() in _NOT_SPEAKERS:
+        return None
+    return name
+
+
+def _is_transcript(speakers: list[str | None]) -> bool:
+    labelled = [s for s in speakers if s]
+    return len(labelled) >= 3 and len(set(labelled)) >= 2
+
+
+def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+    """(start, end, line count) of each run of non-blank lines."""
+    first: int | None = None
+    last_end = 0
+    count = 0
+    for start, end in lines:
+        if text[start:end].strip():
+            if first is None:
+                first, count = start, 0
+            last_end, count = end, count + 1
+        elif first is not None:
+            yield first, last_end, count
+            first = None
+    if first is not None:
+        yield first, last_end, count
+
+
+def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
+    line = text[start:end].strip()
+    return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
+
+
+def _prose_elements(
+    text: str,
+    lines: list[tuple[int, int]],
+    more_follows: bool = False,
+    section: tuple[str, ...] = (),
+    prefix: str = "",
+) -> list[Element]:
+    blocks = list(_blocks(text, lines))
+    elements: list[Element] = []
+    for n, (start, end, count) in enumerate(blocks):
+        start, end = trim_span(text, start, end)
+        if n == 0 and not section and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
+            section = (text[start:end],)
+            elements.append(Element(f"{prefix}h0", "heading", start, end, level=1, section_path=section))
+            continue
+        block = _block_elements(text, lines, start, end, section, len(elements))
+        for el in block:
+            el.id = f"{prefix}{el.id}"
+            el.parent = f"{prefix}{el.parent}" if el.parent else None
+        elements.extend(block)
+    return elements
+
+
+def _block_elements(
+    text: str, lines: list[tuple[int, int]], start: int, end: int, section: tuple[str, ...], ids: int
+) -> list[Element]:
+    """A block is a paragraph, unless some of its lines are the rows of a flattened table."""
+    own = [(s, e) for s, e in lines if s >= start and e <= end]
+    out: list[Element] = []
+    cursor = start
+    for n, table in enumerate(find_tables(text, own)):
+        before = _paragraph(text, cursor, table.lines[0][0], section, f"p{ids}.{n}")
+        parts = table_elements(text, table, section, ids * 1000 + n)
+        if before and text[before[0].start : before[0].end].rstrip().endswith(":"):
+            assert isinstance(parts[0].data, TableData)
+            parts[0].data.lead_in = before[0].id  # "Net revenue by segment:" leads into it
+        out.extend(before + parts)
+        cursor = table.lines[-1][1]
+    out.extend(_paragraph(text, cursor, end, section, f"p{ids}"))
+    return out
+
+
+def _paragraph(text: str, start: int, end: int, section: tuple[str, ...], ident: str) -> list[Element]:
+    start, end = trim_span(text, start, end)
+    return [Element(ident, "paragraph", start, end, section_path=section)] if end > start else []
+
+
+def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list[str | None]) -> list[Element]:
+    first_turn = next(n for n, s in enumerate(speakers) if s)
+    head = _prose_elements(text, lines[:first_turn], more_follows=True)
+    section = next((e.section_path for e in head if e.kind == "heading"), ())
+    elements = list(head)
+    turn_starts = [n for n, s in enumerate(speakers) if s] + [len(lines)]
+    for a, b in itertools.pairwise(turn_starts):
+        stop = _turn_end(text, lines, a, b)
+        start, end = trim_span(text, lines[a][0], lines[stop - 1][1])
+        elements.append(
+            Element(f"u{a}", "turn", start, end, section_path=section, data=TurnData(speaker=speakers[a] or ""))
+        )
+        if stop < b:  # what follows is no longer the speaker's: a document pasted after the chat
+            elements.extend(_prose_elements(text, lines[stop:b], section=section, prefix=f"x{a}."))
+    return elements
+
+
+def _turn_end(text: str, lines: list[tuple[int, int]], a: int, b: int) -> int:
+    """Where the turn that starts at line ``a`` ends (exclusive): at the next speaker's line ``b``,
+    unless more than a few paragraphs without a speaker come first. A speaker's later paragraphs
+    stay with the speaker; pages of text after a chat (files concatenated) do not."""
+    blocks = 0
+    own_end = b
+    for n in range(a + 1, b):
+        blank = not text[lines[n][0] : lines[n][1]].strip()
+        if blank and text[lines[n - 1][0] : lines[n - 1][1]].strip():
+            blocks += 1
+            if own_end == b:
+                own_end = n
+    return b if blocks <= _MAX_TURN_PARAGRAPHS else own_end

@@ -1,0 +1,157 @@
+"""Code units: chunks of one source file are disjoint and in order, and a chunk that claims to
+hold whole definitions really does: tree-sitter parses it on its own without an ERROR node
+that the file itself does not have.
+
+A chunk that holds anything but whole definitions says so with the kind ``code`` (module code,
+or a piece of a definition split over budget) and is not parsed alone. Python is parsed with
+Python's own ``ast`` as well: tree-sitter's grammar accepts a header with an empty body
+("def f(x):"), which is exactly what a cut definition looks like. A method is parsed inside a
+stand-in class for languages whose members cannot stand at the top level; Python's indentation
+is restored first.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from functools import cache
+from typing import Any
+
+from tree_sitter import Node, Parser
+from tree_sitter_language_pack import get_parser
+
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.reference import Reference
+
+DEFINITIONS = frozenset({"function", "class", "method"})
+# Languages whose methods only parse inside a class body.
+_MEMBERS_NEED_CLASS = frozenset({"java", "csharp", "kotlin", "typescript", "tsx", "javascript", "php"})
+_PREAMBLE = {"php": "<?php\n"}
+
+
+def measure_code(facts: DocFacts, records: list[dict[str, Any]], ref: Reference | None) -> None:
+    code = [r for r in records if r.get("language")]
+    if not code or ref is None:
+        return
+    facts.code_overlaps = _overlaps(facts, code)
+    facts.code_checked = facts.code_parsed = 0
+    file_errors: list[tuple[int, int]] | None = None
+    for r in code:
+        kinds = set(r.get("kinds") or [])
+        if not kinds or not kinds <= DEFINITIONS:
+            continue  # holds module code or a piece of a split definition (kind "code")
+        facts.code_checked += 1
+        error = _first_error(_standalone(ref.text, r), r["language"])
+        if error is None:
+            facts.code_parsed += 1
+            continue
+        if file_errors is None:
+            file_errors = _errors(_parser(r["language"]).parse(ref.text.encode("utf-8")).root_node)
+            if r["language"] == "python" and _python_error(ref.text):
+                file_errors = [(0, ref.text.count("\n"))]  # not valid Python here (say, Python 2)
+        if _file_has_error_in(ref.text, file_errors, r["start"], r["end"]):
+            facts.code_parsed += 1  # the source itself does not parse there: not the chunk's fault
+            continue
+        facts.fault(
+            "code_parse",
+            chunk=r["id"],
+            start=r["start"],
+            end=r["end"],
+            symbol=r.get("symbol"),
+            why=f"does not parse on its own ({error}) though it claims whole definitions ({', '.join(sorted(kinds))})",
+        )
+
+
+def _overlaps(facts: DocFacts, code: list[dict[str, Any]]) -> int:
+    count = 0
+    reach = -1
+    previous: dict[str, Any] | None = None
+    for r in code:
+        if previous is not None and r["start"] < reach:
+            count += 1
+            facts.fault(
+                "code_overlaps",
+                chunk=r["id"],
+                start=r["start"],
+                end=r["end"],
+                other=previous["id"],
+                why=f"starts at {r['start']}, before the previous chunk ends ({reach})",
+            )
+        reach = max(reach, r["end"])
+        previous = r
+    return count
+
+
+def _standalone(source: str, r: dict[str, Any]) -> str:
+    """The chunk's text as a file of its own: first-line indentation restored, then dedented."""
+    start, text, language = r["start"], r["text"], r["language"]
+    line_start = source.rfind("\n", 0, start) + 1
+    indent = source[line_start:start]
+    body = (indent if not indent.strip() else "") + text
+    if language == "python":
+        # Comment lines above a definition say nothing about blocks: leave them out of the
+        # indentation (a trailing comment of the line above may sit deeper than the def).
+        lines = body.split("\n")
+        while len(lines) > 1 and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
+            lines.pop(0)
+        body = "\n".join(lines)
+    body = textwrap.dedent(body)
+    if language == "python":
+        body = wrap_python_blocks(body)
+    if language in _MEMBERS_NEED_CLASS and "method" in (r.get("kinds") or []):
+        body = "class _ {\n" + body + "\n}"
+    return _PREAMBLE.get(language, "") + body
+
+
+def wrap_python_blocks(body: str) -> str:
+    """A chunk that starts inside nested blocks and ends outside them (a class under an ``if``,
+    then module code) gets a stand-in block header at each indentation it later returns to."""
+    lines = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        return body
+    first = len(lines[0]) - len(lines[0].lstrip())
+    outer = sorted({len(ln) - len(ln.lstrip()) for ln in lines[1:]} - {first})
+    levels = [lvl for lvl in outer if lvl < first]
+    if first > 0 and (not levels or levels[0] > 0):
+        levels.insert(0, 0)  # the outermost block the first line sits in
+    headers = "".join(" " * lvl + "if True:\n" for lvl in levels)
+    return headers + body
+
+
+@cache
+def _parser(language: str) -> Parser:
+    return get_parser(language)  # type: ignore[arg-type]
+
+
+def _python_error(text: str) -> str | None:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        return f"Python: {exc.msg if isinstance(exc, SyntaxError) else exc}"
+    return None
+
+
+def _first_error(text: str, language: str) -> str | None:
+    root = _parser(language).parse(text.encode("utf-8")).root_node
+    if not root.has_error:
+        return _python_error(text) if language == "python" else None
+    node = _errors(root, limit=1)
+    return f"syntax error at line {node[0][0] + 1}" if node else "syntax error"
+
+
+def _errors(root: Node, limit: int = 10_000) -> list[tuple[int, int]]:
+    """(first row, last row) of the ERROR and MISSING nodes of a tree."""
+    found: list[tuple[int, int]] = []
+    stack = [root]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            found.append((node.start_point[0], node.end_point[0]))
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    return found
+
+
+def _file_has_error_in(source: str, errors: list[tuple[int, int]], start: int, end: int) -> bool:
+    first, last = source.count("\n", 0, start), source.count("\n", 0, end)
+    return any(a <= last and b >= first for a, b in errors)

@@ -1,0 +1,158 @@
+"""Heading inheritance: is each chunk filed under the headings that really stand above it?
+
+The expected section path comes from an independent pass, never from the ``section_path``
+the parser stored on its elements: for Markdown, markdown-it's own heading tokens over the
+source file; for the other formats, the heading elements taken by position and level only.
+A chunk's expected path is the common path of the body text it holds (the headings it opens
+with are stated in its own text); for a chunk of headings alone, the common path of those.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from parsegate.parsers.model import Document
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.reference import Reference
+
+# "## Title { #anchor }": an attribute list (MkDocs and friends) is not part of a title.
+_ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")
+
+
+@dataclass(frozen=True)
+class Heading:
+    start: int
+    end: int
+    level: int
+    title: str
+
+
+def measure_headings(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference | None) -> None:
+    text = doc.text
+    if doc.format == "markdown":
+        if ref is None:
+            return  # not measured: the source file is not at hand
+        text = ref.text
+        headings = markdown_headings(text)
+    else:
+        headings = [
+            Heading(e.start, e.end, e.level or 1, doc.text[e.start : e.end])
+            for e in doc.elements
+            if e.kind == "heading"
+        ]
+        if doc.format == "pptx":
+            headings = _untitled_slides(doc, headings)
+    facts.has_headings = bool(headings)
+    if not headings:
+        return
+    facts.heading_checked = facts.heading_ok = 0
+    paths = _paths(headings)
+    starts = [h.start for h in headings]
+    for r in records:
+        expected = _expected(headings, starts, paths, r["start"], r["end"], text)
+        stated = tuple(_title(t) for t in r.get("section_path") or ())
+        facts.heading_checked += 1
+        if stated == expected:
+            facts.heading_ok += 1
+        else:
+            facts.fault(
+                "heading_inheritance",
+                chunk=r["id"],
+                start=r["start"],
+                end=r["end"],
+                why=f"filed under {' > '.join(stated) or '(none)'}; the source puts it under "
+                f"{' > '.join(expected) or '(no heading)'}",
+            )
+
+
+def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
+    """Each slide is a section (the output contract): a slide without a title of its own is
+    the section "Slide N", so nothing on it falls under the previous slide's title."""
+    first: dict[int, int] = {}
+    for e in doc.elements:
+        if e.page is not None and e.kind not in ("furniture",):
+            first.setdefault(e.page, e.start)
+    titled = {e.page for e in doc.elements if e.kind == "heading" and e.level == 1}
+    extra = [Heading(start, start, 1, f"Slide {page}") for page, start in first.items() if page not in titled]
+    return sorted([*headings, *extra], key=lambda h: (h.start, h.end))
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    md.core.ruler.disable(["inline", "text_join"])  # block structure is enough: titles stay raw
+    return md
+
+
+def markdown_headings(source: str) -> list[Heading]:
+    """Headings as markdown-it reads the source, with their spans (whole source lines)."""
+    line_starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", source))]
+    out = []
+    tokens = _markdown().parse(source)
+    for i, tok in enumerate(tokens):
+        if tok.type != "heading_open" or tok.map is None:
+            continue
+        first, last = tok.map
+        start = line_starts[first] if first < len(line_starts) else len(source)
+        end = line_starts[last] if last < len(line_starts) else len(source)
+        out.append(Heading(start, end, int(tok.tag[1:]), tokens[i + 1].content))
+    return out
+
+
+def _title(text: str) -> str:
+    return " ".join(_ATTRIBUTES.sub("", text).split()).casefold()
+
+
+def _paths(headings: list[Heading]) -> list[tuple[str, ...]]:
+    """The section path each heading opens: itself under the nearest shallower ones before it."""
+    stack: list[Heading] = []
+    out = []
+    for h in headings:
+        while stack and stack[-1].level >= h.level:
+            stack.pop()
+        stack.append(h)
+        out.append(tuple(_title(s.title) for s in stack))
+    return out
+
+
+def _expected(
+    headings: list[Heading], starts: list[int], paths: list[tuple[str, ...]], start: int, end: int, text: str
+) -> tuple[str, ...]:
+    """The common path of the body text in [start, end); the last heading's path if none."""
+    first = bisect.bisect_right(starts, start) - 1
+    if first >= 0 and headings[first].end <= start:
+        before = paths[first]  # the section the chunk starts in
+    elif first >= 0:
+        before = paths[first - 1] if first > 0 else ()  # the chunk starts inside a heading
+        first -= 1
+    else:
+        before = ()
+    cursor, path, body, held = start, before, [], []
+    for n in range(first + 1, len(headings)):
+        h = headings[n]
+        if h.start >= end:
+            break
+        if text[cursor : h.start].strip():
+            body.append(path)
+        cursor, path = max(cursor, h.end), paths[n]
+        held.append(path)
+    if text[cursor:end].strip():
+        body.append(path)
+    return _common(body or held or [path])
+
+
+def _common(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    common = paths[0]
+    for p in paths[1:]:
+        n = 0
+        while n < min(len(common), len(p)) and common[n] == p[n]:
+            n += 1
+        common = common[:n]
+    return common

@@ -1,0 +1,137 @@
+"""A PDF as PDFium reads it, for the gate: the raw text layer of each page, the text inside a
+box, and where a box is drawn on a rendered page.
+
+This is the gate's independent view: it opens the source bytes with PDFium itself and never
+calls parsegate's PDF parser. The one thing it shares with the parser is the chunk record's
+contract for boxes: ``(x0, top, x1, bottom)`` in the page's *reading space* (origin top left,
+x along the text's direction), which this module turns back into PDFium's page space.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pypdfium2 as pdfium
+
+from parsegate.quality_gates.words import located, words
+
+Box = tuple[float, float, float, float]
+_SLACK = 1.5  # points a box is widened by before asking for the text inside it (boxes are rounded)
+
+
+@dataclass
+class PdfPage:
+    number: int  # 1-based
+    text: str  # PDFium's raw text layer
+    direction: int  # of most characters, in degrees: 0, 90, 180, 270
+    width: float  # unrotated page space
+    height: float
+    page: Any = field(repr=False)
+    textpage: Any = field(repr=False)
+
+    def to_page_space(self, box: Box) -> Box:
+        """(left, bottom, right, top) in PDFium page space of a reading-space box."""
+        x0, top, x1, bottom = box
+        w, h = self.width, self.height
+        if self.direction == 90:
+            return top, x0, bottom, x1
+        if self.direction == 270:
+            return w - bottom, h - x1, w - top, h - x0
+        if self.direction == 180:
+            return w - x1, top, w - x0, bottom
+        return x0, h - bottom, x1, h - top
+
+    def text_in(self, box: Box) -> str:
+        left, bottom, right, top = self.to_page_space(box)
+        return str(
+            self.textpage.get_text_bounded(
+                left - _SLACK, bottom - _SLACK, right + _SLACK, top + _SLACK, errors="ignore"
+            )
+        )
+
+    def word_boxes(self, wanted: Counter[str], limit: int) -> list[tuple[str, Box]]:
+        """Page-space boxes of words of this page's text layer, as many of each as ``wanted``
+        says (the last occurrences: which of equal words were lost cannot be told)."""
+        found: list[tuple[str, Box]] = []
+        left = Counter(wanted)
+        for word, start, end in reversed(list(located(self.text))):
+            if not left[word]:
+                continue
+            left[word] -= 1
+            boxes = [self.textpage.get_charbox(i) for i in range(start, end)]
+            boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+            if boxes:
+                found.append((word, _union(boxes)))
+            if len(found) >= limit:
+                break
+        return found
+
+    def to_image(self, box: Box, scale: float) -> Box:
+        """Pixel box (x0, y0, x1, y1) on this page rendered at ``scale`` of a page-space box."""
+        width, height = (round(v * scale) for v in self.page.get_size())
+        points = [_device(self.page, width, height, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass
+class PdfSource:
+    pdf: Any
+    pages: dict[int, PdfPage]
+
+    def close(self) -> None:
+        for page in self.pages.values():
+            page.textpage.close()
+            page.page.close()
+        self.pdf.close()
+
+    def words_by_page(self) -> dict[int, list[str]]:
+        return {n: words(p.text) for n, p in self.pages.items()}
+
+
+def open_pdf(data: bytes, max_pages: int = 2000) -> PdfSource | None:
+    """PDFium's view of the file; None when PDFium cannot open it (the parser said why)."""
+    try:
+        pdf = pdfium.PdfDocument(data, password=os.environ.get("PARSEGATE_PDF_PASSWORD") or None)
+    except pdfium.PdfiumError:
+        return None
+    pages: dict[int, PdfPage] = {}
+    for index in range(min(len(pdf), max_pages)):
+        page = pdf[index]
+        textpage = page.get_textpage()
+        width, height = page.get_size()
+        if page.get_rotation() in (90, 270):
+            width, height = height, width  # get_size() is the displayed size; text is in page space
+        text = textpage.get_text_range(errors="ignore")
+        pages[index + 1] = PdfPage(index + 1, text, _direction(textpage), width, height, page, textpage)
+    return PdfSource(pdf, pages)
+
+
+def _direction(textpage: Any) -> int:
+    """The direction most characters run in, from their text matrices (a sample suffices)."""
+    count = textpage.count_chars()
+    matrix = pdfium.raw.FS_MATRIX()  # type: ignore[no-untyped-call]
+    votes = {0: 0, 90: 0, 180: 0, 270: 0}
+    for i in range(0, count, max(1, count // 200)):
+        if pdfium.raw.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix)):  # type: ignore[no-untyped-call]
+            a, b = matrix.a, matrix.b
+            if abs(a) >= abs(b):
+                votes[0 if a > 0 else 180] += 1
+            else:
+                votes[90 if b > 0 else 270] += 1
+    return max(votes, key=lambda d: votes[d])
+
+
+def _union(boxes: list[tuple[float, float, float, float]]) -> Box:
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _device(page: Any, width: int, height: int, x: float, y: float) -> tuple[float, float]:
+    """PDFium's own page → device mapping (it applies the page's /Rotate)."""
+    dx, dy = ctypes.c_int(), ctypes.c_int()
+    pdfium.raw.FPDF_PageToDevice(page.raw, 0, 0, width, height, 0, x, y, ctypes.byref(dx), ctypes.byref(dy))  # type: ignore[no-untyped-call]
+    return float(dx.value), float(dy.value)

@@ -1,0 +1,84 @@
+"""The independent signal each check compares chunks with, opened once per document.
+
+- text formats (Markdown, plain text, code): the source file's bytes, decoded here again;
+- PDF: PDFium's raw text layer and its text inside a box;
+- Office and HTML: docling's own plain-text export of the file.
+
+None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
+cannot hide it by agreeing with itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import re
+from dataclasses import dataclass
+
+from parsegate.quality_gates.office_source import BACKENDS, docling_text
+from parsegate.quality_gates.pdf_source import PdfSource, open_pdf
+
+TEXT_FORMATS = frozenset({"markdown", "text", "code"})
+OFFICE_FORMATS = frozenset({*BACKENDS, "docling"})
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class Reference:
+    kind: str  # "source file" | "PDFium text layer" | "docling export"
+    text: str = ""  # the decoded source file, or docling's export of the body
+    everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
+    pdf: PdfSource | None = None
+    _line_starts: list[int] | None = None
+
+    def close(self) -> None:
+        if self.pdf is not None:
+            self.pdf.close()
+
+    def lines_of(self, start: int, end: int) -> tuple[int, int]:
+        """1-based first and last line of a span of the source (CR, LF and CRLF end a line)."""
+        if self._line_starts is None:
+            self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        first = bisect.bisect_right(self._line_starts, start)
+        return first, bisect.bisect_right(self._line_starts, max(start, end - 1))
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's: FF FE 00 00 starts with FF FE
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode(data: bytes) -> str:
+    """The source's text, decoded here on its own (not by the parser's decoder): the encoding a
+    byte-order mark names; UTF-16 when the file has zero bytes (ASCII in UTF-16 is every other
+    byte zero, on the side its byte order puts them); else UTF-8."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding)
+    if b"\x00" in data:
+        big_endian = data[0::2].count(0) > data[1::2].count(0)
+        return data.decode("utf-16-be" if big_endian else "utf-16-le")
+    return data.decode("utf-8")
+
+
+def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
+    """The independent view of a document's source, or None when there is none to be had."""
+    if data is None:
+        return None
+    if fmt in TEXT_FORMATS:
+        try:
+            text = _decode(data)
+        except UnicodeDecodeError:
+            return None
+        return Reference("source file", text.removeprefix("\ufeff"))
+    if fmt == "pdf":
+        pdf = open_pdf(data)
+        return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
+    if fmt in OFFICE_FORMATS:
+        exported = docling_text(data, fmt, doc_id)
+        return None if exported is None else Reference("docling export", *exported)
+    return None
