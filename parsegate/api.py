@@ -138,16 +138,14 @@ def run(
     the command line (``["--time-limit", "60"]``). A usage, input or output error raises
     ``parsegate.CommandError`` (``.code`` 2); a failed gate does not raise: see ``verdict``.
     """
-    import typer.main
-
-    from parsegate.cli import app
+    from parsegate.lazy_commands import load
     from parsegate.options import RAISE_ERRORS, err
 
     args = [os.fspath(corpus), "--out", os.fspath(out), "--tokenizer", tokenizer, "--strategy", strategy]
     args += ["--workers", str(workers)] + (["--max-tokens", str(max_tokens)] if max_tokens else [])
     args += [a for g in glob for a in ("--glob", g)] + [a for x in exclude for a in ("--exclude", x)]
     args += [a for k, v in (thresholds or {}).items() for a in ("--set", f"{k}={v}")] + list(extra_args)
-    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    command = load("run")
     token, quiet = RAISE_ERRORS.set(True), err.quiet
     err.quiet = True
     try:

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import orjson
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from chunkers import ChunkConfig
-from chunkers.budget import DEFAULT_TOKENIZER
 from parsegate import __version__
 from parsegate.api import parse as parse_source
-from parsegate.chunkstore.commands import diff_command, export_command, retire_command, store_app
-from parsegate.cli_run import finish, hold, run
-from parsegate.evaluation.commands import eval_command
-from parsegate.golden.commands import golden_app
+from parsegate.lazy_commands import LazyGroup
 from parsegate.log import log, use_cli
 from parsegate.options import (
+    DEFAULT_TOKENIZER,
     EXIT_INTERNAL,
     AllowFailures,
     AllowOverModelMax,
@@ -48,9 +38,6 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
-from parsegate.pipeline import outcome_from_dict
-from parsegate.routing import Router
-from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
 from parsegate.strategy_options import (
     ParentTokens,
     SemanticModel,
@@ -59,14 +46,19 @@ from parsegate.strategy_options import (
     SemanticWindow,
     StrategyOpt,
 )
-from parsers.model import Document, ParseError
-from parsers.registry import supported_suffixes
 
+if TYPE_CHECKING:
+    from parsers.model import Document
+
+# Start-up is part of the interface (`parsegate --help` in a blink): this module imports typer and
+# the option definitions only. Each command imports what it needs; run, golden, eval and the
+# store's commands live in modules imported only when they run (parsegate/lazy_commands.py).
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "
     "addressable slice of its source, within a real token budget.",
     no_args_is_help=True,
     add_completion=False,
+    cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     # Help is plain text: option help such as "table [gate]" is not rich markup.
     rich_markup_mode=None,
@@ -100,6 +92,8 @@ def options(
 
 def load(path: Path, doc_id: str | None = None, root: Path | None = None, fmt: str | None = None) -> Document:
     """One document from a file, or from stdin when the path is '-'."""
+    from parsers.model import ParseError
+
     source: Path | bytes = path
     if path == STDIO:
         source, ident = sys.stdin.buffer.read(), doc_id or "stdin"
@@ -142,6 +136,8 @@ def parse(
     fmt: Format = None,
 ) -> None:
     """Print a document's elements as JSONL, in reading order, with exact offsets."""
+    import orjson
+
     use_password(password)
     doc = load(file, doc_id, root, fmt)
     write_lines([orjson.dumps(e.to_dict(doc.text)) for e in doc.elements], out)
@@ -171,6 +167,10 @@ def chunk(
     fmt: Format = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL)."""
+    import orjson
+
+    from chunkers import ChunkConfig
+
     use_password(password)
     chunker = make_chunker(
         ChunkConfig(
@@ -198,9 +198,6 @@ def chunk(
     write_lines([orjson.dumps(c.to_dict()) for c in chunks], out)
 
 
-app.command()(run)
-
-
 @app.command()
 def gate(
     outdir: Annotated[Path, typer.Argument(help="The --out folder of an earlier 'parsegate run'.")],
@@ -213,6 +210,16 @@ def gate(
     Documents move between chunks.jsonl and quarantine.jsonl as the new verdicts say; the
     run's previous outputs move to OUTDIR/history/.
     """
+    import json
+    from datetime import UTC, datetime
+
+    from rich.text import Text
+
+    from parsegate.cli_run import finish, hold
+    from parsegate.pipeline import outcome_from_dict
+    from parsegate.routing import Router
+    from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
+
     run_json = outdir / "run.json"
     if not run_json.is_file():
         fail(f"{outdir}: no run.json here; run 'parsegate run CORPUS --out {outdir}' first")
@@ -260,6 +267,12 @@ def inspect(
     fmt: Format = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from chunkers import ChunkConfig
+
     use_password(password)
     chunker = make_chunker(
         ChunkConfig(
@@ -322,17 +335,13 @@ def inspect(
 @app.command()
 def formats() -> None:
     """List the file suffixes parsegate can parse."""
+    from parsers.registry import supported_suffixes
+
     for suffix in supported_suffixes():
         print(suffix)
 
 
-app.add_typer(golden_app, name="golden")
-app.command("eval")(eval_command)
-# The chunk store (parsegate/chunkstore): list, compare, export and retire chunk sets.
-app.add_typer(store_app, name="store")
-app.command("diff")(diff_command)
-app.command("export")(export_command)
-app.command("retire")(retire_command)
+# run, golden, eval and the chunk store's commands (store, diff, export, retire): lazy_commands.LAZY.
 
 
 def main() -> None:
@@ -341,6 +350,8 @@ def main() -> None:
     try:
         app()
     except Exception as exc:  # anything that escapes a command is parsegate's bug, not the user's input
+        from rich.text import Text
+
         log.debug("internal error", exc_info=True)
         quiet, err.quiet = err.quiet, False
         err.print(
