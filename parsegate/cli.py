@@ -38,6 +38,7 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
+from parsegate.outputs import OutputFormat
 from parsegate.strategy_options import (
     ParentTokens,
     SemanticModel,
@@ -109,6 +110,28 @@ def load(path: Path, doc_id: str | None = None, root: Path | None = None, fmt: s
         fail(f"{path}: {exc.message} [{exc.code}]")
 
 
+def write_records(lines: list[bytes], out: Path | None, output_format: str) -> None:
+    """Chunk records as JSONL, or as Parquet (a file, or stdout with '-' or no --out)."""
+    from parsegate.extras import MissingExtra
+    from parsegate.outputs import parquet_bytes, write_parquet
+
+    if output_format == "jsonl":
+        write_lines(lines, out)
+        return
+    try:
+        if out is None or out == STDIO:
+            sys.stdout.buffer.write(parquet_bytes(lines))
+            sys.stdout.flush()
+            return
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_parquet(lines, out)
+    except MissingExtra as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    log.info("wrote %d records to %s", len(lines), out)
+
+
 def write_lines(lines: list[bytes], out: Path | None) -> None:
     data = b"".join(line + b"\n" for line in lines)
     if out is None or out == STDIO:
@@ -165,12 +188,18 @@ def chunk(
     doc_id: DocId = None,
     root: Root = None,
     fmt: Format = None,
+    output_format: OutputFormat = None,
 ) -> None:
-    """Chunk one file into parsegate.chunk/1 records (JSONL)."""
+    """Chunk one file into parsegate.chunk/1 records (JSONL, or Parquet with --output-format parquet)."""
     import orjson
 
     from chunkers import ChunkConfig
+    from parsegate.outputs import choose
 
+    try:
+        kind = choose(output_format, out)
+    except (ValueError, ImportError) as exc:
+        fail(str(exc))
     use_password(password)
     chunker = make_chunker(
         ChunkConfig(
@@ -195,7 +224,7 @@ def chunk(
         chunks = chunker.chunk(doc)
     except ValueError as exc:
         fail(str(exc))
-    write_lines([orjson.dumps(c.to_dict()) for c in chunks], out)
+    write_records([orjson.dumps(c.to_dict()) for c in chunks], out, kind)
 
 
 @app.command()
@@ -215,7 +244,7 @@ def gate(
 
     from rich.text import Text
 
-    from parsegate.cli_run import finish, hold
+    from parsegate.cli_run import finish, hold, write_run_parquet
     from parsegate.pipeline import outcome_from_dict
     from parsegate.routing import Router
     from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
@@ -241,6 +270,8 @@ def gate(
         record["regated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         err.print(Text(f"previous outputs moved to {archived}"), highlight=False)
         root = Path(previous.get("root") or previous["corpus"])
+        if previous.get("output_format") == "parquet":
+            write_run_parquet(outdir)
         finish(outdir, root, record, files, gate_config, float(previous.get("seconds", 0)), allow_failures)
         router.discard_journal()
 
