@@ -59,7 +59,8 @@ case "${1:-}" in
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
-    setup ",embed,parquet"
+    # the adapters' libraries install in seconds (langchain-core ~3 s, llama-index-core ~8 s here)
+    setup ",embed,parquet,langchain,llamaindex"
     ensure_chromium
     ensure_libreoffice
     .venv/bin/ruff check .
