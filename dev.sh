@@ -59,8 +59,9 @@ case "${1:-}" in
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
-    # the adapters' libraries install in seconds (langchain-core ~3 s, llama-index-core ~8 s here)
-    setup ",embed,parquet,langchain,llamaindex"
+    # the adapters' libraries and bpe-openai install in seconds (langchain-core ~3 s, llama-index-core ~8 s,
+    # bpe-openai ~1 s here)
+    setup ",embed,parquet,langchain,llamaindex,openai"
     ensure_chromium
     ensure_libreoffice
     .venv/bin/ruff check .

@@ -88,7 +88,8 @@ TokenizerOpt = Annotated[
     typer.Option(
         "--tokenizer",
         "-t",
-        help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, "
+        help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, OpenAI's "
+        "'openai:cl100k_base' or 'openai:o200k_base' (offline: the openai extra), "
         "or the plain units 'chars' and 'words'.",
     ),
 ]
