@@ -73,8 +73,9 @@ def chunk(
 
     ``max_tokens`` defaults to the tokenizer model's maximum (256 for all-MiniLM-L6-v2, shipped
     with parsegate); a budget above it raises ``ValueError`` unless ``allow_over_model_max``.
-    ``tokenizer``: ``"all-MiniLM-L6-v2"``, a path to any ``tokenizer.json``, ``"chars"`` or
-    ``"words"``. ``strategy``: ``structural`` (default), ``parent-child``, ``semantic-lexical``,
+    ``tokenizer``: ``"all-MiniLM-L6-v2"``, a path to any ``tokenizer.json``, ``"chars"``,
+    ``"words"``, or ``"openai:cl100k_base"`` / ``"openai:o200k_base"`` (the openai extra).
+    ``strategy``: ``structural`` (default), ``parent-child``, ``semantic-lexical``,
     ``semantic-embedding``, ``recursive`` or ``fixed``. ``options`` are the other fields of
     ``chunkers.ChunkConfig`` (``min_tokens``, ``overlap``, ``context_share``, ``parent_tokens``…).
     Each ``Chunk`` satisfies ``chunk.text == doc.text[chunk.start:chunk.end]``.
