@@ -9,6 +9,7 @@ the one-line summaries below (tests/test_startup.py checks each against the comm
 from __future__ import annotations
 
 import importlib
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
@@ -16,6 +17,7 @@ import typer.core
 import typer.main
 
 # typer (0.26) carries its own copy of click; the group below is built on it.
+from typer._click.exceptions import UsageError
 from typer._click.utils import make_default_short_help
 
 if TYPE_CHECKING:
@@ -86,6 +88,16 @@ class LazyGroup(typer.core.TyperGroup):
         if cmd_name in LAZY and cmd_name not in self.commands:
             self.commands[cmd_name] = load(cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+        """typer's, whose "Did you mean" knows only the commands built so far: the lazy ones too."""
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as exc:
+            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches and "Did you mean" not in exc.message:
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
 
     def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         """click's list of commands, without importing a lazy command to read its summary."""

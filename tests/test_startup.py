@@ -91,3 +91,8 @@ def test_the_stderr_console_is_built_on_first_print_with_the_settings_given_befo
     console.print("not shown")  # quiet: rich prints nothing
     real = object.__getattribute__(console, "_console")
     assert real is not None and real.quiet is True and real.stderr is True
+
+
+def test_a_mistyped_lazy_command_is_suggested() -> None:
+    result = CliRunner().invoke(app, ["expotr"])
+    assert result.exit_code == 2 and "Did you mean 'export'?" in result.output
