@@ -22,6 +22,9 @@ from parsegate import __version__
 from parsegate.chunkstore.run import RunStore, in_scope
 from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.corpus import Selection, discover
+from parsegate.engines import Engine
+from parsegate.engines.options import EngineOpt, RayAddress
+from parsegate.engines.ray_engine import EngineError, RayEngine
 from parsegate.options import (
     AllowFailures,
     ConfigFile,
@@ -226,6 +229,8 @@ def run(
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Record nothing, reuse nothing: parse every file.")
     ] = False,
+    engine: EngineOpt = "local",
+    ray_address: RayAddress = None,
     output_format: RunOutputFormat = "jsonl",
 ) -> None:
     """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
@@ -272,7 +277,7 @@ def run(
             hold(out, "run"),
             sigterm_as_interrupt(),
             _open_store(store_path, chunk_sets, config_record, doc_root) as run_store,
-            Supervisor(chunker.config, limits, workers or 1) as supervisor,
+            _engine(engine, chunker.config, limits, workers, ray_address) as supervisor,
         ):
             if run_store is None:
                 supervisor.start(1)  # it imports while the corpus is listed
@@ -294,7 +299,9 @@ def run(
             )
             sources = discover(corpus, selection, root)
             # With a store, only the files it does not hold are worth workers.
-            supervisor.size = choose_workers(workers, sources if run_store is None else run_store.plan(sources))
+            to_parse = sources if run_store is None else run_store.plan(sources)
+            if engine == "local":
+                supervisor.size = choose_workers(workers, to_parse)
             record: dict[str, Any] = {
                 "parsegate": __version__,
                 "started_at": started.isoformat(timespec="seconds"),
@@ -309,6 +316,7 @@ def run(
                 "config": config_record,
                 "limits": {"seconds": limits.seconds, "per_format": dict(limits.per_format), "memory_mb": memory_limit},
                 "workers": supervisor.size,
+                "engine": engine,
                 "allow_empty": allow_empty,
                 "output_format": output_format,
             }
@@ -336,6 +344,25 @@ def run(
 
 
 @contextmanager
+def _engine(
+    name: str, config: ChunkConfig, limits: Limits, workers: int, address: str | None
+) -> Iterator[Supervisor | RayEngine]:
+    """The local supervisor, or Ray (started or reached before any work, with a clear error)."""
+    if name == "local":
+        with Supervisor(config, limits, workers or 1) as supervisor:
+            yield supervisor
+        return
+    try:
+        ray_engine = RayEngine(config, limits, workers, address).__enter__()
+    except EngineError as exc:
+        fail(str(exc))
+    try:
+        yield ray_engine
+    finally:
+        ray_engine.close()
+
+
+@contextmanager
 def _open_store(
     path: Path | None, chunk_sets: dict[str, str], config: dict[str, Any], doc_root: Path
 ) -> Iterator[RunStore | None]:
@@ -357,7 +384,7 @@ def _open_store(
 
 
 def _run(
-    sources: list[Any], router: Router, supervisor: Supervisor, out: Path, run_store: RunStore | None
+    sources: list[Any], router: Router, supervisor: Engine, out: Path, run_store: RunStore | None
 ) -> list[FileOutcome]:
     try:
         with progress_bar(len(sources), err) as advance:

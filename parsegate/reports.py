@@ -6,13 +6,13 @@ the version the chunks name)."""
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from parsegate.corpus import doc_path
+from parsegate.store import pretty_json
 from parsers.decode import decode_text
 from parsers.model import ParseError
 from quality_gates.gate import GateConfig
@@ -40,7 +40,7 @@ def write_reports(
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
     if not all(c["passed"] for c in report["run_checks"]):
         report["verdict"] = "fail"
-    (outdir / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    (outdir / "report.json").write_text(pretty_json(report), encoding="utf-8")
     facts = {f["path"]: f.get("facts") or {} for f in files}
     details = _details(outdir, report, corpus, facts)
     (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")

@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 from parsegate.corpus import Source
 from parsegate.dispatch import Task
+from parsegate.engines import Engine
 from parsegate.pipeline import FileOutcome
 from parsegate.routing import Router
-from parsegate.supervisor import Supervisor
 
 # Rough CPU cost of a document, for choosing the worker count only (benchmarks/scaling.py on the
 # 2-core machines): seconds per file, per MB by suffix, and a format's libraries on first use.
@@ -57,7 +57,7 @@ def _size(source: Source) -> int:
 def run_corpus(
     sources: list[Source],
     router: Router,
-    supervisor: Supervisor,
+    supervisor: Engine,
     on_file: Callable[[FileOutcome], None] | None = None,
 ) -> list[FileOutcome]:
     """Every source's outcome, in sorted order; each routed (and written) as it finishes."""

@@ -122,9 +122,14 @@ def _move(outdir: Path, label: str, names: tuple[str, ...] | list[str]) -> Path:
 
 def write_run(outdir: Path, record: dict[str, Any]) -> Path:
     """run.json, last of a run's outputs, atomically: it exists only complete."""
-    return write_atomic(
-        outdir / "run.json", json.dumps({"schema": RUN_SCHEMA, **record}, indent=2, ensure_ascii=False) + "\n"
-    )
+    return write_atomic(outdir / "run.json", pretty_json({"schema": RUN_SCHEMA, **record}))
+
+
+def pretty_json(value: Any) -> str:
+    """Indented JSON (run.json, report.json) by orjson: json.dumps(indent=2) runs Python's pure
+    encoder, a third of an incremental re-run's CPU on 2,000 files. The same layout; floats in
+    shortest form (0.00001 for 1e-05) and no non-standard Infinity/NaN (null)."""
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode() + "\n"
 
 
 def write_atomic(path: Path, text: str) -> Path:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -22,7 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from parsers import code
+from parsers import code, markdown_pyromark
 from parsers.build import HeadingStack, code_data, renumbered, row_data
 from parsers.decode import decode_text
 from parsers.flat_tables import find_tables, table_elements
@@ -46,7 +48,13 @@ NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
 OUTPUT_VERSION = 5
-VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
+# The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsers/markdown_pyromark.py
+# makes markdown-it's tokens from its events; the elements are the same, benchmarks/
+# markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
+ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
+ENGINES = ("markdown-it", "pyromark")
+DEFAULT_ENGINE = "pyromark"
+_MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
@@ -57,6 +65,24 @@ _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+AnyToken = Token | markdown_pyromark.BlockToken
+
+
+def engine() -> str:
+    """The block parser named by PARSEGATE_MARKDOWN_ENGINE (the default when unset)."""
+    name = os.environ.get(ENGINE_VARIABLE, "") or DEFAULT_ENGINE
+    if name not in ENGINES:
+        raise ValueError(f"{ENGINE_VARIABLE}={name!r}: expected one of {', '.join(ENGINES)}")
+    return name
+
+
+def _engine_label(name: str) -> str:
+    # pyromark's documents name markdown-it too: it parses what pyromark leaves to it.
+    return f"{markdown_pyromark.ENGINE}+{_MARKDOWN_IT}" if name == "pyromark" else _MARKDOWN_IT
+
+
+# Part of every chunk_set: chunk ids name the engine that found the structure.
+VERSION = f"{OUTPUT_VERSION}+{_engine_label(engine())}"
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +97,8 @@ def _md() -> MarkdownIt:
 def parse(data: bytes, doc_id: str) -> Document:
     text = decode_text(data)
     builder = _Builder(text)
-    builder.walk(_md().parse(text))
+    name = engine()
+    builder.walk(block_tokens(text, name))
     builder.split_flat_tables()
     builder.recover_gaps()
     doc = Document(
@@ -81,7 +108,7 @@ def parse(data: bytes, doc_id: str) -> Document:
         text=text,
         elements=builder.renumbered(),
         metadata=builder.metadata,
-        parser=f"{NAME} {VERSION}",
+        parser=f"{NAME} {OUTPUT_VERSION}+{_engine_label(name)}",
         warnings=builder.warnings,
     )
     for el in doc.elements:
@@ -89,6 +116,15 @@ def parse(data: bytes, doc_id: str) -> Document:
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     return doc
+
+
+def block_tokens(text: str, name: str) -> Sequence[AnyToken]:
+    """Block tokens from the engine named, markdown-it's where pyromark leaves a document to it."""
+    if name == "pyromark":
+        found = markdown_pyromark.tokens(text)
+        if found is not None:
+            return found
+    return _md().parse(text)
 
 
 @dataclass
@@ -162,7 +198,7 @@ class _Builder:
         return prev.id
 
     # -- the token walk ----------------------------------------------------
-    def walk(self, tokens: list[Token]) -> None:
+    def walk(self, tokens: Sequence[AnyToken]) -> None:
         i = 0
         while i < len(tokens):
             tok = tokens[i]
@@ -181,7 +217,7 @@ class _Builder:
                 )
             )
 
-    def token(self, tokens: list[Token], i: int, tok: Token) -> None:
+    def token(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
         kind = tok.type
         if kind.endswith("_close"):
             if kind in _LIST_CLOSE or kind in ("list_item_close", "blockquote_close", "table_close"):
@@ -220,7 +256,7 @@ class _Builder:
         elif kind == "blockquote_open":
             self.frames.append(_Frame(self.emit("blockquote", tok.map)))
 
-    def code_parts(self, el: Element, tok: Token, language: str) -> None:
+    def code_parts(self, el: Element, tok: AnyToken, language: str) -> None:
         """A fence in a known language is split, when over budget, at its definitions."""
         assert tok.map is not None
         first = tok.map[0] + 1  # the line after the opening fence
@@ -233,7 +269,7 @@ class _Builder:
         el.data.language = language
         el.data.parts = [[s + start, e + start] for s, e in spans]
 
-    def front_matter(self, tok: Token) -> None:
+    def front_matter(self, tok: AnyToken) -> None:
         assert tok.map is not None
         self.emit("front_matter", tok.map)
         try:
@@ -248,7 +284,7 @@ class _Builder:
         # YAML dates and other non-JSON values pass through as their text form.
         self.metadata.update(json.loads(json.dumps(loaded, default=str)))
 
-    def heading(self, tok: Token, title: str) -> None:
+    def heading(self, tok: AnyToken, title: str) -> None:
         assert tok.map is not None
         reason = suspect_heading(title)
         if reason is not None:
@@ -264,13 +300,13 @@ class _Builder:
         if el is not None and level == 1 and "title" not in self.metadata:
             self.metadata["title"] = title
 
-    def open_list(self, tok: Token) -> None:
+    def open_list(self, tok: AnyToken) -> None:
         assert tok.map is not None
         data = ListData(ordered=tok.type == "ordered_list_open", lead_in=self.lead_in())
         depth = sum(1 for f in self.frames if f.element is not None and f.element.kind == "list")
         self.frames.append(_Frame(self.emit("list", tok.map, level=depth + 1, data=data)))
 
-    def open_item(self, tokens: list[Token], i: int, tok: Token) -> None:
+    def open_item(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
         assert tok.map is not None
         own_end = tok.map[1]
         for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
@@ -290,7 +326,7 @@ class _Builder:
         el = self.emit("list_item", [tok.map[0], own_end], level=level, data=ItemData(marker=tok.info or tok.markup))
         self.frames.append(_Frame(el, own_end=own_end))
 
-    def table(self, tokens: list[Token], i: int) -> int:
+    def table(self, tokens: Sequence[AnyToken], i: int) -> int:
         """Emit a table container, its header row (with the delimiter row) and body rows."""
         open_tok = tokens[i]
         assert open_tok.map is not None

@@ -1,8 +1,17 @@
 from __future__ import annotations
 
+import pytest
+
 from chunkers import ChunkConfig, Chunker
 from parsers import markdown
 from parsers.model import ParseError
+
+
+@pytest.fixture(autouse=True, params=markdown.ENGINES)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs under both block parsers (PARSEGATE_MARKDOWN_ENGINE)."""
+    monkeypatch.setenv(markdown.ENGINE_VARIABLE, request.param)
+    return str(request.param)
 
 
 def kinds(doc):

@@ -17,9 +17,9 @@ from parsegate.chunkstore.schema import StoreError, StoreLock, connect
 from parsegate.chunkstore.writer import Doc, add_chunk_set, mark_gone, record_document, record_reused
 from parsegate.corpus import Source
 from parsegate.dispatch import Task
+from parsegate.engines import Engine
 from parsegate.pipeline import FileOutcome, outcome_dict, outcome_from_dict
 from parsegate.routing import Router
-from parsegate.supervisor import Supervisor
 
 
 class RunStore:
@@ -61,7 +61,7 @@ class RunStore:
         return [p.source for p in self.planned if not p.reuse]
 
     def run(
-        self, router: Router, supervisor: Supervisor, on_file: Callable[[FileOutcome], None] | None = None
+        self, router: Router, supervisor: Engine, on_file: Callable[[FileOutcome], None] | None = None
     ) -> list[FileOutcome]:
         """Every planned source's outcome, in sorted order; reused ones first, then parsed ones."""
         found: dict[int, FileOutcome] = {}
