@@ -170,3 +170,40 @@ def test_an_adapter_without_its_library_names_the_extra(
         importlib.import_module(f"parsegate.integrations.{adapter}")
     assert f"pip install 'parsegate[{extra}]'" in str(missing.value)
     assert isinstance(missing.value, ImportError) and missing.value.extra == extra
+
+
+# -- parent-child --------------------------------------------------------------------------
+
+LONG = "# Handbook\n\n" + "\n\n".join(
+    f"## Part {n}\n\n" + " ".join(f"Rule {n}.{k} applies to every claim filed in week {k}." for k in range(12))
+    for n in range(3)
+)
+
+
+def test_parent_records_are_marked_for_langchain_and_linked_for_llamaindex() -> None:
+    need("langchain_core.documents")
+    node_parser = need("llama_index.core.node_parser")
+    schema = need("llama_index.core.schema")
+    from parsegate.integrations.langchain import ParsegateTransformer
+    from parsegate.integrations.llamaindex import ParsegateNodeParser
+
+    pieces = parsegate.chunk(parsegate.parse(LONG.encode(), doc_id="h.md"), strategy="parent-child", max_tokens=48)
+    parents = {p.parent_id for p in pieces if p.parent_id}
+    leaves = [p for p in pieces if p.id not in parents]
+    assert parents and leaves  # the fixture makes both
+
+    given = need("langchain_core.documents").Document(page_content=LONG, metadata={"source": "h.md"})
+    docs = ParsegateTransformer(strategy="parent-child", max_tokens=48).transform_documents([given])
+    assert {d.id for d in docs if d.metadata["role"] == "parent"} == parents
+    assert [d.id for d in docs if d.metadata["role"] == "chunk"] == [p.id for p in leaves]
+    assert all(d.metadata["tokens"] <= 48 for d in docs if d.metadata["role"] == "chunk")
+
+    doc = schema.Document(text=LONG, metadata={"file_name": "h.md"})
+    nodes = ParsegateNodeParser(strategy="parent-child", max_tokens=48).get_nodes_from_documents([doc])
+    assert [n.node_id for n in node_parser.get_leaf_nodes(nodes)] == [p.id for p in leaves]
+    by_id = {n.node_id: n for n in nodes}
+    for piece in leaves:
+        parent = by_id[piece.id].relationships[schema.NodeRelationship.PARENT]
+        assert parent.node_id == piece.parent_id
+        siblings = by_id[piece.parent_id].relationships[schema.NodeRelationship.CHILD]
+        assert piece.id in [s.node_id for s in siblings]

@@ -90,9 +90,18 @@ def content_of(piece: Chunk, content: Content) -> str:
     return piece.embed_text if content == "embed_text" else piece.text
 
 
-def metadata_of(piece: Chunk, content: Content) -> dict[str, Any]:
+def parent_ids(pieces: list[Chunk]) -> set[str]:
+    """The parent records of a parent-child chunking (their own, larger budget: for the generator,
+    not for the embedder)."""
+    return {p.parent_id for p in pieces if p.parent_id}
+
+
+def metadata_of(piece: Chunk, content: Content, parents: set[str] | None = None) -> dict[str, Any]:
     """The chunk record without its content (and without empty fields): ``id``, ``doc_id``, ``start``,
-    ``end``, ``section_path``, ``pages``, ``tokens``…; ``text`` too when the content is embed_text."""
+    ``end``, ``section_path``, ``pages``, ``tokens``…; ``text`` too when the content is embed_text;
+    ``role``: ``"parent"`` for a parent record of the parent-child strategy, else ``"chunk"``."""
     record = piece.to_dict()
     drop = (*_NOT_METADATA, "text") if content == "text" else _NOT_METADATA
-    return {k: v for k, v in record.items() if k not in drop and v is not None}
+    metadata = {k: v for k, v in record.items() if k not in drop and v is not None}
+    metadata["role"] = "parent" if parents and piece.id in parents else "chunk"
+    return metadata

@@ -7,6 +7,8 @@ Each ``Document`` has ``id`` = the chunk id, ``page_content`` = its ``embed_text
 ``content="text"``) and ``metadata`` = the rest of the ``parsegate.chunk/1`` record: ``start``,
 ``end`` (offsets into the parsed document's text), ``section_path``, ``pages``, ``lines``, ``id``,
 ``doc_id``, ``tokens``, ``chunk_set``, ``prev_id``/``next_id``…, and ``text``, the exact evidence.
+With ``strategy="parent-child"`` the parent records come too, with ``metadata["role"] == "parent"``
+(``"chunk"`` for every other): they are over the embedding budget, for a parent store, not a vector one.
 
     from parsegate.integrations.langchain import ParsegateLoader
 
@@ -28,6 +30,7 @@ from parsegate.integrations.common import (
     document_from_text,
     load_documents,
     metadata_of,
+    parent_ids,
 )
 
 require("langchain_core.documents", "langchain")
@@ -41,13 +44,15 @@ if TYPE_CHECKING:
 def to_documents(doc: ParsedDocument, settings: Settings, extra: Mapping[str, Any] | None = None) -> list[Document]:
     """One LangChain Document per chunk of ``doc`` (``extra``: metadata of the source Document,
     which the chunk's own fields override)."""
+    pieces = settings.chunks(doc)
+    parents = parent_ids(pieces)
     return [
         Document(
             id=piece.id,
             page_content=content_of(piece, settings.content),
-            metadata={**(extra or {}), **metadata_of(piece, settings.content)},
+            metadata={**(extra or {}), **metadata_of(piece, settings.content, parents)},
         )
-        for piece in settings.chunks(doc)
+        for piece in pieces
     ]
 
 

@@ -7,7 +7,8 @@
 
 Each node has ``id_`` = the chunk id, text = its ``embed_text`` (or ``text`` with
 ``content="text"``), ``start_char_idx``/``end_char_idx`` = the chunk's exact offsets into the source
-Document's text, SOURCE/PREVIOUS/NEXT relationships, and the rest of the ``parsegate.chunk/1``
+Document's text, SOURCE/PREVIOUS/NEXT relationships (PARENT/CHILD with
+``strategy="parent-child"``: ``get_leaf_nodes`` gives the nodes to embed), and the rest of the ``parsegate.chunk/1``
 record as metadata (``section_path``, ``pages``, ``doc_id``, ``tokens``…, ``text``), excluded from
 what is embedded: the token budget was counted on the node's text alone.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsegate.extras import require
 from parsegate.integrations.common import (
@@ -33,6 +34,7 @@ from parsegate.integrations.common import (
     document_from_text,
     load_documents,
     metadata_of,
+    parent_ids,
 )
 
 require("llama_index.core", "llamaindex")
@@ -40,6 +42,9 @@ from llama_index.core.bridge.pydantic import Field  # noqa: E402
 from llama_index.core.node_parser import NodeParser  # noqa: E402
 from llama_index.core.readers.base import BaseReader  # noqa: E402
 from llama_index.core.schema import BaseNode, Document, MetadataMode, NodeRelationship, TextNode  # noqa: E402
+
+if TYPE_CHECKING:
+    from chunkers.chunk import Chunk
 
 # Metadata the LLM sees with a node's text (everything else is bookkeeping for the application).
 _FOR_LLM = ("doc_id", "section_path", "pages", "lines", "symbol")
@@ -84,8 +89,11 @@ class ParsegateNodeParser(NodeParser):
             name = str(meta.get("doc_id") or meta.get("file_name") or node.node_id)
             text = node.get_content(metadata_mode=MetadataMode.NONE)
             parsed = document_from_text(text, name, self.format, meta.get("file_path"))
-            for piece in settings.chunks(parsed):
-                metadata = metadata_of(piece, self.content)
+            pieces = settings.chunks(parsed)
+            parents = parent_ids(pieces)
+            made: dict[str, TextNode] = {}
+            for piece in pieces:
+                metadata = metadata_of(piece, self.content, parents)
                 child = TextNode(
                     id_=piece.id,
                     text=content_of(piece, self.content),
@@ -96,7 +104,9 @@ class ParsegateNodeParser(NodeParser):
                     excluded_llm_metadata_keys=[k for k in [*meta, *metadata] if k not in _FOR_LLM],
                 )
                 child.relationships[NodeRelationship.SOURCE] = node.as_related_node_info()
+                made[piece.id] = child
                 out.append(child)
+            _link_parents(pieces, made)
         return out
 
     def _postprocess_parsed_nodes(self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]) -> list[BaseNode]:
@@ -109,3 +119,15 @@ class ParsegateNodeParser(NodeParser):
             if isinstance(n, TextNode):
                 n.start_char_idx, n.end_char_idx = spans[id(n)]
         return nodes
+
+
+def _link_parents(pieces: list[Chunk], nodes: dict[str, TextNode]) -> None:
+    """parent-child: PARENT and CHILD relationships as LlamaIndex's hierarchical parsers make them,
+    so ``get_leaf_nodes`` gives the nodes to embed and an auto-merging retriever finds the parents."""
+    children: dict[str, list[TextNode]] = {}
+    for piece in pieces:
+        if piece.parent_id and piece.parent_id in nodes:
+            nodes[piece.id].relationships[NodeRelationship.PARENT] = nodes[piece.parent_id].as_related_node_info()
+            children.setdefault(piece.parent_id, []).append(nodes[piece.id])
+    for parent_id, kids in children.items():
+        nodes[parent_id].relationships[NodeRelationship.CHILD] = [k.as_related_node_info() for k in kids]
