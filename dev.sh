@@ -60,8 +60,10 @@ case "${1:-}" in
     ;;
   test)
     # ray: --engine ray is compared with the local engine in tests/test_engine_ray.py (the install
-    # takes about 20 s into this venv, 70 s into a bare one; the test about 40 s).
-    setup ",embed,parquet,ray"
+    # takes about 20 s into this venv, 70 s into a bare one; the test about 40 s). The adapters'
+    # libraries and bpe-openai install in seconds (langchain-core ~3 s, llama-index-core ~8 s,
+    # bpe-openai ~1 s here).
+    setup ",embed,parquet,ray,langchain,llamaindex,openai"
     ensure_chromium
     ensure_libreoffice
     .venv/bin/ruff check .

@@ -73,8 +73,9 @@ def chunk(
 
     ``max_tokens`` defaults to the tokenizer model's maximum (256 for all-MiniLM-L6-v2, shipped
     with parsegate); a budget above it raises ``ValueError`` unless ``allow_over_model_max``.
-    ``tokenizer``: ``"all-MiniLM-L6-v2"``, a path to any ``tokenizer.json``, ``"chars"`` or
-    ``"words"``. ``strategy``: ``structural`` (default), ``parent-child``, ``semantic-lexical``,
+    ``tokenizer``: ``"all-MiniLM-L6-v2"``, a path to any ``tokenizer.json``, ``"chars"``,
+    ``"words"``, or ``"openai:cl100k_base"`` / ``"openai:o200k_base"`` (the openai extra).
+    ``strategy``: ``structural`` (default), ``parent-child``, ``semantic-lexical``,
     ``semantic-embedding``, ``recursive`` or ``fixed``. ``options`` are the other fields of
     ``chunkers.ChunkConfig`` (``min_tokens``, ``overlap``, ``context_share``, ``parent_tokens``…).
     Each ``Chunk`` satisfies ``chunk.text == doc.text[chunk.start:chunk.end]``.
@@ -138,16 +139,14 @@ def run(
     the command line (``["--time-limit", "60"]``). A usage, input or output error raises
     ``parsegate.CommandError`` (``.code`` 2); a failed gate does not raise: see ``verdict``.
     """
-    import typer.main
-
-    from parsegate.cli import app
+    from parsegate.lazy_commands import load
     from parsegate.options import RAISE_ERRORS, err
 
     args = [os.fspath(corpus), "--out", os.fspath(out), "--tokenizer", tokenizer, "--strategy", strategy]
     args += ["--workers", str(workers)] + (["--max-tokens", str(max_tokens)] if max_tokens else [])
     args += [a for g in glob for a in ("--glob", g)] + [a for x in exclude for a in ("--exclude", x)]
     args += [a for k, v in (thresholds or {}).items() for a in ("--set", f"{k}={v}")] + list(extra_args)
-    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    command = load("run")
     token, quiet = RAISE_ERRORS.set(True), err.quiet
     err.quiet = True
     try:

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import orjson
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from parsegate import __version__
 from parsegate.api import parse as parse_source
-from parsegate.chunkers import ChunkConfig
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER
-from parsegate.chunkstore.commands import diff_command, export_command, retire_command, store_app
-from parsegate.cli_run import finish, hold, run
-from parsegate.evaluation.commands import eval_command
-from parsegate.golden.commands import golden_app
+from parsegate.lazy_commands import LazyGroup
 from parsegate.log import log, use_cli
 from parsegate.options import (
+    DEFAULT_TOKENIZER,
     EXIT_INTERNAL,
     AllowFailures,
     AllowOverModelMax,
@@ -48,11 +38,7 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
-from parsegate.parsers.model import Document, ParseError
-from parsegate.parsers.registry import supported_suffixes
-from parsegate.pipeline import outcome_from_dict
-from parsegate.routing import Router
-from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
+from parsegate.outputs import OutputFormat
 from parsegate.strategy_options import (
     ParentTokens,
     SemanticModel,
@@ -62,11 +48,18 @@ from parsegate.strategy_options import (
     StrategyOpt,
 )
 
+if TYPE_CHECKING:
+    from parsegate.parsers.model import Document
+
+# Start-up is part of the interface (`parsegate --help` in a blink): this module imports typer and
+# the option definitions only. Each command imports what it needs; run, golden, eval and the
+# store's commands live in modules imported only when they run (parsegate/lazy_commands.py).
 app = typer.Typer(
     help="Structure-aware parsing and chunking for retrieval ingestion: every chunk is an exact, "
     "addressable slice of its source, within a real token budget.",
     no_args_is_help=True,
     add_completion=False,
+    cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     # Help is plain text: option help such as "table [gate]" is not rich markup.
     rich_markup_mode=None,
@@ -100,6 +93,8 @@ def options(
 
 def load(path: Path, doc_id: str | None = None, root: Path | None = None, fmt: str | None = None) -> Document:
     """One document from a file, or from stdin when the path is '-'."""
+    from parsegate.parsers.model import ParseError
+
     source: Path | bytes = path
     if path == STDIO:
         source, ident = sys.stdin.buffer.read(), doc_id or "stdin"
@@ -113,6 +108,28 @@ def load(path: Path, doc_id: str | None = None, root: Path | None = None, fmt: s
         return parse_source(source, format=fmt, doc_id=ident)
     except ParseError as exc:
         fail(f"{path}: {exc.message} [{exc.code}]")
+
+
+def write_records(lines: list[bytes], out: Path | None, output_format: str) -> None:
+    """Chunk records as JSONL, or as Parquet (a file, or stdout with '-' or no --out)."""
+    from parsegate.extras import MissingExtra
+    from parsegate.outputs import parquet_bytes, write_parquet
+
+    if output_format == "jsonl":
+        write_lines(lines, out)
+        return
+    try:
+        if out is None or out == STDIO:
+            sys.stdout.buffer.write(parquet_bytes(lines))
+            sys.stdout.flush()
+            return
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_parquet(lines, out)
+    except MissingExtra as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    log.info("wrote %d records to %s", len(lines), out)
 
 
 def write_lines(lines: list[bytes], out: Path | None) -> None:
@@ -142,6 +159,8 @@ def parse(
     fmt: Format = None,
 ) -> None:
     """Print a document's elements as JSONL, in reading order, with exact offsets."""
+    import orjson
+
     use_password(password)
     doc = load(file, doc_id, root, fmt)
     write_lines([orjson.dumps(e.to_dict(doc.text)) for e in doc.elements], out)
@@ -169,8 +188,18 @@ def chunk(
     doc_id: DocId = None,
     root: Root = None,
     fmt: Format = None,
+    output_format: OutputFormat = None,
 ) -> None:
-    """Chunk one file into parsegate.chunk/1 records (JSONL)."""
+    """Chunk one file into parsegate.chunk/1 records (JSONL, or Parquet with --output-format parquet)."""
+    import orjson
+
+    from parsegate.chunkers import ChunkConfig
+    from parsegate.outputs import choose
+
+    try:
+        kind = choose(output_format, out)
+    except (ValueError, ImportError) as exc:
+        fail(str(exc))
     use_password(password)
     chunker = make_chunker(
         ChunkConfig(
@@ -195,10 +224,7 @@ def chunk(
         chunks = chunker.chunk(doc)
     except ValueError as exc:
         fail(str(exc))
-    write_lines([orjson.dumps(c.to_dict()) for c in chunks], out)
-
-
-app.command()(run)
+    write_records([orjson.dumps(c.to_dict()) for c in chunks], out, kind)
 
 
 @app.command()
@@ -213,6 +239,16 @@ def gate(
     Documents move between chunks.jsonl and quarantine.jsonl as the new verdicts say; the
     run's previous outputs move to OUTDIR/history/.
     """
+    import json
+    from datetime import UTC, datetime
+
+    from rich.text import Text
+
+    from parsegate.cli_run import finish, hold, write_run_parquet
+    from parsegate.pipeline import outcome_from_dict
+    from parsegate.routing import Router
+    from parsegate.store import RUN_SCHEMA, archive_previous, read_chunk_lines
+
     run_json = outdir / "run.json"
     if not run_json.is_file():
         fail(f"{outdir}: no run.json here; run 'parsegate run CORPUS --out {outdir}' first")
@@ -234,6 +270,8 @@ def gate(
         record["regated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         err.print(Text(f"previous outputs moved to {archived}"), highlight=False)
         root = Path(previous.get("root") or previous["corpus"])
+        if previous.get("output_format") == "parquet":
+            write_run_parquet(outdir)
         finish(outdir, root, record, files, gate_config, float(previous.get("seconds", 0)), allow_failures)
         router.discard_journal()
 
@@ -260,6 +298,12 @@ def inspect(
     fmt: Format = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from parsegate.chunkers import ChunkConfig
+
     use_password(password)
     chunker = make_chunker(
         ChunkConfig(
@@ -322,17 +366,13 @@ def inspect(
 @app.command()
 def formats() -> None:
     """List the file suffixes parsegate can parse."""
+    from parsegate.parsers.registry import supported_suffixes
+
     for suffix in supported_suffixes():
         print(suffix)
 
 
-app.add_typer(golden_app, name="golden")
-app.command("eval")(eval_command)
-# The chunk store (parsegate/chunkstore): list, compare, export and retire chunk sets.
-app.add_typer(store_app, name="store")
-app.command("diff")(diff_command)
-app.command("export")(export_command)
-app.command("retire")(retire_command)
+# run, golden, eval and the chunk store's commands (store, diff, export, retire): lazy_commands.LAZY.
 
 
 def main() -> None:
@@ -341,6 +381,8 @@ def main() -> None:
     try:
         app()
     except Exception as exc:  # anything that escapes a command is parsegate's bug, not the user's input
+        from rich.text import Text
+
         log.debug("internal error", exc_info=True)
         quiet, err.quiet = err.quiet, False
         err.print(

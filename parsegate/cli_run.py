@@ -44,6 +44,7 @@ from parsegate.options import (
     make_chunker,
     use_password,
 )
+from parsegate.outputs import RunOutputFormat, choose, run_parquet
 from parsegate.parsers.registry import parsers
 from parsegate.pipeline import FileOutcome, outcome_dict, summarize
 from parsegate.quality_gates.gate import GateConfig
@@ -230,6 +231,7 @@ def run(
     ] = False,
     engine: EngineOpt = "local",
     ray_address: RayAddress = None,
+    output_format: RunOutputFormat = "jsonl",
 ) -> None:
     """Parse, chunk and gate every file under CORPUS, with a progress bar and a summary.
 
@@ -241,6 +243,10 @@ def run(
     if not corpus.exists():
         fail(f"{corpus}: no such file or folder")
     check_folders(corpus, out, root)
+    try:
+        output_format = choose(output_format, None)
+    except (ValueError, ImportError) as exc:
+        fail(str(exc))
     use_password(password)
     gate = load_gate(config, set_)
     chunker = make_chunker(
@@ -312,6 +318,7 @@ def run(
                 "workers": supervisor.size,
                 "engine": engine,
                 "allow_empty": allow_empty,
+                "output_format": output_format,
             }
             with Router(out, gate, record) as router:
                 files = _run(sources, router, supervisor, out, run_store)
@@ -322,6 +329,8 @@ def run(
             record["followed_symlinks"] = selection.followed_symlinks
             record["workers_replaced"] = supervisor.replaced
             _finish_outputs(router, out)
+            if output_format == "parquet":
+                write_run_parquet(out)
             if run_store is not None:
                 try:
                     run_store.finish(in_scope(corpus.resolve(), doc_root, patterns))
@@ -401,6 +410,18 @@ def _run(
         supervisor.close()
         router.close()
         fail(f"{exc}. The documents finished are kept in {out}/*.partial.")
+
+
+def write_run_parquet(out: Path) -> None:
+    """OUTDIR/chunks.parquet beside chunks.jsonl (run and gate with --output-format parquet)."""
+    from parsegate.extras import MissingExtra
+
+    try:
+        run_parquet(out)
+    except MissingExtra as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {out}/chunks.parquet: {exc.strerror or exc}")
 
 
 def _finish_outputs(router: Router, out: Path) -> None:

@@ -21,10 +21,12 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from parsegate.parsers.registry import looks_like_text, supported_suffixes
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ class _Walk:
         self.selection = selection
         self.found: list[Source] = []
         self.exclude = {Path(os.path.realpath(e)) for e in selection.exclude}
+        from pathspec import GitIgnoreSpec  # here: `parsegate chunk FILE` only needs doc_id below
+
         self.excludes = GitIgnoreSpec.from_lines(selection.excludes) if selection.excludes else None
         # Each folder's .gitignore rules, with the folder they are relative to (outermost first).
         self.ignores: dict[Path, list[tuple[Path, GitIgnoreSpec]]] = {}
@@ -161,6 +165,8 @@ class _Walk:
                 lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError:
                 lines = []
+            from pathspec import GitIgnoreSpec
+
             rules = [*rules, (folder, GitIgnoreSpec.from_lines(lines))]
         self.ignores[folder] = rules
 

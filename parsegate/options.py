@@ -6,19 +6,65 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from parsegate.api import CommandError
-from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable
-from parsegate.corpus import doc_id
-from parsegate.quality_gates.gate import GateConfig, GateConfigError, load_gate_config
 
-err = Console(stderr=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from parsegate.chunkers import ChunkConfig, Chunker
+    from parsegate.quality_gates.gate import GateConfig
+
+# chunkers.budget.DEFAULT_TOKENIZER, named here so that defining the options imports no chunker
+# (start-up; tests/test_startup.py checks the two agree).
+DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
+
+
+class _LazyConsole:
+    """rich's stderr console, built (and rich imported) the first time something is printed."""
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_console", None)
+        object.__setattr__(self, "_settings", {})
+
+    def _real(self) -> Console:
+        console: Console | None = object.__getattribute__(self, "_console")
+        if console is None:
+            from rich.console import Console
+
+            console = Console(stderr=True)
+            for key, value in object.__getattribute__(self, "_settings").items():
+                setattr(console, key, value)
+            object.__setattr__(self, "_console", console)
+        return console
+
+    def __getattr__(self, name: str) -> Any:
+        settings = object.__getattribute__(self, "_settings")
+        if name in settings and object.__getattribute__(self, "_console") is None:
+            return settings[name]
+        if name == "quiet" and object.__getattribute__(self, "_console") is None:
+            return False  # rich's default, without building the console to read it
+        return getattr(self._real(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        console = object.__getattribute__(self, "_console")
+        if console is None:
+            object.__getattribute__(self, "_settings")[name] = value
+        else:
+            setattr(console, name, value)
+
+    # Dunder methods bypass __getattr__: the ones rich calls on a console (a progress bar's `with`).
+    def __enter__(self) -> Console:
+        return self._real().__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._real().__exit__(*exc)
+
+
+err = cast("Console", _LazyConsole())
 
 # Exit status of every command (README "Exit status").
 EXIT_OK, EXIT_GATE_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -42,7 +88,8 @@ TokenizerOpt = Annotated[
     typer.Option(
         "--tokenizer",
         "-t",
-        help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, "
+        help=f"'{DEFAULT_TOKENIZER}' (offline, default), a path to any tokenizer.json, OpenAI's "
+        "'openai:cl100k_base' or 'openai:o200k_base' (offline: the openai extra), "
         "or the plain units 'chars' and 'words'.",
     ),
 ]
@@ -142,6 +189,8 @@ Root = Annotated[
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     if RAISE_ERRORS.get():
         raise CommandError(message, code)
+    from rich.markup import escape
+
     quiet, err.quiet = err.quiet, False  # -q silences everything but errors
     try:
         err.print(f"[bold red]parsegate: error:[/] {escape(message)}", highlight=False, soft_wrap=True)
@@ -151,6 +200,9 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def make_chunker(config: ChunkConfig, allow_over_model_max: bool = False) -> Chunker:
+    from parsegate.chunkers import Chunker, ConfigError
+    from parsegate.chunkers.budget import TokenizerUnavailable
+
     try:
         chunker = Chunker(config)
     except (ConfigError, TokenizerUnavailable) as exc:
@@ -172,6 +224,8 @@ def use_password(password: str | None) -> None:
 
 
 def load_gate(config: Path | None, overrides: list[str] | None) -> GateConfig:
+    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
+
     try:
         return load_gate_config(Path.cwd(), config, overrides)
     except GateConfigError as exc:
@@ -180,6 +234,8 @@ def load_gate(config: Path | None, overrides: list[str] | None) -> GateConfig:
 
 def file_doc_id(path: Path, explicit: str | None, root: Path | None) -> str:
     """A single file's id: given, or its path relative to ``root`` (default: its folder)."""
+    from parsegate.corpus import doc_id
+
     if explicit:
         return explicit
     path = path.resolve()

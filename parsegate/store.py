@@ -27,7 +27,7 @@ import orjson
 from parsegate.routing import JOURNAL, OUTPUTS
 
 RUN_SCHEMA = "parsegate.run/1"
-RUN_FILES = ("chunks.jsonl", "quarantine.jsonl", "run.json", "report.json", "report.html")
+RUN_FILES = ("chunks.jsonl", "quarantine.jsonl", "run.json", "report.json", "report.html", "chunks.parquet")
 PARTIAL_FILES = (*(f"{name}.partial" for name in OUTPUTS), JOURNAL)
 LOCK = ".parsegate.lock"
 

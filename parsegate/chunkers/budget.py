@@ -258,7 +258,16 @@ def default_tokenizer_path() -> Path:
 
 @lru_cache(maxsize=8)
 def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
-    """``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, or a path to a ``tokenizer.json``."""
+    """``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, ``openai:cl100k_base`` or
+    ``openai:o200k_base`` (the openai extra), or a path to a ``tokenizer.json``."""
+    from parsegate.chunkers.openai_tokens import MissingEncoding, OpenAICounter, encoding_name
+
+    try:
+        openai = encoding_name(spec)
+        if openai is not None:
+            return OpenAICounter(openai)
+    except MissingEncoding as exc:
+        raise TokenizerUnavailable(str(exc)) from None
     if spec == "chars":
         return CharCounter()
     if spec == "words":
@@ -270,7 +279,8 @@ def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
         path = path / "tokenizer.json"
     if not path.is_file():
         raise TokenizerUnavailable(
-            f"tokenizer '{spec}' is neither chars, words, {DEFAULT_TOKENIZER} nor a tokenizer.json file"
+            f"tokenizer '{spec}' is neither chars, words, {DEFAULT_TOKENIZER}, openai:cl100k_base, "
+            "openai:o200k_base nor a tokenizer.json file"
         )
     try:
         return HFCounter(path, path.parent.name or path.name)
