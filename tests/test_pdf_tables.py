@@ -172,3 +172,41 @@ def test_a_header_row_left_at_the_foot_of_a_column_heads_the_rows_in_the_next() 
     parsed = pdf.parse(bytes(doc.output()), "header-alone.pdf")
     (table,) = [e for e in parsed.elements if e.kind == "table"]
     assert table.data.header == ["Station", "Level"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_cells_from_rule_intersections_are_pdfplumbers_own(seed: int) -> None:
+    # Our indexed search must give exactly pdfplumber's cells, in its order, on any rules: full
+    # grids, broken rules, rules that stop short, a few rules, many.
+    import random
+
+    from pdfplumber.table import edges_to_intersections, intersections_to_cells, merge_edges
+
+    from parsegate.parsers.pdf.tables import _edge
+    from parsegate.parsers.pdf.tables import intersections_to_cells as ours
+
+    rng = random.Random(seed)
+    xs = sorted(rng.sample(range(0, 400, 10), rng.randint(2, 12)))
+    ys = sorted(rng.sample(range(0, 400, 10), rng.randint(2, 12)))
+    edges = []
+    for x in xs:  # vertical rules, some only part of the way
+        top, bottom = (ys[0], ys[-1]) if rng.random() < 0.7 else sorted(rng.sample(ys, 2))
+        edges.append(_edge(x, top, x, bottom))
+    for y in ys:
+        left, right = (xs[0], xs[-1]) if rng.random() < 0.7 else sorted(rng.sample(xs, 2))
+        edges.append(_edge(left, y, right, y))
+    merged = merge_edges(edges, 3, 3, 3, 3)
+    points = edges_to_intersections(merged, 3, 3)
+    assert ours(points) == intersections_to_cells(points)
+
+
+def test_a_page_ruled_301_by_301_is_read_in_seconds_not_minutes() -> None:
+    # Issue 12: pdfplumber's cell search scanned every intersection for every intersection.
+    import time
+
+    from benchmarks.hostile_files import grid_pdf
+    from parsegate.parsers import pdf
+
+    started = time.process_time()
+    doc = pdf.parse(grid_pdf(301), "grid.pdf")
+    assert doc.elements and time.process_time() - started < 30

@@ -19,6 +19,7 @@ Text that no cell took is never removed.
 
 from __future__ import annotations
 
+import bisect
 import re
 import statistics
 from collections.abc import Sequence
@@ -34,12 +35,12 @@ _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a
 def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
     if len(edges) < 2:
         return []
-    from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+    from pdfplumber.table import cells_to_tables, edges_to_intersections, merge_edges
 
     from parsegate.parsers.pdf.unruled import table_between_rules
 
     merged = merge_edges([_edge(*e) for e in edges], 3, 3, 3, 3)
-    grids = cells_to_tables(intersections_to_cells(edges_to_intersections(merged, 3, 3)))
+    grids = cells_to_tables(intersections_to_cells(edges_to_intersections(merged, 3, 3)))  # type: ignore[arg-type]
     free = list(lines)
     tables: list[Table] = []
     tried: list[Box] = []
@@ -127,6 +128,53 @@ def _edge(x0: float, top: float, x1: float, bottom: float) -> dict[str, Any]:
         "x0": x0, "x1": x1, "top": top, "bottom": bottom, "width": x1 - x0, "height": bottom - top,
         "orientation": "h" if horizontal else "v", "object_type": "line",
     }  # fmt: skip
+
+
+def intersections_to_cells(intersections: dict[tuple[float, float], dict[str, list[Any]]]) -> list[Box]:
+    """pdfplumber's ``intersections_to_cells``, the same cells in the same order, with the points
+    below and to the right of each point looked up in an index instead of found by scanning every
+    point (pdfplumber's scan is quadratic in the points: a page ruled 301 x 301 took minutes)."""
+    points = sorted(intersections)
+    column: dict[float, list[float]] = {}
+    row: dict[float, list[float]] = {}
+    for x, y in points:  # sorted by x, then y: each list comes out sorted
+        column.setdefault(x, []).append(y)
+        row.setdefault(y, []).append(x)
+    for xs in row.values():
+        xs.sort()
+    boxes: dict[tuple[float, float], tuple[set[Any], set[Any]]] = {}
+
+    def edges(point: tuple[float, float]) -> tuple[set[Any], set[Any]]:
+        if point not in boxes:
+            found = intersections[point]
+            boxes[point] = ({_bbox(e) for e in found["v"]}, {_bbox(e) for e in found["h"]})
+        return boxes[point]
+
+    def connects(p1: tuple[float, float], p2: tuple[float, float]) -> bool:
+        if p1[0] == p2[0] and edges(p1)[0] & edges(p2)[0]:
+            return True
+        return p1[1] == p2[1] and bool(edges(p1)[1] & edges(p2)[1])
+
+    def smallest(pt: tuple[float, float]) -> Box | None:
+        ys, xs = column[pt[0]], row[pt[1]]
+        below = [(pt[0], y) for y in ys[bisect.bisect_right(ys, pt[1]) :]]
+        right = [(x, pt[1]) for x in xs[bisect.bisect_right(xs, pt[0]) :]]
+        for below_pt in below:
+            if not connects(pt, below_pt):
+                continue
+            for right_pt in right:
+                if not connects(pt, right_pt):
+                    continue
+                corner = (right_pt[0], below_pt[1])
+                if corner in intersections and connects(corner, right_pt) and connects(corner, below_pt):
+                    return (pt[0], pt[1], corner[0], corner[1])
+        return None
+
+    return [cell for cell in map(smallest, points) if cell is not None]
+
+
+def _bbox(edge: dict[str, Any]) -> tuple[float, float, float, float]:
+    return (edge["x0"], edge["top"], edge["x1"], edge["bottom"])
 
 
 def _box_of(cells: Sequence[Sequence[float]]) -> Box:
