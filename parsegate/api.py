@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsegate.log import log_warnings
+from parsegate.parsers.options import ParseOptions
 
 if TYPE_CHECKING:
     from parsegate.chunkers.chunk import Chunk
     from parsegate.parsers.model import Document
+    from parsegate.quality_gates.gate import Thresholds, Verdict
 
 
 class CommandError(ValueError):
@@ -34,6 +36,7 @@ def parse(
     *,
     format: str | None = None,
     doc_id: str | None = None,
+    options: ParseOptions | None = None,
 ) -> Document:
     """Parse one document into elements with exact offsets into ``Document.text``.
 
@@ -42,8 +45,11 @@ def parse(
     ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content, decides; for bytes,
     ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the file's name (``"document"``
     for bytes). Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that
-    cannot be read or parsed. A PDF password is read from ``PARSEGATE_PDF_PASSWORD``.
+    cannot be read or parsed. ``options`` (``parsegate.ParseOptions``: PDF password, page,
+    time, size and pixel limits) apply to this parse; what they leave unset comes from the
+    environment (``PARSEGATE_PDF_PASSWORD``…), else the defaults.
     """
+    from parsegate.parsers.options import using
     from parsegate.parsers.registry import parse_data, read_regular_file
 
     if isinstance(source, bytes):
@@ -54,7 +60,8 @@ def parse(
     hint = Path(name)
     if format:
         hint = Path(f"{hint.stem or 'document'}.{format.lower().lstrip('.')}")
-    doc = parse_data(data, hint, doc_id or name)
+    with using(options):
+        doc = parse_data(data, hint, doc_id or name)
     log_warnings(doc)
     return doc
 
@@ -92,6 +99,50 @@ def chunk(
             f"({model_max}); pass allow_over_model_max=True if your embedder takes longer input"
         )
     return chunker.chunk(doc)  # type: ignore[arg-type]
+
+
+def gate(
+    doc: Document,
+    chunks: Sequence[Chunk],
+    *,
+    source: str | os.PathLike[str] | bytes | None = None,
+    max_tokens: int | None = None,
+    tokenizer: str = "all-MiniLM-L6-v2",
+    thresholds: Thresholds | Mapping[str, Any] | None = None,
+) -> Verdict:
+    """The quality gate's verdict on one document's chunks, as ``run`` gives it per document.
+
+    ``source`` is the file (a path or its bytes) the checks compare the chunks with, read
+    independently of the parser (the text itself, PDFium's text layer, docling's export); without
+    it those checks are reported in ``verdict.not_measured``, never passed. Every ``embed_text`` is
+    counted again with ``tokenizer`` against ``max_tokens`` (default: the model's maximum).
+    ``thresholds``: ``parsegate.quality_gates.gate.Thresholds`` or a mapping of its fields
+    (``{"max_short_chunk_rate": 0.4}``). ``verdict.passed``, ``verdict.checks`` (value, threshold,
+    faults with chunk ids and offsets), ``verdict.to_dict()``.
+    """
+    from dataclasses import replace
+
+    from parsegate.chunkers.budget import load_counter
+    from parsegate.quality_gates.gate import Thresholds, evaluate
+    from parsegate.quality_gates.metrics import measure
+
+    counter = load_counter(tokenizer)
+    budget = max_tokens or counter.model_max
+    if budget is None:
+        raise ValueError(f"give max_tokens: {counter.name} has no model maximum")
+    if source is None or isinstance(source, bytes):
+        data = source
+    else:
+        from parsegate.parsers.registry import read_regular_file
+
+        data = read_regular_file(Path(source))
+    records = [c.to_dict() for c in chunks]
+    facts = measure(doc, records, counter, budget, data)
+    if thresholds is None or isinstance(thresholds, Thresholds):
+        chosen = thresholds or Thresholds()
+    else:
+        chosen = replace(Thresholds(), **dict(thresholds))
+    return evaluate(facts, chosen)
 
 
 @dataclass(frozen=True)

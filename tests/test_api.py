@@ -85,3 +85,36 @@ def test_a_users_own_parsers_chunkers_and_quality_gates_packages_do_not_shadow_o
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "[]"]
+
+
+def test_parse_options_apply_to_one_parse_and_fall_back_to_the_environment(monkeypatch) -> None:
+    from parsegate.parsers.model import ParseError
+    from tests.conftest import GOLDEN
+
+    two_pages = (GOLDEN / "pdf" / "table-two-pages" / "input.pdf").read_bytes()
+    with pytest.raises(ParseError) as info:
+        parsegate.parse(two_pages, format="pdf", options=parsegate.ParseOptions(pdf_max_pages=1))
+    assert info.value.code == "too_many_pages" and "limit of 1" in info.value.message
+    assert parsegate.parse(two_pages, format="pdf").elements  # the option held for that parse only
+    monkeypatch.setenv("PARSEGATE_PDF_MAX_PAGES", "1")  # the CLI's way, and what workers inherit
+    with pytest.raises(ParseError):
+        parsegate.parse(two_pages, format="pdf")
+    # options win over the environment
+    assert parsegate.parse(two_pages, format="pdf", options=parsegate.ParseOptions(pdf_max_pages=5)).elements
+
+
+def test_gate_checks_chunks_against_the_source_it_is_given() -> None:
+    source = b"# Travel\n\nEmployees may claim 45 EUR per day for meals.\n"
+    doc = parsegate.parse(source, format="md")
+    chunks = parsegate.chunk(doc)
+    verdict = parsegate.gate(doc, chunks, source=source)
+    assert verdict.passed and not verdict.not_measured
+    # without the source, the checks against it are not measured, never passed
+    assert set(parsegate.gate(doc, chunks).not_measured) == {"localization", "extraction_recall"}
+    # a source that says something else: the chunks no longer match it
+    altered = parsegate.gate(doc, chunks, source=source.replace(b"45", b"90"))
+    assert not altered.passed
+    assert "min_localization" in [c.check for c in altered.checks if not c.passed]
+    # thresholds as a mapping; a budget below the chunk's size fails it
+    assert not parsegate.gate(doc, chunks, source=source, max_tokens=5).passed
+    assert parsegate.gate(doc, chunks, source=source, thresholds={"max_short_chunk_rate": 1.0}).passed

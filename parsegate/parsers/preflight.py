@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import binascii
 import io
-import os
 import re
 import struct
 import warnings
@@ -22,6 +21,7 @@ import zlib
 from collections.abc import Iterator
 
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import number as option_number
 
 _CHUNK = 1 << 20  # compressed bytes fed at a time
 _OUT = 1 << 22  # and at most this much inflated output held at a time
@@ -39,10 +39,7 @@ def max_pixels() -> int:
 
 
 def _setting(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
+    return option_number(name, default)
 
 
 def preflight(data: bytes, suffix: str = "") -> None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from parsegate.parsers.decode import decode_text, refuse_garbage
 from parsegate.parsers.model import Document, ParseError, ParseWarning
+from parsegate.parsers.options import setting
 from parsegate.parsers.preflight import preflight
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
@@ -180,6 +181,6 @@ def _kind(mode: int) -> str:
 
 def _reworded(exc: ParseError) -> ParseError:
     """A PDF that stays locked although a password was given: the password is wrong."""
-    if exc.code == "encrypted" and os.environ.get("PARSEGATE_PDF_PASSWORD"):
+    if exc.code == "encrypted" and setting("PARSEGATE_PDF_PASSWORD"):
         return ParseError("wrong_password", "encrypted, and the password given (--password) does not open it")
     return exc

@@ -10,13 +10,13 @@ x along the text's direction), which this module turns back into PDFium's page s
 from __future__ import annotations
 
 import ctypes
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2 as pdfium
 
+from parsegate.parsers.options import setting
 from parsegate.quality_gates.words import located, words
 
 Box = tuple[float, float, float, float]
@@ -96,7 +96,7 @@ class PdfSource:
 def open_pdf(data: bytes, max_pages: int = 2000) -> PdfSource | None:
     """PDFium's view of the file; None when PDFium cannot open it (the parser said why)."""
     try:
-        pdf = pdfium.PdfDocument(data, password=os.environ.get("PARSEGATE_PDF_PASSWORD") or None)
+        pdf = pdfium.PdfDocument(data, password=setting("PARSEGATE_PDF_PASSWORD"))
     except pdfium.PdfiumError:
         return None
     pages: dict[int, PdfPage] = {}

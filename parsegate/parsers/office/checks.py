@@ -6,10 +6,10 @@ is refused from its directory, before anything is inflated), XML that declares a
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import number
 
 HTML_LIMIT_MB = 200  # our own HTML pass reads tens of MB/s; the limit bounds memory, not time
 INFLATED_LIMIT_MB = 200
@@ -17,10 +17,7 @@ INFLATED_LIMIT_MB = 200
 
 def limit(name: str, default_mb: int) -> int:
     """A size limit in bytes from the environment (MB, decimals allowed), else the default."""
-    try:
-        return int(float(os.environ.get(name, default_mb)) * 1_000_000)
-    except ValueError:
-        return default_mb * 1_000_000
+    return int(number(name, default_mb) * 1_000_000)
 
 
 def check_zip(data: bytes, fmt: str) -> None:

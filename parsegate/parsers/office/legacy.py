@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import number
 
 LEGACY = {".doc": "docx", ".dot": "docx", ".rtf": "docx", ".odt": "docx",
           ".ppt": "pptx", ".pps": "pptx", ".odp": "pptx", ".xls": "xlsx", ".ods": "xlsx"}  # fmt: skip
@@ -75,10 +76,7 @@ def to_ooxml(data: bytes, suffix: str) -> tuple[bytes, str, dict[str, Any]]:
 
 
 def _seconds() -> float:
-    try:
-        return float(os.environ.get("PARSEGATE_SOFFICE_SECONDS", "120"))
-    except ValueError:
-        return 120.0
+    return number("PARSEGATE_SOFFICE_SECONDS", 120)
 
 
 def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:

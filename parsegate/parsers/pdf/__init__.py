@@ -15,7 +15,6 @@ Data flow, one module per step:
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +24,7 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
+from parsegate.parsers.options import number
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
 from parsegate.parsers.pdf.layout import Line, Page
@@ -77,10 +77,7 @@ def parse(data: bytes, doc_id: str) -> Document:
 
 
 def _setting(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
+    return number(name, default)
 
 
 def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Page]:

@@ -5,7 +5,6 @@ metadata. Everything after this module works on plain boxes."""
 from __future__ import annotations
 
 import ctypes
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from parsegate.parsers.model import ParseError, ParseWarning
+from parsegate.parsers.options import setting
 from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style
 
 _THIN = 2.0  # a path this thin in one direction is a rule, not a shape
@@ -51,7 +51,7 @@ def open_pdf(data: bytes) -> pdfium.PdfDocument:
         raise ParseError("empty", "zero bytes: not a PDF")
     if b"%PDF" not in data[:1024]:
         raise ParseError("not_pdf", "not a PDF (no %PDF header)")
-    password = os.environ.get("PARSEGATE_PDF_PASSWORD") or None
+    password = setting("PARSEGATE_PDF_PASSWORD")
     try:
         return pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:
