@@ -270,3 +270,19 @@ def test_a_wide_tables_header_cut_to_the_context_budget_still_counts_a_cut_to_no
     assert _carries_header("Doc\n| Severity | Acknowledge within | …\n\n| P1 |", header)
     assert not _carries_header("Doc\n| Severity …\n\n| P1 |", header)  # two words: not a header any more
     assert not _carries_header("Doc\n| Severity | Resolve within | …\n\n| P1 |", header)  # not its start
+
+
+def test_a_threshold_table_for_a_format_that_does_not_exist_is_refused(tmp_path) -> None:
+    # [gate.markdwn] would never apply to any document: a typo to name, not to ignore.
+    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
+
+    (tmp_path / "parsegate.toml").write_text("[gate.markdwn]\nmax_short_chunk_rate = 0.5\n")
+    with pytest.raises(GateConfigError, match="unknown format 'markdwn'"):
+        load_gate_config(tmp_path)
+    with pytest.raises(GateConfigError, match="unknown format 'txt'"):
+        load_gate_config(tmp_path / "nowhere", None, ["txt.max_short_chunk_rate=0.5"])
+    (tmp_path / "parsegate.toml").write_text(
+        "[gate.markdown]\nmax_short_chunk_rate = 0.5\n[gate.odt]\nmin_chunks = 0\n"
+    )
+    config = load_gate_config(tmp_path)
+    assert config.for_format("markdown").max_short_chunk_rate == 0.5 and "odt" in config.formats

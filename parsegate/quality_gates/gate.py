@@ -176,6 +176,14 @@ def run_passes(failed_docs: int, total_docs: int, thresholds: Thresholds, checks
 # -- configuration ---------------------------------------------------------------------
 
 
+# The formats a document can have (Document.format), for per-format thresholds: a table for
+# another name (a typo such as [gate.markdwn]) would never apply, so it is refused.
+FORMATS = frozenset(
+    {"markdown", "text", "code", "pdf", "docx", "pptx", "xlsx", "html", "docling"}
+    | {"doc", "dot", "rtf", "odt", "ppt", "pps", "odp", "xls", "ods"}  # converted by LibreOffice, named as given
+)
+
+
 def _coerce(name: str, value: Any) -> Any:
     kinds = {f.name: f.type for f in fields(Thresholds)}
     if name not in kinds:
@@ -235,4 +243,10 @@ def load_gate_config(directory: Path, explicit: Path | None = None, overrides: l
         source += " + --set"
     default = _apply(Thresholds(), table)
     formats = {fmt: _apply(default, sub) for fmt, sub in table.items() if isinstance(sub, dict)}
+    unknown_formats = sorted(set(formats) - FORMATS)
+    if unknown_formats:
+        raise GateConfigError(
+            f"unknown format {', '.join(map(repr, unknown_formats))} for gate thresholds in {source} "
+            f"(formats: {', '.join(sorted(FORMATS))})"
+        )
     return GateConfig(default, formats, source)
