@@ -51,15 +51,21 @@ def _wanted(report: dict[str, Any]) -> list[str]:
     return [d["doc_id"] for d in report["documents"] if d["status"] == "chunked"][:DETAIL_DOCS]
 
 
-def _chunks_by_doc(outdir: Path, wanted: set[str]) -> dict[str, list[dict[str, Any]]]:
+def _chunks_by_doc(outdir: Path, wanted: set[str], passed: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The chunks of the wanted documents; ``passed``: those of them whose chunks are in chunks.jsonl."""
     found: dict[str, list[dict[str, Any]]] = {doc: [] for doc in wanted}
     chunks_file, quarantine_file = outdir / "chunks.jsonl", outdir / "quarantine.jsonl"
     if chunks_file.exists():
+        left = set(passed)
         with chunks_file.open("rb") as lines:
             for line in lines:
                 record = orjson.loads(line)
-                if record["doc_id"] in found:
-                    found[record["doc_id"]].append(record)
+                doc_id = record["doc_id"]
+                if doc_id in found:
+                    found[doc_id].append(record)
+                    left.discard(doc_id)
+                elif not left:
+                    break  # a document's chunks are one run of lines: every wanted one is read
     if quarantine_file.exists():
         with quarantine_file.open("rb") as lines:
             for line in lines:
@@ -106,7 +112,8 @@ def _details(
     outdir: Path, report: dict[str, Any], corpus: Path, facts: dict[str, dict[str, Any]]
 ) -> dict[str, dict[str, Any]]:
     wanted = _wanted(report)
-    by_doc = _chunks_by_doc(outdir, set(wanted))
+    passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
+    by_doc = _chunks_by_doc(outdir, set(wanted), passed & set(wanted))
     formats = {d["doc_id"]: d["format"] for d in report["documents"]}
     details: dict[str, dict[str, Any]] = {}
     budget = DETAIL_CHARS

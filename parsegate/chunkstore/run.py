@@ -68,7 +68,7 @@ class RunStore:
         reused: list[tuple[Doc, dict[str, Any]]] = []
         for item in self.planned:
             if item.reuse and item.doc is not None:
-                outcome_data, lines = stored(self._db(), self.chunk_set, item.doc)
+                outcome_data, lines = stored(self._db(), self.chunk_set, item)
                 outcome = outcome_from_dict(outcome_data)
                 router.route(outcome, lines, item.index)
                 verdict = {"verdict": outcome.verdict, "failed_checks": outcome.failed_checks}

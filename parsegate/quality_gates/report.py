@@ -83,7 +83,7 @@ def build_report(files: list[dict[str, Any]], gate: GateConfig, run: dict[str, A
         "overall": overall,
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
-        "documents": [_document(f, gate) for f in sorted(files, key=_failures_first)],
+        "documents": [_document(f, gate, facts.get(f["path"])) for f in sorted(files, key=_failures_first)],
     }
 
 
@@ -97,10 +97,11 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
     return rank, f["path"]
 
 
-def _document(f: dict[str, Any], gate: GateConfig) -> dict[str, Any]:
+def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None) -> dict[str, Any]:
     metrics, missing, furniture, recall_source = None, [], [], None
     if f.get("facts"):
-        facts = DocFacts.from_dict(f["facts"])
+        # Read once per document by build_report (a chunked file's); any other has its own.
+        facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
         metrics = rates(facts, gate.for_format(f["format"]).short_chunk_tokens)
         missing, furniture, recall_source = not_measured(facts), facts.furniture, facts.recall_source
     return {
