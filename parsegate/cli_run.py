@@ -49,7 +49,7 @@ from parsegate.parsers.registry import parsers
 from parsegate.pipeline import FileOutcome, outcome_dict, summarize
 from parsegate.quality_gates.gate import GateConfig
 from parsegate.quality_gates.report import print_report
-from parsegate.reports import write_reports
+from parsegate.reports import PageCache, write_reports
 from parsegate.routing import OutputError, Router
 from parsegate.runner import choose_workers, run_corpus
 from parsegate.store import OutputBusy, OutputLock, archive_previous, write_run
@@ -337,7 +337,8 @@ def run(
                 except StoreError as exc:
                     fail(str(exc))
                 record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
-            finish(out, doc_root, record, files, gate, seconds, allow_failures)
+            pages = None if run_store is None else run_store.pages()
+            finish(out, doc_root, record, files, gate, seconds, allow_failures, pages)
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
@@ -439,6 +440,7 @@ def finish(
     gate_config: GateConfig,
     seconds: float,
     allow_failures: bool,
+    pages: PageCache | None = None,
 ) -> None:
     summary = summarize(files)
     outcomes = [outcome_dict(f) for f in files]
@@ -449,7 +451,7 @@ def finish(
         {"check": "min_documents", "metric": "run.documents", "value": 0, "threshold": 1, "passed": False, "faults": []}
     ]
     try:
-        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [])
+        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages)
         # Last, and whole or not at all: a folder without run.json holds no finished run.
         write_run(
             out, {**record, "complete": True, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes}
