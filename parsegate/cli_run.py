@@ -47,7 +47,8 @@ from parsegate.options import (
 from parsegate.outputs import RunOutputFormat, choose, run_parquet
 from parsegate.parsers.registry import parsers
 from parsegate.pipeline import FileOutcome, outcome_dict, summarize
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.gate import GateConfig, Verdict
+from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import print_report
 from parsegate.reports import PageCache, write_reports
 from parsegate.routing import OutputError, Router
@@ -338,7 +339,7 @@ def run(
                     fail(str(exc))
                 record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
             pages = None if run_store is None else run_store.pages()
-            finish(out, doc_root, record, files, gate, seconds, allow_failures, pages)
+            finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated)
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
@@ -441,6 +442,7 @@ def finish(
     seconds: float,
     allow_failures: bool,
     pages: PageCache | None = None,
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
 ) -> None:
     summary = summarize(files)
     outcomes = [outcome_dict(f) for f in files]
@@ -451,7 +453,7 @@ def finish(
         {"check": "min_documents", "metric": "run.documents", "value": 0, "threshold": 1, "passed": False, "faults": []}
     ]
     try:
-        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages)
+        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages, gated)
         # Last, and whole or not at all: a folder without run.json holds no finished run.
         write_run(
             out, {**record, "complete": True, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes}

@@ -14,7 +14,8 @@ import orjson
 from parsegate.corpus import doc_path
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.model import ParseError
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.gate import GateConfig, Verdict
+from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
 from parsegate.store import pretty_json
 
@@ -43,8 +44,9 @@ def write_reports(
     corpus: Path,
     run_checks: list[dict[str, Any]] | None = None,
     page_cache: PageCache | None = None,
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
 ) -> dict[str, Any]:
-    report = build_report(files, gate, run)
+    report = build_report(files, gate, run, gated)
     # Checks of the run the orchestrator makes (say, that it read any document at all).
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
     if not all(c["passed"] for c in report["run_checks"]):
