@@ -3,6 +3,7 @@ as it finishes, and the run's report at the end."""
 
 from __future__ import annotations
 
+import gc
 import signal
 import time
 from collections.abc import Iterator
@@ -273,6 +274,9 @@ def run(
     chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
     config_record = {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint}
     store_path = None if no_store else (store or out.parent / DEFAULT_STORE)
+    # What the imports and the set-up made outlives the run: out of the collector's way, whose full
+    # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).
+    gc.freeze()
     try:
         with (
             hold(out, "run"),
@@ -343,6 +347,8 @@ def run(
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
+    finally:
+        gc.unfreeze()  # a caller in the same process (tests, the Python API) collects as before
 
 
 @contextmanager
