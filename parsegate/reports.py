@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from parsegate.corpus import doc_path
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.model import ParseError
-from parsegate.quality_gates.gate import GateConfig
-from parsegate.quality_gates.page_images import page_images
+from parsegate.quality_gates.gate import GateConfig, Verdict
+from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
 from parsegate.store import pretty_json
 
@@ -27,6 +27,15 @@ PAGES_PER_PDF = 8  # PDF pages drawn per document...
 PAGES_IN_REPORT = 60  # ...and in the whole page (about 40 KB each)
 
 
+class PageCache(Protocol):
+    """Pages drawn before for a document version (the chunk store's): rendering PDF pages is most
+    of a re-run's report on a corpus of PDFs, and the same version's chunks draw the same pages."""
+
+    def get(self, doc_id: str, version: str, count: int) -> list[dict[str, Any]] | None: ...
+
+    def put(self, doc_id: str, version: str, count: int, pages: list[dict[str, Any]]) -> None: ...
+
+
 def write_reports(
     outdir: Path,
     files: list[dict[str, Any]],
@@ -34,15 +43,17 @@ def write_reports(
     run: dict[str, Any],
     corpus: Path,
     run_checks: list[dict[str, Any]] | None = None,
+    page_cache: PageCache | None = None,
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
 ) -> dict[str, Any]:
-    report = build_report(files, gate, run)
+    report = build_report(files, gate, run, gated)
     # Checks of the run the orchestrator makes (say, that it read any document at all).
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
     if not all(c["passed"] for c in report["run_checks"]):
         report["verdict"] = "fail"
     (outdir / "report.json").write_text(pretty_json(report), encoding="utf-8")
     facts = {f["path"]: f.get("facts") or {} for f in files}
-    details = _details(outdir, report, corpus, facts)
+    details = _details(outdir, report, corpus, facts, page_cache)
     (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")
     return report
 
@@ -51,15 +62,21 @@ def _wanted(report: dict[str, Any]) -> list[str]:
     return [d["doc_id"] for d in report["documents"] if d["status"] == "chunked"][:DETAIL_DOCS]
 
 
-def _chunks_by_doc(outdir: Path, wanted: set[str]) -> dict[str, list[dict[str, Any]]]:
+def _chunks_by_doc(outdir: Path, wanted: set[str], passed: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The chunks of the wanted documents; ``passed``: those of them whose chunks are in chunks.jsonl."""
     found: dict[str, list[dict[str, Any]]] = {doc: [] for doc in wanted}
     chunks_file, quarantine_file = outdir / "chunks.jsonl", outdir / "quarantine.jsonl"
     if chunks_file.exists():
+        left = set(passed)
         with chunks_file.open("rb") as lines:
             for line in lines:
                 record = orjson.loads(line)
-                if record["doc_id"] in found:
-                    found[record["doc_id"]].append(record)
+                doc_id = record["doc_id"]
+                if doc_id in found:
+                    found[doc_id].append(record)
+                    left.discard(doc_id)
+                elif not left:
+                    break  # a document's chunks are one run of lines: every wanted one is read
     if quarantine_file.exists():
         with quarantine_file.open("rb") as lines:
             for line in lines:
@@ -93,20 +110,41 @@ def _source(corpus: Path, doc_id: str, fmt: str | None, version: str | None) -> 
 
 
 def _pages(
-    corpus: Path, doc_id: str, version: str | None, chunks: list[dict[str, Any]], facts: dict[str, Any], room: int
+    corpus: Path,
+    doc_id: str,
+    version: str | None,
+    chunks: list[dict[str, Any]],
+    facts: dict[str, Any],
+    room: int,
+    cache: PageCache | None,
 ) -> list[dict[str, Any]]:
     data, _ = _read(corpus, doc_id, version)
     if data is None or room <= 0:
         return []
+    count = min(PAGES_PER_PDF, room)
+    if cache is not None and version is not None:
+        drawn = cache.get(doc_id, version, count)
+        if drawn is not None:
+            return drawn
+    from parsegate.quality_gates.page_images import page_images  # PDFium: only for a run with PDFs
+
     lost = (facts.get("faults") or {}).get("extraction_recall", [])
-    return page_images(data, chunks, facts.get("furniture") or [], lost, min(PAGES_PER_PDF, room))
+    pages = page_images(data, chunks, facts.get("furniture") or [], lost, count)
+    if cache is not None and version is not None:
+        cache.put(doc_id, version, count, pages)
+    return pages
 
 
 def _details(
-    outdir: Path, report: dict[str, Any], corpus: Path, facts: dict[str, dict[str, Any]]
+    outdir: Path,
+    report: dict[str, Any],
+    corpus: Path,
+    facts: dict[str, dict[str, Any]],
+    page_cache: PageCache | None = None,
 ) -> dict[str, dict[str, Any]]:
     wanted = _wanted(report)
-    by_doc = _chunks_by_doc(outdir, set(wanted))
+    passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
+    by_doc = _chunks_by_doc(outdir, set(wanted), passed & set(wanted))
     formats = {d["doc_id"]: d["format"] for d in report["documents"]}
     details: dict[str, dict[str, Any]] = {}
     budget = DETAIL_CHARS
@@ -120,7 +158,7 @@ def _details(
         budget -= len(text or "")
         pages = []
         if formats.get(doc_id) == "pdf":
-            pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left)
+            pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache)
             pages_left -= len(pages)
         details[doc_id] = {
             "text": text,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from parsegate.quality_gates.gate import GateConfig, evaluate
+from parsegate.quality_gates.gate import GateConfig, Verdict, evaluate
 from parsegate.quality_gates.metrics import DocFacts
 
 if TYPE_CHECKING:
@@ -85,6 +85,8 @@ class Router:
         self.journal = _Spool(outdir / JOURNAL)
         self.places: dict[int, dict[str, tuple[int, int]]] = {}
         self.order: list[int] = []  # document indexes in the order they were written
+        # Each gated document's facts and verdict, by doc id: the run's report reads them again.
+        self.gated: dict[str, tuple[DocFacts, Verdict]] = {}
         self.journal.append(orjson.dumps({"schema": JOURNAL_SCHEMA, **(header or {})}) + b"\n")
 
     def __enter__(self) -> Router:
@@ -108,7 +110,9 @@ class Router:
             reason = "unsupported" if outcome.status == "skipped" else "parse_failed"
             written = {"quarantine.jsonl": self._quarantine(outcome, reason, [])}
         else:
-            verdict = evaluate(DocFacts.from_dict(outcome.facts), self.gate.for_format(outcome.format or ""))
+            facts = DocFacts.from_dict(outcome.facts)
+            verdict = evaluate(facts, self.gate.for_format(outcome.format or ""))
+            self.gated[outcome.path] = (facts, verdict)
             outcome.verdict = "pass" if verdict.passed else "fail"
             outcome.failed_checks = verdict.to_dict()["failed_checks"]
             if verdict.passed:

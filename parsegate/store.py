@@ -92,7 +92,7 @@ def archive_previous(outdir: Path) -> tuple[Path | None, str]:
 
 def _finished_label(run_json: Path) -> str:
     try:
-        previous = json.loads(run_json.read_text())
+        previous = orjson.loads(run_json.read_bytes())  # the whole run.json: Python's json took 0.2 s
         return f"{previous['finished_at'].replace(':', '')}-{previous['chunk_set']}"
     except (ValueError, KeyError, AttributeError, TypeError):
         return "unlabelled-" + str(int(run_json.stat().st_mtime))

@@ -177,3 +177,50 @@ def test_no_store_records_nothing(tmp_path: Path) -> None:
     root = make_corpus(tmp_path)
     record = run(root, tmp_path / "out", "--no-store")
     assert "store" not in record and not (tmp_path / ".parsegate").exists()
+
+
+def test_an_encrypted_pdf_is_reused_without_a_password_and_read_again_with_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import corpus_dir
+
+    monkeypatch.setenv("PARSEGATE_PDF_PASSWORD", "")  # restored after the test: --password sets it
+    root = make_corpus(tmp_path)
+    (root / "locked.pdf").write_bytes((corpus_dir("pdf") / "password-example.pdf").read_bytes())
+    out = tmp_path / "out"
+    first = run(root, out)
+    locked = {f["path"]: f for f in first["files"]}["locked.pdf"]
+    assert (locked["status"], locked["code"]) == ("failed", "encrypted")
+    second = run(root, out)  # still no password: the bytes decide, so it is not parsed again
+    assert (second["store"]["reused"], second["store"]["parsed"]) == (5, 0)
+    assert {f["path"]: f for f in second["files"]}["locked.pdf"] == locked
+    third = run(root, out, "--password", "test")  # a password may open it: read again, and it does
+    assert (third["store"]["reused"], third["store"]["parsed"]) == (4, 1)
+    assert {f["path"]: f["status"] for f in third["files"]}["locked.pdf"] == "chunked"
+    assert "Backup4all" in (out / "chunks.jsonl").read_text()
+
+
+def _report_details(out: Path) -> dict:
+    html = (out / "report.html").read_text()
+    start = html.index('id="data">') + len('id="data">')
+    return json.loads(html[start : html.index("</script>", start)])["details"]
+
+
+def test_a_rerun_takes_report_pages_from_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from parsegate.quality_gates import page_images
+    from tests.conftest import corpus_dir
+
+    root = make_corpus(tmp_path)
+    (root / "memo.pdf").write_bytes((corpus_dir("pdf") / "2023-06-20-PV.pdf").read_bytes())
+    out = tmp_path / "out"
+    run(root, out)
+    drawn = _report_details(out)["memo.pdf"]["pages"]
+    assert drawn and all(p["image"].startswith("data:image/") for p in drawn)
+
+    def no_drawing(*args: object) -> None:
+        raise AssertionError("a re-run drew the pages again")
+
+    monkeypatch.setattr(page_images, "page_images", no_drawing)
+    second = run(root, out)
+    assert second["store"]["parsed"] == 0
+    assert _report_details(out)["memo.pdf"]["pages"] == drawn

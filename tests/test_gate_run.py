@@ -64,3 +64,19 @@ def test_gate_reads_a_run_written_by_an_older_parsegate(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert document["metrics"]["localization"] is None and document["verdict"] == "pass"
     assert "not measured: duplicate_rate (1 documents)" in " ".join(result.output.split())
+
+
+def test_a_run_reports_each_document_as_re_gating_it_does(tmp_path: Path) -> None:
+    """The run's report takes the router's verdicts; `gate` measures the same facts afresh."""
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# Title\n\n" + PARAGRAPH + "\n## Part\n\n" + PARAGRAPH.replace("two", "four"))
+    (corpus / "b.txt").write_text("Short.\n\n" + PARAGRAPH * 3)
+    (corpus / "c.md").write_text("# Only a heading\n")
+    code, report = run(corpus, tmp_path / "out", "--no-store", "--max-tokens", "24")
+    documents = report["documents"]
+    assert code in (0, 1) and all(d["metrics"] for d in documents)
+    again = CliRunner().invoke(app, ["gate", str(tmp_path / "out")])
+    assert again.exit_code == code, again.output
+    regated = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert regated["documents"] == documents and regated["formats"] == report["formats"]

@@ -89,6 +89,33 @@ def test_report_embeds_document_text_as_data_not_markup(fixture_run: Path) -> No
     assert payload["details"]["bad.txt"]["chunks"][0]["tokens"] > 0
 
 
+def test_report_details_hold_every_chunk_of_the_documents_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from parsegate import reports
+
+    monkeypatch.setattr(reports, "DETAIL_DOCS", 2)  # fewer documents in detail than the run has
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("a", "b", "c", "d"):
+        parts = [
+            f"## Part {n} of {name}\n\nA paragraph of {name} about part {n}, long enough to fill." for n in range(6)
+        ]
+        (root / f"{name}.md").write_text(f"# {name}\n\n" + "\n\n".join(parts) + "\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "24"])
+    assert result.exit_code == 0, result.output
+    html = (out / "report.html").read_text()
+    data = html[html.index('id="data">') + len('id="data">') : html.index("</script>", html.index('id="data">'))]
+    details = json.loads(data)["details"]
+    records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
+    assert sorted(details) == ["a.md", "b.md"]
+    for doc_id in ("a.md", "b.md"):  # each has several chunks: all of them, from chunks.jsonl
+        expected = sorted((r["start"], r["end"], r["id"]) for r in records if r["doc_id"] == doc_id)
+        assert len(expected) > 2
+        assert [(c["start"], c["end"], c["id"]) for c in details[doc_id]["chunks"]] == expected
+
+
 # -- in a driven browser: the reader clicks -------------------------------------------
 
 

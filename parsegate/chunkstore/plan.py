@@ -3,12 +3,14 @@ looked up in the store. A file whose version the chunk set has already read is t
 store (its outcome and chunk lines, byte for byte); every other file is parsed.
 
 Failures are reused only when the bytes alone decide them (a binary file, invalid UTF-8, a
-corrupt zip): a timeout, a memory limit, a dead worker or a password problem depends on the run,
-and is tried again."""
+corrupt zip): a timeout, a memory limit, a dead worker or a wrong password depends on the run,
+and is tried again. An encrypted PDF met without a password is reused while no password is given
+(with one, it is read again: the password may open it)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +43,7 @@ class Planned:
     source: Source
     doc: Doc | None  # None: the file could not be read to hash it (its worker will say why)
     reuse: bool
+    outcome: str | None = None  # the stored outcome (JSON) when reused, read with the lookup
 
 
 def content_version(source: Source) -> Doc | None:
@@ -54,31 +57,43 @@ def content_version(source: Source) -> Doc | None:
     return Doc(source.doc_id, escape(str(source.path)), "sha256:" + digest.hexdigest(), size)
 
 
-def reusable(db: sqlite3.Connection, chunk_set: str, doc: Doc) -> bool:
+def reusable_failures() -> frozenset[str]:
+    """The failure codes this run may take from the store: an "encrypted" failure (recorded only
+    when no password was given; parsers.registry words a refused password "wrong_password") is
+    this run's too unless it gives a password."""
+    if os.environ.get("PARSEGATE_PDF_PASSWORD"):
+        return REUSABLE_FAILURES
+    return REUSABLE_FAILURES | {"encrypted"}
+
+
+def reusable(
+    db: sqlite3.Connection, chunk_set: str, doc: Doc, failures: frozenset[str] = REUSABLE_FAILURES
+) -> str | None:
+    """The stored outcome (JSON) of this version, when this run may take it; else None."""
     row = db.execute(
-        "SELECT status, code FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
+        "SELECT status, code, outcome FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
         (chunk_set, doc.doc_id, doc.version),
     ).fetchone()
     if row is None:
-        return False
-    status, code = row
-    return bool(status != "failed" or code in REUSABLE_FAILURES)
+        return None
+    status, code, outcome = row
+    return str(outcome) if status != "failed" or code in failures else None
 
 
 def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source]) -> list[Planned]:
     planned = []
+    failures = reusable_failures()
     for index, source in enumerate(sources):
         doc = content_version(source) if source.path.is_file() else None
-        planned.append(Planned(index, source, doc, doc is not None and reusable(db, chunk_set, doc)))
+        outcome = None if doc is None else reusable(db, chunk_set, doc, failures)
+        planned.append(Planned(index, source, doc, outcome is not None, outcome))
     return planned
 
 
-def stored(db: sqlite3.Connection, chunk_set: str, doc: Doc) -> tuple[dict[str, Any], list[bytes]]:
-    """A stored result: the outcome (threshold-free) and the chunk lines in order."""
-    (outcome,) = db.execute(
-        "SELECT outcome FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
-        (chunk_set, doc.doc_id, doc.version),
-    ).fetchone()
+def stored(db: sqlite3.Connection, chunk_set: str, item: Planned) -> tuple[dict[str, Any], list[bytes]]:
+    """A reused result: the outcome (threshold-free, read by ``plan``) and the chunk lines in order."""
+    assert item.doc is not None and item.outcome is not None, "only a reused item is stored"
+    doc = item.doc
     lines = [
         bytes(record)
         for (record,) in db.execute(
@@ -86,4 +101,4 @@ def stored(db: sqlite3.Connection, chunk_set: str, doc: Doc) -> tuple[dict[str, 
             (chunk_set, doc.doc_id, doc.version),
         )
     ]
-    return orjson.loads(outcome), lines
+    return orjson.loads(item.outcome), lines

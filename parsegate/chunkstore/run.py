@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from parsegate.chunkstore.pages import StoredPages
 from parsegate.chunkstore.plan import Planned, plan, stored
 from parsegate.chunkstore.schema import StoreError, StoreLock, connect
 from parsegate.chunkstore.writer import Doc, add_chunk_set, mark_gone, record_document, record_reused
@@ -68,7 +69,7 @@ class RunStore:
         reused: list[tuple[Doc, dict[str, Any]]] = []
         for item in self.planned:
             if item.reuse and item.doc is not None:
-                outcome_data, lines = stored(self._db(), self.chunk_set, item.doc)
+                outcome_data, lines = stored(self._db(), self.chunk_set, item)
                 outcome = outcome_from_dict(outcome_data)
                 router.route(outcome, lines, item.index)
                 verdict = {"verdict": outcome.verdict, "failed_checks": outcome.failed_checks}
@@ -106,6 +107,10 @@ class RunStore:
         except sqlite3.Error as exc:  # a full disk, a file size limit: the run stops with the reason
             raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["parsed"] += 1
+
+    def pages(self) -> StoredPages:
+        """report.html's drawn pages of this chunk set (reports.PageCache)."""
+        return StoredPages(self._db(), self.chunk_set)
 
     def finish(self, scope: Callable[[str], bool]) -> list[str]:
         """After a complete run: mark the corpus's documents this run did not find as gone."""

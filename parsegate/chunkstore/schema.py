@@ -62,6 +62,15 @@ CREATE TABLE IF NOT EXISTS chunks (
     FOREIGN KEY (chunk_set, doc_id, version) REFERENCES results(chunk_set, doc_id, version) ON DELETE CASCADE
 );
 CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks(id);
+CREATE TABLE IF NOT EXISTS page_images (
+    chunk_set TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    pages INTEGER NOT NULL,         -- how many pages report.html asked for
+    images TEXT NOT NULL,           -- JSON: those pages drawn with the chunks' boxes (report.html)
+    PRIMARY KEY (chunk_set, doc_id, version, pages),
+    FOREIGN KEY (chunk_set, doc_id, version) REFERENCES results(chunk_set, doc_id, version) ON DELETE CASCADE
+);
 CREATE TABLE IF NOT EXISTS members (
     chunk_set TEXT NOT NULL,
     corpus TEXT NOT NULL,           -- the run's document root

@@ -21,14 +21,9 @@ from typing import Any
 
 from parsegate.chunkers.budget import Counter as TokenCounter
 from parsegate.parsers.model import NON_BODY_KINDS, CodeData, Document, Element, RowData, TableData
-from parsegate.quality_gates.code_units import measure_code
 from parsegate.quality_gates.facts import DocFacts
 
 __all__ = ["DocFacts", "aggregate", "is_short", "measure", "not_measured", "rates"]
-from parsegate.quality_gates.headings import measure_headings
-from parsegate.quality_gates.localization import measure_localization
-from parsegate.quality_gates.recall import measure_recall
-from parsegate.quality_gates.reference import open_reference
 
 _WHITESPACE = " \t\n\r\x0b\x0c\x85\xa0\u2028\u2029\u3000"
 # The tokenizer a record names (its fingerprint) → a loaded counter, or None when unknown.
@@ -62,6 +57,14 @@ def measure(
     _measure_duplicates(facts, records)
     facts.body_chars, facts.covered_chars = _coverage(doc, records, facts)
     _measure_code_context(facts, doc, records)
+    # Imported here: the gate and the reports read facts with this module (an incremental re-run
+    # only that), and these bring markdown-it, tree-sitter and PDFium.
+    from parsegate.quality_gates.code_units import measure_code
+    from parsegate.quality_gates.headings import measure_headings
+    from parsegate.quality_gates.localization import measure_localization
+    from parsegate.quality_gates.recall import measure_recall
+    from parsegate.quality_gates.reference import open_reference
+
     ref = open_reference(doc.format, source, doc.doc_id)
     try:
         measure_localization(facts, doc.format, records, ref)
@@ -290,10 +293,14 @@ RATIOS: dict[str, tuple[str, str]] = {
 INDEPENDENT = ("localization", "extraction_recall", "heading_inheritance", "token_count_accuracy", "duplicate_rate")
 
 
+# The RATIOS fields DocFacts holds ("short" and "within_budget" are computed), listed once.
+_STORED = tuple(
+    dict.fromkeys(name for pair in RATIOS.values() for name in pair if name in DocFacts.__dataclass_fields__)
+)
+
+
 def _counts(facts: DocFacts, short_tokens: int) -> dict[str, int | None]:
-    counts: dict[str, int | None] = {
-        name: getattr(facts, name) for pair in RATIOS.values() for name in pair if hasattr(facts, name)
-    }
+    counts: dict[str, int | None] = {name: getattr(facts, name) for name in _STORED}
     counts["short"] = short_count(facts, short_tokens)
     counts["within_budget"] = facts.chunks - facts.over_budget
     return counts

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from parsegate.quality_gates.gate import GateConfig, run_checks, run_passes
+from parsegate.quality_gates.gate import GateConfig, Verdict, run_checks, run_passes
 from parsegate.quality_gates.metrics import DocFacts, aggregate, not_measured, rates
 
 REPORT_SCHEMA = "parsegate.report/1"
@@ -45,11 +45,19 @@ def _misses(limit: str, value: Any, bound: Any) -> bool:
     return bool(value < bound) if limit.startswith("min") else bool(value > bound)
 
 
-def build_report(files: list[dict[str, Any]], gate: GateConfig, run: dict[str, Any]) -> dict[str, Any]:
+def build_report(
+    files: list[dict[str, Any]],
+    gate: GateConfig,
+    run: dict[str, Any],
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
+) -> dict[str, Any]:
+    """``gated``: the facts and verdicts the run's router already read and computed, by doc id
+    (the same gate): taken as they are, not read and measured again."""
+    gated = gated or {}
     chunked = [f for f in files if f["status"] == "chunked" and f.get("facts")]
     parse_failed = [f for f in files if f["status"] == "failed"]
     gate_failed = [f for f in chunked if f.get("verdict") == "fail"]
-    facts = {f["path"]: DocFacts.from_dict(f["facts"]) for f in chunked}
+    facts = {f["path"]: gated[f["path"]][0] if f["path"] in gated else DocFacts.from_dict(f["facts"]) for f in chunked}
     formats: dict[str, dict[str, Any]] = {}
     for fmt in sorted({f["format"] for f in chunked}):
         group = [f for f in chunked if f["format"] == fmt]
@@ -83,7 +91,10 @@ def build_report(files: list[dict[str, Any]], gate: GateConfig, run: dict[str, A
         "overall": overall,
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
-        "documents": [_document(f, gate) for f in sorted(files, key=_failures_first)],
+        "documents": [
+            _document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1])
+            for f in sorted(files, key=_failures_first)
+        ],
     }
 
 
@@ -97,12 +108,17 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
     return rank, f["path"]
 
 
-def _document(f: dict[str, Any], gate: GateConfig) -> dict[str, Any]:
+def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verdict: Verdict | None) -> dict[str, Any]:
     metrics, missing, furniture, recall_source = None, [], [], None
     if f.get("facts"):
-        facts = DocFacts.from_dict(f["facts"])
-        metrics = rates(facts, gate.for_format(f["format"]).short_chunk_tokens)
-        missing, furniture, recall_source = not_measured(facts), facts.furniture, facts.recall_source
+        # Read once per document by build_report (a chunked file's); any other has its own.
+        facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
+        if verdict is not None:  # the gate's own rates of these facts, for this format
+            metrics, missing = verdict.metrics, verdict.not_measured
+        else:
+            metrics = rates(facts, gate.for_format(f["format"]).short_chunk_tokens)
+            missing = not_measured(facts)
+        furniture, recall_source = facts.furniture, facts.recall_source
     return {
         "doc_id": f["path"],
         "format": f.get("format"),
