@@ -10,7 +10,6 @@ and is tried again. An encrypted PDF met without a password is reused while no p
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ import orjson
 
 from parsegate.chunkstore.writer import Doc
 from parsegate.corpus import Source, escape
+from parsegate.parsers.options import setting
 
 # Failure codes that the file's bytes decide, whatever the run's limits, password or machine.
 REUSABLE_FAILURES = frozenset(
@@ -61,7 +61,7 @@ def reusable_failures() -> frozenset[str]:
     """The failure codes this run may take from the store: an "encrypted" failure (recorded only
     when no password was given; parsers.registry words a refused password "wrong_password") is
     this run's too unless it gives a password."""
-    if os.environ.get("PARSEGATE_PDF_PASSWORD"):
+    if setting("PARSEGATE_PDF_PASSWORD"):
         return REUSABLE_FAILURES
     return REUSABLE_FAILURES | {"encrypted"}
 
