@@ -26,7 +26,10 @@ _PER_FILE = 0.01
 _PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
 _PER_MB_DEFAULT = 1.5  # Markdown, code
 _FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
-WORK_PER_WORKER = 3.0  # estimated seconds of work that pay for starting one more worker
+# Estimated seconds of work that pay for starting one more worker. Measured (benchmarks/workers.py,
+# near-quiet 2-core machine): a second worker is 1.55x faster already on the fastapi docs (1.6 s of
+# work for one) and breaks even on 3 small files (0.2 s), so one second of work is enough.
+WORK_PER_WORKER = 1.0
 
 
 def estimated_seconds(sources: list[Source]) -> float:
