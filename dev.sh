@@ -55,7 +55,7 @@ ensure_libreoffice() {
 
 case "${1:-}" in
   golden)
-    setup
+    setup ",all"
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
@@ -63,7 +63,7 @@ case "${1:-}" in
     # takes about 20 s into this venv, 70 s into a bare one; the test about 40 s). The adapters'
     # libraries and bpe-openai install in seconds (langchain-core ~3 s, llama-index-core ~8 s,
     # bpe-openai ~1 s here).
-    setup ",embed,parquet,ray,langchain,llamaindex,openai"
+    setup ",all,embed,parquet,ray,langchain,llamaindex,openai"
     ensure_chromium
     ensure_libreoffice
     .venv/bin/ruff check .
@@ -72,7 +72,7 @@ case "${1:-}" in
     .venv/bin/python -m pytest
     ;;
   bench)
-    setup ",bench"
+    setup ",all,bench"
     .venv/bin/python benchmarks/chunking_throughput.py
     .venv/bin/python benchmarks/code_throughput.py
     .venv/bin/python benchmarks/pdf_throughput.py

@@ -53,7 +53,9 @@ def parse(
     from parsegate.parsers.registry import parse_data, read_regular_file
 
     if isinstance(source, bytes):
-        data, name = source, doc_id or "document"
+        # the parser may go by the name's suffix (Office and web pages do): give it the format's
+        default = f"document.{format.lower().lstrip('.')}" if format else "document"
+        data, name = source, doc_id or default
     else:
         path = Path(source)
         data, name = read_regular_file(path), path.name

@@ -24,7 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from parsegate.parsers import code, markdown_pyromark
+from parsegate.parsers import markdown_pyromark
 from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.flat_tables import find_tables, table_elements
@@ -125,6 +125,19 @@ def block_tokens(text: str, name: str) -> Sequence[AnyToken]:
         if found is not None:
             return found
     return _md().parse(text)
+
+
+@lru_cache(maxsize=1)
+def _code_parser() -> Any:
+    """The code parser, when the code extra (tree-sitter) is installed: a fence in a known
+    language is then split at its definitions; without it a fence stays one code block."""
+    try:
+        from parsegate.parsers import code
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in ("tree_sitter", "tree_sitter_language_pack"):
+            return None
+        raise
+    return code
 
 
 @dataclass
@@ -243,7 +256,14 @@ class _Builder:
             if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
                 assert isinstance(el.data, CodeData)
                 el.data.lead_in = item.id  # "1. Install it:" introduces its code
-            if el is not None and kind == "fence" and language and language.lower() in code.ALIASES:
+            code = _code_parser()
+            if (
+                el is not None
+                and kind == "fence"
+                and language
+                and code is not None
+                and language.lower() in code.ALIASES
+            ):
                 self.code_parts(el, tok, code.ALIASES[language.lower()])
         elif kind == "html_block":
             self.emit("html", tok.map)
@@ -264,6 +284,8 @@ class _Builder:
         body = self.text[start : el.end]
         closing = body.rfind("\n")
         body = body[:closing] if closing > 0 else body  # without the closing fence line
+        code = _code_parser()
+        assert code is not None  # only called when it is there
         spans = code.top_level_spans(body, language)
         assert isinstance(el.data, CodeData)
         el.data.language = language

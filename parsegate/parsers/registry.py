@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
@@ -39,21 +41,50 @@ class _Builtin:
 
     VERSION: str  # read from the module, on first use (__getattr__)
 
-    def __init__(self, module: str, name: str, suffixes: tuple[str, ...]) -> None:
-        self.module, self.NAME, self.SUFFIXES = module, name, suffixes
+    def __init__(self, module: str, name: str, suffixes: tuple[str, ...], extra: str | None = None) -> None:
+        self.module, self.NAME, self.SUFFIXES, self.extra = module, name, suffixes, extra
         self._loaded: ModuleType | None = None
 
     def load(self) -> ModuleType:
         if self._loaded is None:
-            self._loaded = importlib.import_module(self.module)
+            with self._needs_extra():
+                self._loaded = importlib.import_module(self.module)
         return self._loaded
 
     def parse(self, data: bytes, doc_id: str) -> Document:
-        doc: Document = self.load().parse(data, doc_id)
+        module = self.load()
+        with self._needs_extra():
+            doc: Document = module.parse(data, doc_id)
         return doc
 
     def __getattr__(self, name: str) -> Any:
+        if name == "VERSION":
+            try:
+                return getattr(self.load(), name)
+            except MissingExtra as exc:  # a run names every parser's version, installed or not
+                return f"not installed ({exc.message})"
         return getattr(self.load(), name)
+
+    @contextmanager
+    def _needs_extra(self) -> Iterator[None]:
+        """A library of an optional extra that is not installed: a ParseError naming the extra
+        (the core install reads Markdown, plain text and web pages; PDF, Office and code are the
+        pdf, office and code extras)."""
+        try:
+            yield
+        except ModuleNotFoundError as exc:  # importlib.metadata's PackageNotFoundError is one too
+            missing = exc.name or ""
+            if self.extra is None or missing.split(".")[0] == "parsegate":
+                raise
+            raise MissingExtra(
+                "missing_extra",
+                f"reading {self.NAME} files needs {missing.split('.')[0]}, which is not installed: "
+                f"pip install 'parsegate[{self.extra}]'",
+            ) from None
+
+
+class MissingExtra(ParseError):
+    """A format's libraries (an optional extra) are not installed."""
 
 
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
@@ -64,14 +95,14 @@ _CODE_SUFFIXES = (
 _OFFICE = (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")
 # Legacy and open formats, converted by LibreOffice (parsegate/parsers/office/legacy.py).
 _LEGACY = (".doc", ".dot", ".rtf", ".odt", ".ppt", ".pps", ".odp", ".xls", ".ods")
-_CODE = _Builtin("parsegate.parsers.code", "code", _CODE_SUFFIXES)
+_CODE = _Builtin("parsegate.parsers.code", "code", _CODE_SUFFIXES, extra="code")
 _TEXT = _Builtin("parsegate.parsers.text", "text", (".txt", ".text", ".log", ".transcript", ".chat"))
 _BUILTIN: tuple[Parser, ...] = (
     _Builtin("parsegate.parsers.markdown", "markdown", _MARKDOWN),
     _TEXT,
     _CODE,
-    _Builtin("parsegate.parsers.office", "office", (*_OFFICE, *_LEGACY, ".json")),
-    _Builtin("parsegate.parsers.pdf", "pdf", (".pdf",)),
+    _Builtin("parsegate.parsers.office", "office", (*_OFFICE, *_LEGACY, ".json"), extra="office"),
+    _Builtin("parsegate.parsers.pdf", "pdf", (".pdf",), extra="pdf"),
 )
 _loaded: list[Parser] | None = None
 
@@ -103,7 +134,11 @@ def parser_for(path: Path, head: bytes = b"") -> Parser | None:
             return parser
     if not head or not looks_like_text(head):
         return None
-    if _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace")):
+    try:
+        language = _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace"))
+    except MissingExtra:
+        language = None  # without the code extra a script is read as text
+    if language:
         return _CODE
     return _TEXT
 

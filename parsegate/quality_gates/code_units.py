@@ -15,13 +15,13 @@ from __future__ import annotations
 import ast
 import textwrap
 from functools import cache
-from typing import Any
-
-from tree_sitter import Node, Parser
-from tree_sitter_language_pack import get_parser
+from typing import TYPE_CHECKING, Any
 
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.reference import Reference
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
 
 DEFINITIONS = frozenset({"function", "class", "method"})
 # Languages whose methods only parse inside a class body.
@@ -120,6 +120,10 @@ def wrap_python_blocks(body: str) -> str:
 
 @cache
 def _parser(language: str) -> Parser:
+    # Imported here: tree-sitter is the code extra's (only code chunks claiming whole definitions,
+    # which only the code parser makes, get here).
+    from tree_sitter_language_pack import get_parser
+
     return get_parser(language)  # type: ignore[arg-type]
 
 

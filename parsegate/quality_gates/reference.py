@@ -14,9 +14,12 @@ import bisect
 import codecs
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from parsegate.quality_gates.office_source import BACKENDS, docling_text
-from parsegate.quality_gates.pdf_source import PdfSource, open_pdf
+
+if TYPE_CHECKING:
+    from parsegate.quality_gates.pdf_source import PdfSource
 
 TEXT_FORMATS = frozenset({"markdown", "text", "code"})
 OFFICE_FORMATS = frozenset({*BACKENDS, "docling"})
@@ -76,6 +79,8 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
             return None
         return Reference("source file", text.removeprefix("\ufeff"))
     if fmt == "pdf":
+        from parsegate.quality_gates.pdf_source import open_pdf  # PDFium: the pdf extra's
+
         pdf = open_pdf(data)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:

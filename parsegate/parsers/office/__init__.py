@@ -12,7 +12,7 @@ Data flow: checks (size, zip, XML) → convert (LibreOffice for legacy formats; 
 
 from __future__ import annotations
 
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePosixPath
 
 from parsegate.parsers.model import Document, ParseError, content_version
@@ -23,7 +23,17 @@ NAME = "office"
 # The first number changes whenever the output does for the same input and libraries.
 # Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
 OUTPUT_VERSION = 3
-VERSION = f"{OUTPUT_VERSION}; docling-slim {version('docling-slim')}; lxml {version('lxml')}"
+
+
+def _installed(package: str) -> str:
+    # docling is the office extra's: without it web pages are still read (our lxml pass)
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+VERSION = f"{OUTPUT_VERSION}; docling-slim {_installed('docling-slim')}; lxml {version('lxml')}"
 FORMATS = {".docx": "docx", ".docm": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".xlsm": "xlsx",
            ".html": "html", ".htm": "html", ".xhtml": "html"}  # fmt: skip
 SUFFIXES = (*FORMATS, *LEGACY, ".json")
