@@ -31,6 +31,7 @@ from parsegate.options import (
     Root,
     SetOpt,
     TokenizerOpt,
+    chunk_config,
     err,
     fail,
     file_doc_id,
@@ -191,9 +192,9 @@ def chunk(
     output_format: OutputFormat = None,
 ) -> None:
     """Chunk one file into parsegate.chunk/1 records (JSONL, or Parquet with --output-format parquet)."""
+    options = dict(locals())  # the parameters only: chunk_config takes ChunkConfig's by name
     import orjson
 
-    from parsegate.chunkers import ChunkConfig
     from parsegate.outputs import choose
 
     try:
@@ -202,21 +203,7 @@ def chunk(
         fail(str(exc))
     use_password(password)
     chunker = make_chunker(
-        ChunkConfig(
-            strategy,
-            tokenizer,
-            max_tokens,
-            min_tokens,
-            overlap,
-            fixed_size,
-            fixed_overlap,
-            context_share,
-            parent_tokens=parent_tokens,
-            semantic_window=semantic_window,
-            semantic_threshold=semantic_threshold,
-            semantic_percentile=semantic_percentile,
-            semantic_model=semantic_model,
-        ),
+        chunk_config(options),
         allow_over_model_max,
     )
     doc = load(file, doc_id, root, fmt)
@@ -298,27 +285,14 @@ def inspect(
     fmt: Format = None,
 ) -> None:
     """Show a document's elements and where the chunk boundaries fall, with token counts."""
+    options = dict(locals())  # the parameters only: chunk_config takes ChunkConfig's by name
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from parsegate.chunkers import ChunkConfig
-
     use_password(password)
     chunker = make_chunker(
-        ChunkConfig(
-            strategy,
-            tokenizer,
-            max_tokens,
-            min_tokens,
-            overlap,
-            context_share=context_share,
-            parent_tokens=parent_tokens,
-            semantic_window=semantic_window,
-            semantic_threshold=semantic_threshold,
-            semantic_percentile=semantic_percentile,
-            semantic_model=semantic_model,
-        ),
+        chunk_config(options),
         allow_over_model_max,
     )
     doc = load(file, doc_id, root, fmt)

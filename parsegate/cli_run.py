@@ -39,6 +39,7 @@ from parsegate.options import (
     Root,
     SetOpt,
     TokenizerOpt,
+    chunk_config,
     err,
     fail,
     load_gate,
@@ -242,6 +243,7 @@ def run(
     Exit status 1 when the gate fails (more than max_failed_share of the documents failed, or
     no document at all), 2 for a usage or output error, 130 when interrupted (Ctrl-C, SIGTERM).
     """
+    options = dict(locals())  # the parameters only: chunk_config takes ChunkConfig's by name
     if not corpus.exists():
         fail(f"{corpus}: no such file or folder")
     check_folders(corpus, out, root)
@@ -251,23 +253,7 @@ def run(
         fail(str(exc))
     use_password(password)
     gate = load_gate(config, set_)
-    chunker = make_chunker(
-        ChunkConfig(
-            strategy,
-            tokenizer,
-            max_tokens,
-            min_tokens,
-            overlap,
-            fixed_size,
-            fixed_overlap,
-            context_share,
-            parent_tokens=parent_tokens,
-            semantic_window=semantic_window,
-            semantic_threshold=semantic_threshold,
-            semantic_percentile=semantic_percentile,
-            semantic_model=semantic_model,
-        )
-    )
+    chunker = make_chunker(chunk_config(options))
     limits = parse_limits(time_limit, memory_limit)
     out.mkdir(parents=True, exist_ok=True)
     doc_root = (root or (corpus.parent if corpus.is_file() else corpus)).resolve()

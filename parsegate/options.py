@@ -4,7 +4,9 @@ document id of a single file, and how an error reaches the user (a message, neve
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from contextvars import ContextVar
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
@@ -197,6 +199,16 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     finally:
         err.quiet = quiet
     raise typer.Exit(code)
+
+
+def chunk_config(options: Mapping[str, Any]) -> ChunkConfig:
+    """The ChunkConfig a command's options give: chunk, inspect and run name their chunking
+    options as ChunkConfig's fields (--max-tokens → max_tokens), so a command passes its
+    parameters (``locals()`` before anything else is assigned) and each field is taken by name."""
+    from parsegate.chunkers import ChunkConfig
+
+    names = {f.name for f in fields(ChunkConfig)}
+    return ChunkConfig(**{name: value for name, value in options.items() if name in names})
 
 
 def make_chunker(config: ChunkConfig, allow_over_model_max: bool = False) -> Chunker:

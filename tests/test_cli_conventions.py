@@ -141,3 +141,17 @@ def test_quiet_run_prints_nothing_but_keeps_its_exit_status(tmp_path: Path) -> N
     quiet = runner.invoke(app, ["-q", "run", str(tmp_path / "c"), "--out", str(tmp_path / "out2")])
     assert (quiet.exit_code, quiet.stderr) == (0, "")
     assert (tmp_path / "out2" / "run.json").is_file()
+
+
+def test_every_chunking_option_reaches_the_config_by_its_field_name() -> None:
+    # chunk, inspect and run hand their parameters to chunk_config, which takes ChunkConfig's
+    # fields by name: a parameter renamed away from its field would be dropped without a word.
+    import inspect
+    from dataclasses import fields
+
+    from parsegate import cli, cli_run
+    from parsegate.chunkers import ChunkConfig
+
+    names = {f.name for f in fields(ChunkConfig)}
+    for command, left_out in ((cli.chunk, set()), (cli_run.run, set()), (cli.inspect, {"fixed_size", "fixed_overlap"})):
+        assert names - set(inspect.signature(command).parameters) == left_out, command.__name__
