@@ -346,15 +346,7 @@ def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
 
 def _in_rows(parts: list[tuple[Line, list[Glyph]]]) -> list[tuple[Line, list[Glyph]]]:
     """Top to bottom by baseline, left to right along one (tops of one row differ a little)."""
-    rows: list[list[tuple[Line, list[Glyph]]]] = []
-    for part in sorted(parts, key=lambda p: p[0].top):
-        line = part[0]
-        first = rows[-1][0][0] if rows else None
-        if first is not None and first.top <= (line.top + line.bottom) / 2 <= first.bottom:
-            rows[-1].append(part)
-        else:
-            rows.append([part])
-    return [part for row in rows for part in sorted(row, key=lambda p: p[0].x0)]
+    return [part for row in _text_rows(parts) for part in sorted(row, key=lambda p: p[0].x0)]
 
 
 def make_table(
