@@ -79,6 +79,63 @@ def test_hard_wrapped_prose_is_not_cut_at_its_wraps() -> None:
     assert len(prose_lines(ragged, 0, len(ragged))) == 2
 
 
+def _pdf_page(paragraphs: list[str], width: int) -> list[str]:
+    """Greedy wraps at ``width`` characters, as a PDF's text layer gives a page back."""
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        line = ""
+        for word in paragraph.split():
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}".strip()
+        lines.append(line)
+    return lines
+
+
+PARAGRAPHS = [
+    "The starred list is evaluated once and should yield an iterable object from which an iterator is "
+    "created for the loop. The first item provided by the iterator is assigned to the target list using "
+    "the standard rules for assignments, and the suite is executed once for that item.",
+    "This repeats for each item provided by the iterator until it is exhausted, and then the suite in the "
+    "else clause is executed, if present, before the loop terminates and control passes on.",
+]
+
+
+def test_one_joined_line_does_not_hide_that_a_page_is_wrapped() -> None:
+    lines = _pdf_page(PARAGRAPHS, 60)
+    # PDFium joins two lines at a soft hyphen now and then: one line twice the width.
+    lines[1] = lines[1] + " " + lines[2]
+    del lines[2]
+    source = "\n".join(lines)
+    cuts = [source[c.end - 14 : c.end] for c in prose_lines(source, 0, len(source))]
+    assert cuts == ["for that item."]  # the paragraph end, and no wrap
+    # The same page with every line in place: the same single cut.
+    plain = "\n".join(_pdf_page(PARAGRAPHS, 60))
+    assert [plain[c.end - 14 : c.end] for c in prose_lines(plain, 0, len(plain))] == ["for that item."]
+
+
+def test_a_few_wrapped_lines_among_short_ones_are_still_wraps() -> None:
+    # A page of one wrapped paragraph between short lines (a list, a signature): fewer than a third
+    # of the lines are full, but those break off mid-sentence, so they are wraps.
+    items = ["- first item", "- second item", "- third item", "- fourth item", "- fifth item", "- sixth item"]
+    lines = [*items, *_pdf_page(PARAGRAPHS[:1], 60), *items, "Signed, the board"]
+    source = "\n".join(lines)
+    cut_before = {source[c.start :].split("\n")[0] for c in prose_lines(source, 0, len(source))}
+    assert {line for line in lines[1:] if line not in items} - cut_before == set(_pdf_page(PARAGRAPHS[:1], 60)[1:])
+    assert "- second item" in cut_before and "Signed, the board" in cut_before
+
+
+def test_a_blank_line_inside_a_sentence_is_no_boundary() -> None:
+    source = "the db has headroom and cpu is at\n\n54% of its limit. We can grow the pool.\n\nNext topic here."
+    assert pieces(source, 12) == [
+        ("the db has headroom and cpu is at\n\n54% of its limit.", Level.ELEMENT),
+        ("We can grow the pool.", Level.SENTENCE),
+        ("Next topic here.", Level.BLANK),
+    ]
+
+
 def test_german_abbreviations_and_ordinals_do_not_end_sentences() -> None:
     source = "Wir liefern z.B. am 3. Mai aus. Die Ware kommt im 2. Stock an. Das ist alles."
     spans = [source[b.start :] for b in boundaries(source)]

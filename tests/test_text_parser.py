@@ -107,3 +107,53 @@ def test_column_names_above_figures_head_the_table_and_a_colon_line_leads_into_i
     table = doc.elements[1]
     assert table.data.header_text == "Segment Fiscal 2019 Fiscal 2018 Change"
     assert table.data.lead_in == doc.elements[0].id
+
+
+def test_a_row_of_years_heads_its_figures_not_the_caption_above_it() -> None:
+    # As PDF-to-text writes a statement: its title, then "(units) 2022 2021 2020" over the rows.
+    source = (
+        "Consolidated Statements of Operations\n(in millions, except per share data) 2022 2021 2020\n"
+        "Net revenue 4,677.1 4,555.0 3,620.1\nProvision for income taxes 210.5 195.1 152.7\n"
+    )
+    doc = text.parse(source.encode(), "f.txt")
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.data.header_text == "(in millions, except per share data) 2022 2021 2020"
+    assert [e.kind for e in doc.elements] == ["paragraph", "table", "table_row", "table_row", "table_row"]
+    assert doc.text[doc.elements[0].start : doc.elements[0].end] == "Consolidated Statements of Operations"
+    # A run made only of years has no header row of its own: the line above heads it.
+    years = text.parse(b"Year founded\nAlpha 1998 2004\nBeta 2001 2010\n", "y.txt")
+    assert next(e for e in years.elements if e.kind == "table").data.header_text == "Year founded"
+
+
+def test_a_blank_line_inside_a_sentence_does_not_end_the_paragraph() -> None:
+    # PDF-to-text puts a blank line between pages, wherever the page ends.
+    source = (
+        "Emissions per parcel fell by 9% in 2023, and we remain on course for the 2030 target, provided that\n"
+        "the grid connection for the Leeds hub is upgraded on\n\ntime. The upgrade was approved in October.\n\n"
+        "The image-\n\nresizer is read-only on Saturdays.\n\nThe second paragraph starts here.\n"
+    )
+    doc = text.parse(source.encode(), "p.txt")
+    assert [doc.text[e.start : e.end].split()[-1] for e in doc.elements] == ["October.", "Saturdays.", "here."]
+    # A one-line block that may be a heading keeps its own element even in lower case.
+    lower = text.parse(b"risk factors\n\nour business depends on a few large customers.\n", "l.txt")
+    assert [lower.text[e.start : e.end] for e in lower.elements] == [
+        "risk factors",
+        "our business depends on a few large customers.",
+    ]
+
+
+def test_lower_case_chat_handles_after_a_time_stamp_are_speakers() -> None:
+    source = (
+        "[09:04] oskar: backup finished in 8 minutes.\n[09:04] dev_ops_bot: cpu is at\n36%.\n"
+        "[09:05] priya: downstream is the ledger service.\n"
+    )
+    doc = text.parse(source.encode(), "chat.txt")
+    assert [(e.kind, e.data.speaker) for e in doc.elements] == [
+        ("turn", "oskar"),
+        ("turn", "dev_ops_bot"),
+        ("turn", "priya"),
+    ]
+    assert doc.text[doc.elements[1].start : doc.elements[1].end] == "[09:04] dev_ops_bot: cpu is at\n36%."
+    # Without a time stamp a lower-case word before a colon is prose ("note: ...", "step two: ...").
+    prose = text.parse(b"first: we open.\nsecond: we close.\nthird: we leave.\n", "p.txt")
+    assert {e.kind for e in prose.elements} == {"paragraph"}

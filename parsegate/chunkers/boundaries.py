@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import trim_span
+from parsegate.parsers.model import flows_across, trim_span
 
 
 class Level(IntEnum):
@@ -48,7 +48,7 @@ class Cut(NamedTuple):
 Finder = Callable[[str, int, int], list[Cut]]
 
 _BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)\s*")
-_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+_LINE_BREAK = re.compile(r"[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+")
 _CLAUSE = re.compile(r"[;:](?=\s)|\s[—–]|—|\s-{1,2}(?=\s)|[；：]")
 _COMMA = re.compile(r"[,،](?=\s)|[、，]")
 _CELL = re.compile(r"\|(?!\s*$)|\t")
@@ -61,10 +61,21 @@ _WRAP_SHARE = 0.35
 _WRAP_MIN_LINES = 3
 _WRAP_NEAR = 0.8
 _WRITER_ROOM = 0.75
+# The wrap width is the longest line, leaving out lines far longer than most (a PDF's text
+# layer joins two lines at a soft hyphen now and then, and one such line is twice the width).
+_WIDTH_QUANTILE = 0.9
+_WIDTH_OUTLIER = 1.5
+_WRAP_MID_SENTENCE = 0.5
+_SENTENCE_STOPS = frozenset(".!?:;。！？")
 
 
 def blank_lines(text: str, start: int, end: int) -> list[Cut]:
-    return [_cut(text, start, end, m.start(), m.end()) for m in _BLANK.finditer(text, start, end)]
+    """Blank lines, except one inside a sentence (a page break in text taken from a PDF)."""
+    return [
+        _cut(text, start, end, m.start(), m.end())
+        for m in _BLANK.finditer(text, start, end)
+        if not flows_across(text, m.start(), m.end())
+    ]
 
 
 def all_lines(text: str, start: int, end: int) -> list[Cut]:
@@ -73,17 +84,30 @@ def all_lines(text: str, start: int, end: int) -> list[Cut]:
 
 def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     """Line breaks that end a paragraph in practice: all of them, unless the span is
-    hard-wrapped; then only those where the writer broke a line that had room left."""
+    hard-wrapped; then only those where the writer broke a line that had room left and did not
+    break a sentence (lower case running on after no stop). A blank line inside a sentence is a
+    page break in text taken from a PDF, never a boundary."""
     cuts = all_lines(text, start, end)
+    ours = [not flows_across(text, c.end, c.start) for c in cuts]
     if len(cuts) < 2:
-        return cuts
+        return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     bounds = [start, *(c.start for c in cuts)]
     ends = [c.end for c in cuts]
     lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
-    width = max(lengths)
-    near = sum(1 for n in lengths if n >= _WRAP_NEAR * width)
-    if near < _WRAP_MIN_LINES or near < _WRAP_SHARE * len(lengths):
-        return cuts  # ragged lines: each break is the writer's
+    typical = sorted(lengths)[int(_WIDTH_QUANTILE * (len(lengths) - 1))]
+    width = max(n for n in lengths if n <= _WIDTH_OUTLIER * typical)
+    full = [n for n, length in enumerate(lengths[: len(cuts)]) if length >= _WRAP_NEAR * width]
+    # Wrapped text has many lines near the width, or few (a page of paragraphs between lists
+    # and code) that mostly break off mid-sentence; text with one paragraph per line has lines
+    # of every length, each ending its paragraph's last sentence.
+    mid_sentence = sum(1 for n in full if text[cuts[n].end - 1] not in _SENTENCE_STOPS)
+    wrapped = len(full) >= _WRAP_MIN_LINES and (
+        len(full) >= _WRAP_SHARE * len(lengths) or mid_sentence >= _WRAP_MID_SENTENCE * len(full)
+    )
+    if not wrapped:
+        # Ragged lines: each break is the writer's (a list of lower-case items too), except a
+        # blank line inside a sentence.
+        return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     kept = []
     for n, cut in enumerate(cuts):
         first_word = _SPACE.split(text[cut.start : min(end, cut.start + 64)], maxsplit=1)[0]
@@ -92,9 +116,13 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
         # would have held the next word is the writer's break only with room to spare, or
         # when it ends a sentence.
         ends_sentence = text[cut.end - 1 : cut.end] in ".!?:"
-        if needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width):
+        if ours[n] and (needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width)):
             kept.append(cut)
     return kept
+
+
+def _blank(text: str, cut: Cut) -> bool:
+    return text.count("\n", cut.end, cut.start) + text.count("\r", cut.end, cut.start) > 1
 
 
 def strong_sentences(text: str, start: int, end: int) -> list[Cut]:

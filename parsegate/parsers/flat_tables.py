@@ -18,6 +18,7 @@ _MAX_MEAN_CELL = 80  # characters: prose with a stray "|" has long "cells"
 _FIGURE = re.compile(r"\(?[$€£¥]?[-+−]?\d[\d,]*(?:\.\d+)?%?\)?|[—–-]|n/?a", re.IGNORECASE)
 _MIN_FIGURES = 2
 _HEADER_WORDS = 16
+_YEAR = re.compile(r"(?:fiscal\s*|fy\s*)?(?:19|20)\d\d", re.IGNORECASE)
 _DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -37,7 +38,8 @@ def find_tables(text: str, lines: list[tuple[int, int]]) -> list[FlatTable]:
 
     def close() -> None:
         if len(run) >= _MIN_ROWS and _cell_sizes_plausible(run_cells):
-            if run_key is not None and run_key[0] == "figures" and before is not None:
+            heads_itself = _years(run_cells[0]) and not all(_years(row) for row in run_cells[1:])
+            if run_key is not None and run_key[0] == "figures" and before is not None and not heads_itself:
                 _add_header(text, before, run, run_cells, found)
             found.append(FlatTable(list(run), list(run_cells)))
         run.clear()
@@ -134,6 +136,12 @@ def _figures_row(line: str) -> tuple[tuple[str, int] | None, list[str]]:
         return None, []
     label = " ".join(words[: len(words) - figures])
     return ("figures", figures), [label, *words[len(words) - figures :]]
+
+
+def _years(cells: list[str]) -> bool:
+    """A figures row whose figures are all years ("(in millions) 2022 2021 2020") is the
+    header of the run it opens, not a row under the line above it."""
+    return all(_YEAR.fullmatch(c) for c in cells[1:])
 
 
 def _cell_sizes_plausible(rows: list[list[str]]) -> bool:

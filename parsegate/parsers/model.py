@@ -304,6 +304,33 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# What may end a sentence or a heading's run-in ("Note:"), closers after it included.
+_SENTENCE_END = frozenset(".!?:;。！？；：")
+_CLOSERS = frozenset("\"')]}”’»")
+
+
+def flows_across(text: str, left: int, right: int) -> bool:
+    """Whether the sentence before a line break (``text[:left]``) runs on after it
+    (``text[right:]``): a page break or a wrap, not the writer's, put the break there. It does
+    when the text before ends no sentence and what follows continues it: a lower-case word, a
+    figure after a lower-case word ("cpu is at | 54%"), or the rest of a hyphenated word."""
+    before = left - 1
+    while before > 0 and text[before].isspace():
+        before -= 1
+    while before > 0 and text[before] in _CLOSERS:
+        before -= 1
+    while right < len(text) and text[right].isspace():
+        right += 1
+    if before < 0 or right >= len(text):
+        return False
+    last, nxt = text[before], text[right]
+    if last in _SENTENCE_END:
+        return False
+    if nxt.islower():
+        return last.isalnum() or last in ",-–("
+    return nxt.isdigit() and last.isalpha() and last.islower()
+
+
 def content_version(data: bytes) -> str:
     """A document version: the hash of its source bytes."""
     return "sha256:" + hashlib.sha256(data).hexdigest()

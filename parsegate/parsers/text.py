@@ -22,23 +22,29 @@ from parsegate.parsers.model import (
     TableData,
     TurnData,
     content_version,
+    flows_across,
     line_starts,
     trim_span,
 )
 
 NAME = "text"
-OUTPUT_VERSION = 4  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 5  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
 _SPEAKER = re.compile(
-    r"[ \t]*(?:[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?[ \t]+)?"
-    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<name>[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,3})[ \t]*:)[ \t]+\S"
+    r"[ \t]*(?:(?P<time>[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?)[ \t]+)?"
+    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<name>[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,3})[ \t]*:"
+    # After a time stamp, a chat handle in lower case ("[09:04] oskar:", "dev_ops_bot:").
+    r"|(?<=[\])\d \t])(?P<handle>[a-z][\w.-]{0,31}):)[ \t]+\S"
 )
 # Labels that introduce content rather than a speaker.
 _NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
 _TITLE_MAX = 80
 _MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still belong to a turn
+# A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
+# so a lower-case block after it is not read as its sentence running on.
+_RUN_ON_MIN_LINE = 40
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -86,7 +92,9 @@ def _speaker(text: str, start: int, end: int) -> str | None:
     match = _SPEAKER.match(text, start, end)
     if match is None:
         return None
-    name = match.group("nick") or match.group("name")
+    if match.group("handle") and not match.group("time"):
+        return None
+    name = match.group("nick") or match.group("name") or match.group("handle")
     if name.lower() in _NOT_SPEAKERS or name.split()[0].lower() in _NOT_SPEAKERS:
         return None
     return name
@@ -114,6 +122,22 @@ def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int,
         yield first, last_end, count
 
 
+def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """One block where a blank line falls inside a sentence: text extracted from a PDF puts
+    one between pages ("the db has headroom, cpu is at" | "54%.")."""
+    out: list[tuple[int, int, int]] = []
+    for start, end, count in blocks:
+        if out:
+            p_start, p_end, p_count = out[-1]
+            # A heading ends in no hyphen or comma; a short line that does breaks off mid-sentence.
+            short = p_count == 1 and p_end - p_start < _RUN_ON_MIN_LINE and text[p_end - 1] not in "-,"
+            if not short and flows_across(text, p_end, start):
+                out[-1] = (p_start, end, p_count + count)
+                continue
+        out.append((start, end, count))
+    return out
+
+
 def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
     line = text[start:end].strip()
     return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
@@ -126,7 +150,7 @@ def _prose_elements(
     section: tuple[str, ...] = (),
     prefix: str = "",
 ) -> list[Element]:
-    blocks = list(_blocks(text, lines))
+    blocks = _join_run_ons(text, list(_blocks(text, lines)))
     elements: list[Element] = []
     for n, (start, end, count) in enumerate(blocks):
         start, end = trim_span(text, start, end)
