@@ -125,9 +125,19 @@ def measure(
             rankings["shuffled"] = M.shuffled_rank(index, queries, 5)
         for name, ranking in rankings.items():
             per_span[f"{name}_complete"], per_span[f"{name}_keyword"] = M.hits(index, located, ranking)
+    # The physical limit: a span longer than the budget on its own cannot be whole in any chunk.
+    span_tokens = [len(e.ids) for e in tok.encode_batch([docs[loc.file].text[loc.start : loc.end] for loc in located])]
+    fits = [n <= budget for n in span_tokens]
     groups: dict[str, dict[str, int]] = {}
     for i, loc in enumerate(located):
-        _add(groups, loc.evidence.source.split("/", 1)[0], spans=1, **{k: v[i] for k, v in per_span.items()})
+        _add(
+            groups,
+            loc.evidence.source.split("/", 1)[0],
+            spans=1,
+            fits=fits[i],
+            whole_fitting=fits[i] and per_span["whole"][i],
+            **{k: v[i] for k, v in per_span.items()},
+        )
     tokens = [len(e.ids) for e in tok.encode_batch([p.embed for p in index.pieces])]
     for file, pieces in chunks.items():
         counted, breaks, blanks = M.line_break_ends(docs[file].text, pieces)

@@ -14,6 +14,8 @@ def derive(m: dict[str, Any]) -> dict[str, Any]:
     spans = m.get("spans", 0)
     out = {
         "whole_share": _ratio(m.get("whole", 0), spans),
+        # Among the spans no longer than the budget on their own (the rest cannot be whole).
+        "whole_share_of_fitting": _ratio(m.get("whole_fitting", 0), m.get("fits", 0)),
         "bm25_complete_at5": _ratio(m.get("bm25_complete", 0), spans),
         "bm25_keyword_at5": _ratio(m.get("bm25_keyword", 0), spans),
         "mean_tokens": _ratio(m.get("tokens_sum", 0), m.get("chunks", 0), 1),
@@ -88,6 +90,8 @@ def print_report(report: dict[str, Any]) -> None:
             print(f"{g:15}" + "".join(f"{c:>28}" for c in cells))
         print(f"\n== overall at {budget} tokens ==")
         cols = [
+            "fits",
+            "whole_share_of_fitting",
             "chunks",
             "mean_tokens",
             "over_budget",
