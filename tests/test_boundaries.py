@@ -127,6 +127,29 @@ def test_a_few_wrapped_lines_among_short_ones_are_still_wraps() -> None:
     assert "- second item" in cut_before and "Signed, the board" in cut_before
 
 
+def test_a_full_line_ending_a_sentence_in_proportional_type_is_a_wrap() -> None:
+    # A PDF's text layer: lines of 52-59 characters (proportional type), all one paragraph.
+    # The fourth ends a sentence, and "The" would fit within the longest line's 59 characters
+    # — but not within the margin by which full lines fall short of it, so it is a wrap.
+    lines = [
+        "The starred list is evaluated once and should yield an iter",
+        "object from which an iterator is made for each loop,",
+        "the first item provided by the iterator is assigned to the",
+        "target list using the standard rules; the suite runs.",
+        "The same repeats for each item provided by the iterator un",
+        "it is exhausted and then the suite in the else clause",
+        "runs before the loop terminates and control passes to",
+        "the statement after it, unless a break ended the loop.",
+        "Short last line.",
+    ]
+    source = "\n".join(lines)
+    assert prose_lines(source, 0, len(source)) == []
+    # Set by a fixed-width wrapper, the same sentence end with room for "The" is the writer's.
+    fixed = "\n".join(_pdf_page(PARAGRAPHS, 60))
+    first = fixed.index("once for that item.") + len("once for that item.")
+    assert [c.end for c in prose_lines(fixed, 0, len(fixed))] == [first]
+
+
 def test_a_blank_line_inside_a_sentence_is_no_boundary() -> None:
     source = "the db has headroom and cpu is at\n\n54% of its limit. We can grow the pool.\n\nNext topic here."
     assert pieces(source, 12) == [

@@ -108,15 +108,17 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
         # Ragged lines: each break is the writer's (a list of lower-case items too), except a
         # blank line inside a sentence.
         return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
+    # How far full lines fall short of the width: a few characters where a fixed-width wrapper
+    # filled them, more in a PDF's proportional type, where characters are not widths.
+    slack = width - sorted(lengths[n] for n in full)[len(full) // 2]
     kept = []
     for n, cut in enumerate(cuts):
         first_word = _SPACE.split(text[cut.start : min(end, cut.start + 64)], maxsplit=1)[0]
         needed = lengths[n] + 1 + len(first_word)
-        # Characters are not widths (text from PDFs is set in proportional type): a line that
-        # would have held the next word is the writer's break only with room to spare, or
-        # when it ends a sentence.
+        # A line that would have held the next word is the writer's break with room to spare,
+        # or when it ends a sentence and the word would have fitted beyond the wrap's slack.
         ends_sentence = text[cut.end - 1 : cut.end] in ".!?:"
-        if ours[n] and (needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width)):
+        if ours[n] and (needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width - slack)):
             kept.append(cut)
     return kept
 
