@@ -222,3 +222,18 @@ def test_no_cut_inside_a_sentence_that_fits(sentences: list[str], budget: int, c
         closed = min([s for s in spans if s > c.start] + [len(source)])
         sentence = source[opened:closed].strip()
         assert len(sentence.split()) > budget, f"cut inside {sentence!r} at budget {budget}"
+
+
+def test_no_clause_or_comma_cut_inside_inline_code_a_tag_or_a_link() -> None:
+    source = (
+        'Use the **[<abbr title="Server Name Indication - name shown">SNI</abbr>](https://x.org/a,b)** '
+        "extension, or catch `RuntimeError: Task attached, wrongly` when it fails; then retry."
+    )
+    assert pieces(source, 12) == [
+        (
+            'Use the **[<abbr title="Server Name Indication - name shown">SNI</abbr>](https://x.org/a,b)** extension,',
+            Level.ELEMENT,
+        ),
+        ("or catch `RuntimeError: Task attached, wrongly` when it fails;", Level.COMMA),
+        ("then retry.", Level.CLAUSE),
+    ]

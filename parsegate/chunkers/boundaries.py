@@ -11,7 +11,9 @@ the strongest cut in reach (packing.py).
 
 from __future__ import annotations
 
+import bisect
 import re
+import sys
 from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
@@ -52,6 +54,8 @@ _LINE_BREAK = re.compile(r"[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+")
 _CLAUSE = re.compile(r"[;:](?=\s)|\s[—–]|—|\s-{1,2}(?=\s)|[；：]")
 _COMMA = re.compile(r"[,،](?=\s)|[、，]")
 _CELL = re.compile(r"\|(?!\s*$)|\t")
+_ATOM = re.compile(r"`[^`\n]+`|<[A-Za-z/][^<>\n]*>|\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)|https?://[^\s<>()\[\]]+")
+_ATOM_MARKS = ("`", "<", "](", "://")
 _SPACE = re.compile(r"\s+")
 # Hard-wrapped prose: a line break where the next line's first word would have fitted on
 # this line was the writer's, not the wrapper's.
@@ -245,12 +249,28 @@ def _fragment(sentence: str) -> bool:
 
 def _after(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[Cut]:
     """Cuts after each match (";", ","), or before it where it opens with a space (" — x": the
-    dash opens the next piece)."""
+    dash opens the next piece); none inside inline code, a tag or a link target."""
     out = []
+    atoms = _atoms(text, start, end)
     for m in pattern.finditer(text, start, end):
+        if atoms and _inside(atoms, m.start()):
+            continue
         left = right = m.start() + 1 if m.group()[0].isspace() else m.end()
         out.extend(_trimmed_cut(text, start, end, left, right))
     return out
+
+
+def _atoms(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans that a clause mark or comma inside does not divide: `code`, <tag attr="a - b">,
+    ](link target), URLs ("RuntimeError: Task" in backticks is one name)."""
+    if not any(mark in text[start:end] for mark in _ATOM_MARKS):
+        return []
+    return [(m.start(), m.end()) for m in _ATOM.finditer(text, start, end)]
+
+
+def _inside(atoms: list[tuple[int, int]], offset: int) -> bool:
+    i = bisect.bisect_right(atoms, (offset, sys.maxsize)) - 1  # the last atom starting at or before it
+    return i >= 0 and atoms[i][0] < offset < atoms[i][1]
 
 
 def _before(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[Cut]:
