@@ -77,6 +77,9 @@ def test_hard_wrapped_prose_is_not_cut_at_its_wraps() -> None:
     assert prose_lines(source, 0, len(source.split("\n\n")[0])) == []
     ragged = "a long first line of the list that goes on\nb\nc"
     assert len(prose_lines(ragged, 0, len(ragged))) == 2
+    # The same with Windows line ends: a CRLF is one line break, not a blank line.
+    crlf = ragged.replace("\n", "\r\n")
+    assert len(prose_lines(crlf, 0, len(crlf))) == 2
 
 
 def _pdf_page(paragraphs: list[str], width: int) -> list[str]:

@@ -50,6 +50,7 @@ class Cut(NamedTuple):
 Finder = Callable[[str, int, int], list[Cut]]
 
 _BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)\s*")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK = re.compile(r"[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+")
 _CLAUSE = re.compile(r"[;:](?=\s)|\s[—–]|—|\s-{1,2}(?=\s)|[；：]")
 _COMMA = re.compile(r"[,،](?=\s)|[、，]")
@@ -128,7 +129,8 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
 
 
 def _blank(text: str, cut: Cut) -> bool:
-    return text.count("\n", cut.end, cut.start) + text.count("\r", cut.end, cut.start) > 1
+    """Whether the gap between two pieces holds a blank line (two line breaks, CRLF or not)."""
+    return len(_NEWLINE.findall(text, cut.end, cut.start)) > 1
 
 
 def strong_sentences(text: str, start: int, end: int) -> list[Cut]:
