@@ -134,6 +134,9 @@ def test_a_blank_line_inside_a_sentence_does_not_end_the_paragraph() -> None:
     )
     doc = text.parse(source.encode(), "p.txt")
     assert [doc.text[e.start : e.end].split()[-1] for e in doc.elements] == ["October.", "Saturdays.", "here."]
+    # A short line that ends one sentence and starts another runs on over the page break.
+    short = text.parse(b"It rose. The rate\n\nwas set in may.\n", "s.txt")
+    assert [short.text[e.start : e.end] for e in short.elements] == ["It rose. The rate\n\nwas set in may."]
     # A one-line block that may be a heading keeps its own element even in lower case.
     lower = text.parse(b"risk factors\n\nour business depends on a few large customers.\n", "l.txt")
     assert [lower.text[e.start : e.end] for e in lower.elements] == [

@@ -28,7 +28,7 @@ from parsegate.parsers.model import (
 )
 
 NAME = "text"
-OUTPUT_VERSION = 5  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 6  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
@@ -45,6 +45,7 @@ _MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still be
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
 # so a lower-case block after it is not read as its sentence running on.
 _RUN_ON_MIN_LINE = 40
+_SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -129,8 +130,15 @@ def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[i
     for start, end, count in blocks:
         if out:
             p_start, p_end, p_count = out[-1]
-            # A heading ends in no hyphen or comma; a short line that does breaks off mid-sentence.
-            short = p_count == 1 and p_end - p_start < _RUN_ON_MIN_LINE and text[p_end - 1] not in "-,"
+            # A heading ends in no hyphen or comma and holds no sentence end; a short line that
+            # does ("... the rate. It") breaks off mid-sentence.
+            line = text[p_start:p_end]
+            short = (
+                p_count == 1
+                and len(line) < _RUN_ON_MIN_LINE
+                and line[-1] not in "-,"
+                and not _SENTENCE_INSIDE.search(line)
+            )
             if not short and flows_across(text, p_end, start):
                 out[-1] = (p_start, end, p_count + count)
                 continue
