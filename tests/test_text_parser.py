@@ -160,3 +160,27 @@ def test_lower_case_chat_handles_after_a_time_stamp_are_speakers() -> None:
     # Without a time stamp a lower-case word before a colon is prose ("note: ...", "step two: ...").
     prose = text.parse(b"first: we open.\nsecond: we close.\nthird: we leave.\n", "p.txt")
     assert {e.kind for e in prose.elements} == {"paragraph"}
+
+
+def test_a_chat_export_without_time_stamps_is_a_transcript_and_a_glossary_is_not() -> None:
+    chat = (
+        b"oskar: backup finished in 8 minutes.\npriya: checksums match?\noskar: yes, all of them.\n"
+        b"dev_ops_bot: cpu is at 36%.\npriya: then we can close the incident.\n"
+        b"dev_ops_bot: incident closed.\n"
+    )
+    doc = text.parse(chat, "chat.txt")
+    assert [(e.kind, e.data.speaker) for e in doc.elements] == [
+        ("turn", "oskar"),
+        ("turn", "priya"),
+        ("turn", "oskar"),
+        ("turn", "dev_ops_bot"),
+        ("turn", "priya"),
+        ("turn", "dev_ops_bot"),
+    ]
+    glossary = b"latency: time until the first byte.\nthroughput: bytes per second.\njitter: spread of latency.\nuptime: share of time up.\n"
+    assert {e.kind for e in text.parse(glossary, "g.txt").elements} == {"paragraph"}
+    notes = (
+        b"We deploy on fridays.\nops: the window is 22:00.\nIt lasts an hour.\nThen go.\nDone.\n"
+        b"All good.\nsee: the runbook.\nops: ask first.\nMore text.\nThe end.\n"
+    )
+    assert {e.kind for e in text.parse(notes, "n.txt").elements} == {"paragraph"}

@@ -28,20 +28,24 @@ from parsegate.parsers.model import (
 )
 
 NAME = "text"
-OUTPUT_VERSION = 6  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = 7  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 
 _SPEAKER = re.compile(
     r"[ \t]*(?:(?P<time>[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?)[ \t]+)?"
     r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<name>[A-Z][\w.'’-]*(?:[ \t][A-Z][\w.'’-]*){0,3})[ \t]*:"
-    # After a time stamp, a chat handle in lower case ("[09:04] oskar:", "dev_ops_bot:").
-    r"|(?<=[\])\d \t])(?P<handle>[a-z][\w.-]{0,31}):)[ \t]+\S"
+    # A chat handle in lower case ("[09:04] oskar:", "dev_ops_bot:"): a speaker after a time
+    # stamp, or where the same few handles open most lines (_is_chat).
+    r"|(?P<handle>[a-z][\w.-]{0,31}):)[ \t]+\S"
 )
 # Labels that introduce content rather than a speaker.
 _NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
 _TITLE_MAX = 80
 _MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still belong to a turn
+_CHAT_MIN_TURNS = 4
+_CHAT_TURNS_PER_HANDLE = 2  # on average each handle speaks at least twice
+_CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
 # so a lower-case block after it is not read as its sentence running on.
 _RUN_ON_MIN_LINE = 40
@@ -53,6 +57,10 @@ def parse(data: bytes, doc_id: str) -> Document:
     starts = line_starts(text)
     lines = list(_lines(text, starts))
     speakers = [_speaker(text, s, e) for s, e in lines]
+    if not _is_transcript(speakers):
+        handles = [_speaker(text, s, e, handles=True) for s, e in lines]
+        if _is_chat(handles, sum(1 for s, e in lines if text[s:e].strip())):
+            speakers = handles
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),
@@ -89,11 +97,13 @@ def _lines(text: str, starts: list[int]) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
-def _speaker(text: str, start: int, end: int) -> str | None:
+def _speaker(text: str, start: int, end: int, handles: bool = False) -> str | None:
+    """The speaker a line opens with; a lower-case handle only after a time stamp, or with
+    ``handles`` (for a file that _is_chat)."""
     match = _SPEAKER.match(text, start, end)
     if match is None:
         return None
-    if match.group("handle") and not match.group("time"):
+    if match.group("handle") and not (match.group("time") or handles):
         return None
     name = match.group("nick") or match.group("name") or match.group("handle")
     if name.lower() in _NOT_SPEAKERS or name.split()[0].lower() in _NOT_SPEAKERS:
@@ -104,6 +114,19 @@ def _speaker(text: str, start: int, end: int) -> str | None:
 def _is_transcript(speakers: list[str | None]) -> bool:
     labelled = [s for s in speakers if s]
     return len(labelled) >= 3 and len(set(labelled)) >= 2
+
+
+def _is_chat(handles: list[str | None], non_blank: int) -> bool:
+    """A chat export without time stamps ("oskar: backup finished."): the same few lower-case
+    handles open a good share of the lines. A glossary of "term: definition" lines has as many
+    labels as lines; a page with a "note:" here and there has too few."""
+    labelled = [h for h in handles if h]
+    distinct = len(set(labelled))
+    return (
+        len(labelled) >= _CHAT_MIN_TURNS
+        and 2 <= distinct <= len(labelled) / _CHAT_TURNS_PER_HANDLE
+        and len(labelled) >= _CHAT_LINE_SHARE * non_blank
+    )
 
 
 def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
