@@ -1,0 +1,129 @@
+"""A re-run that would write exactly what OUTDIR holds leaves the files be (chunkstore/current.py):
+unchanged corpus and settings → chunks.jsonl, quarantine.jsonl, report.json and report.html
+untouched (mtime kept) and "outputs up to date"; a tampered output, another threshold, another
+chunk size or a changed document → a full run that writes them again."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from parsegate.cli import app
+
+runner = CliRunner()
+KEPT = ("chunks.jsonl", "quarantine.jsonl", "report.json", "report.html")
+DOC = "# {name}\n\nFirst paragraph about {name}. It has a second sentence.\n\n## Part\n\n- one thing\n- two things\n"
+
+
+def make_corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    for name in ("a", "b", "c"):
+        (root / f"{name}.md").write_text(DOC.format(name=name))
+    (root / "bad.md").write_bytes(b"# caf\xe9\n")  # invalid UTF-8: quarantined, the same way every time
+    return root
+
+
+def run(root: Path, out: Path, *extra: str) -> str:
+    result = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--allow-failures", *extra])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
+    return {name: ((out / name).read_bytes(), (out / name).stat().st_mtime_ns) for name in KEPT}
+
+
+def age(out: Path) -> None:
+    """Back-date the outputs, so that a rewrite shows in the mtime whatever the clock's grain."""
+    for name in KEPT:
+        os.utime(out / name, ns=(1_000_000_000, 1_000_000_000))
+
+
+def test_an_unchanged_rerun_leaves_the_outputs_untouched_and_says_so(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    age(out)
+    before = snapshot(out)
+    output = run(root, out)
+    assert "outputs up to date" in output
+    assert snapshot(out) == before  # same bytes, same mtime: not written
+    assert not (out / "history").exists()
+    record = json.loads((out / "run.json").read_text())
+    assert record["store"]["reused"] == 4 and record["store"]["parsed"] == 0
+    assert record["summary"]["chunked"] == 3 and record["summary"]["failed"] == 1
+    assert record["outputs"]["files"]["chunks.jsonl"].startswith("sha256:")
+
+
+def test_a_tampered_output_is_written_again(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    good = (out / "report.html").read_bytes()
+    (out / "report.html").write_bytes(good.replace(b"</body>", b"<p>edited</p></body>"))
+    age(out)
+    output = run(root, out)
+    assert "outputs up to date" not in output
+    assert b"edited" not in (out / "report.html").read_bytes()  # rendered again (with this run's timings)
+    assert all((out / name).stat().st_mtime_ns > 1_000_000_000 for name in KEPT)
+    assert len(list((out / "history").iterdir())) == 1  # the tampered run filed away
+
+
+def test_a_missing_output_is_written_again(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    (out / "quarantine.jsonl").unlink()
+    assert "outputs up to date" not in run(root, out)
+    assert (out / "quarantine.jsonl").read_bytes().count(b"\n") == 1
+
+
+def test_another_threshold_writes_the_outputs_again(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    age(out)
+    output = run(root, out, "--set", "max_failed_share=0.9")
+    assert "outputs up to date" not in output
+    assert all((out / name).stat().st_mtime_ns > 1_000_000_000 for name in KEPT)
+    assert json.loads((out / "report.json").read_text())["thresholds"]["default"]["max_failed_share"] == 0.9
+
+
+def test_another_chunk_size_or_a_changed_document_writes_the_outputs_again(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    age(out)
+    assert "outputs up to date" not in run(root, out, "--max-tokens", "64")
+    run(root, out)  # back to the first settings: a full run again (OUTDIR holds the 64-token run)
+    assert "outputs up to date" in run(root, out)
+    (root / "b.md").write_text(DOC.format(name="bee"))
+    age(out)
+    assert "outputs up to date" not in run(root, out)
+    assert b"bee" in (out / "chunks.jsonl").read_bytes()
+
+
+def test_gate_drops_the_fingerprint_so_the_next_run_is_a_full_one(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    result = runner.invoke(app, ["gate", str(out), "--set", "max_failed_share=0.9"])
+    assert result.exit_code == 0, result.output
+    assert "outputs" not in json.loads((out / "run.json").read_text())
+    assert "outputs up to date" not in run(root, out)
+
+
+def test_a_deleted_document_writes_the_outputs_again(tmp_path: Path) -> None:
+    """Every other document is reused: only the fingerprint's list of documents tells them apart."""
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    (root / "c.md").unlink()
+    assert "outputs up to date" not in run(root, out)
+    assert b'"doc_id":"c.md"' not in (out / "chunks.jsonl").read_bytes()
+    assert b'"doc_id":"a.md"' in (out / "chunks.jsonl").read_bytes()
+
+
+def test_an_output_file_the_run_did_not_write_makes_a_full_run(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    (out / "chunks.parquet").write_bytes(b"PAR1 not this run's")
+    assert "outputs up to date" not in run(root, out)
+    assert not (out / "chunks.parquet").exists()  # filed away with the run it was found beside
