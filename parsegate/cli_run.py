@@ -335,7 +335,11 @@ def run(
                 documents = run_store.documents()
                 outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
             pages = None if run_store is None else run_store.pages()
-            finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
+            try:
+                finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
+            except typer.Exit:  # run.json is written, the gate failed: the run is complete all the same
+                router.discard_journal()
+                raise
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)

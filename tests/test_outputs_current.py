@@ -127,3 +127,15 @@ def test_an_output_file_the_run_did_not_write_makes_a_full_run(tmp_path: Path) -
     (out / "chunks.parquet").write_bytes(b"PAR1 not this run's")
     assert "outputs up to date" not in run(root, out)
     assert not (out / "chunks.parquet").exists()  # filed away with the run it was found beside
+
+
+def test_a_run_whose_gate_failed_is_up_to_date_too_and_still_fails(tmp_path: Path) -> None:
+    """A failed gate ends the run with exit status 1 after run.json: it leaves no journal behind
+    (which would read as an interrupted run's output and make every re-run a full one)."""
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    first = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1"])
+    assert first.exit_code == 1, first.output
+    assert sorted(p.name for p in out.iterdir() if p.name.endswith(".partial")) == []
+    again = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1"])
+    assert again.exit_code == 1
+    assert "outputs up to date" in again.output
