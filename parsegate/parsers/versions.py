@@ -11,7 +11,9 @@ tests/test_parser_versions.py holds each light version equal to the module's ``V
 from __future__ import annotations
 
 import os
-from importlib.metadata import PackageNotFoundError, version
+from functools import cache
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed_version
 
 # Bumped whenever the elements a parser makes can change (tests/test_versions.py checks them
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
@@ -30,6 +32,12 @@ def light_version(name: str) -> str | None:
         return _VERSIONS[name]()
     except (KeyError, PackageNotFoundError):
         return None
+
+
+@cache
+def version(package: str) -> str:
+    """An installed package's version (a run asks for each twice; they do not change under it)."""
+    return installed_version(package)
 
 
 def _markdown() -> str:
