@@ -10,7 +10,7 @@ import orjson
 import typer
 from rich.text import Text
 
-from parsegate.chunkstore.current import file_hashes
+from parsegate.chunkstore.current import outputs_record
 from parsegate.options import err, fail
 from parsegate.pipeline import FileOutcome, outcome_dict, summarize
 from parsegate.quality_gates.gate import GateConfig, Verdict
@@ -45,7 +45,7 @@ def finish(
     ]
     try:
         report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages, gated)
-        outputs = {} if outputs_of is None else {"outputs": {"fingerprint": outputs_of, "files": file_hashes(out)}}
+        outputs = {} if outputs_of is None else {"outputs": outputs_record(out, outputs_of, summary, outcomes)}
         # Last, and whole or not at all: a folder without run.json holds no finished run.
         write_run(
             out,

@@ -139,3 +139,14 @@ def test_a_run_whose_gate_failed_is_up_to_date_too_and_still_fails(tmp_path: Pat
     again = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1"])
     assert again.exit_code == 1
     assert "outputs up to date" in again.output
+
+
+def test_an_edited_run_json_makes_a_full_run(tmp_path: Path) -> None:
+    """An up-to-date re-run prints and keeps run.json's outcomes: they are checked by hash too."""
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    record = json.loads((out / "run.json").read_text())
+    record["files"][0]["verdict"] = "fail" if record["files"][0]["verdict"] == "pass" else "pass"
+    (out / "run.json").write_text(json.dumps(record))
+    assert "outputs up to date" not in run(root, out)
+    assert json.loads((out / "run.json").read_text())["summary"] == {**record["summary"]}

@@ -5,9 +5,10 @@ are made of — its settings (configuration, chunk sets and so every parser's, t
 the tokenizer's version; corpus, selection, gate thresholds, output format, parsegate's own
 version) and every document it read, by id, version (content hash) and the outcome the store
 holds for that version in this chunk set (the chunks of a version in a chunk set are never
-overwritten) — and the sha256 of each output file it wrote. A later run that parses nothing and
-finds the same fingerprint, a complete run.json, no partial output and every file with its
-recorded hash does not route, gate or render again: chunks.jsonl, quarantine.jsonl, report.json
+overwritten) — the sha256 of each output file it wrote, and of run.json's summary and outcomes.
+A later run that parses nothing and finds the same fingerprint, a complete run.json whose
+outcomes are intact, no partial output and every file with its recorded hash does not route,
+gate or render again: chunks.jsonl, quarantine.jsonl, report.json
 and report.html stay as they are (the earlier run's timings, worker count and store counts in
 report.json with them), and run.json is written again with this run's timings and store counts.
 Anything else (a file edited or missing, another configuration or threshold, a changed or new
@@ -38,9 +39,16 @@ def fingerprint(record: dict[str, Any], gate: dict[str, Any], documents: list[tu
     return "sha256:" + digest.hexdigest()
 
 
-def file_hashes(outdir: Path) -> dict[str, str]:
-    """The sha256 of each output file the run wrote."""
-    return {name: _sha256(outdir / name) for name in OUTPUT_FILES if (outdir / name).is_file()}
+def outputs_record(outdir: Path, run_fingerprint: str, summary: dict[str, Any], files: list[Any]) -> dict[str, Any]:
+    """run.json's ``outputs``: the fingerprint, the sha256 of each output file the run wrote, and
+    of run.json's own summary and outcomes (which an up-to-date re-run prints and keeps)."""
+    hashes = {name: _sha256(outdir / name) for name in OUTPUT_FILES if (outdir / name).is_file()}
+    return {"fingerprint": run_fingerprint, "files": hashes, "outcomes": _outcomes_hash(summary, files)}
+
+
+def _outcomes_hash(summary: dict[str, Any], files: list[Any]) -> str:
+    dumped = orjson.dumps([summary, files], option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return "sha256:" + hashlib.sha256(dumped).hexdigest()
 
 
 def up_to_date(outdir: Path, run_fingerprint: str, partial_files: tuple[str, ...]) -> dict[str, Any] | None:
@@ -55,6 +63,8 @@ def up_to_date(outdir: Path, run_fingerprint: str, partial_files: tuple[str, ...
     outputs = previous.get("outputs") if isinstance(previous, dict) else None
     if not previous.get("complete") or not isinstance(outputs, dict) or outputs.get("fingerprint") != run_fingerprint:
         return None
+    if outputs.get("outcomes") != _outcomes_hash(previous.get("summary", {}), previous.get("files", [])):
+        return None  # run.json's outcomes are not those the run wrote
     recorded = outputs.get("files")
     if not isinstance(recorded, dict) or set(recorded) != {n for n in OUTPUT_FILES if (outdir / n).exists()}:
         return None
