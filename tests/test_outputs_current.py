@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -150,3 +152,26 @@ def test_an_edited_run_json_makes_a_full_run(tmp_path: Path) -> None:
     (out / "run.json").write_text(json.dumps(record))
     assert "outputs up to date" not in run(root, out)
     assert json.loads((out / "run.json").read_text())["summary"] == {**record["summary"]}
+
+
+def test_an_unchanged_rerun_imports_no_parser_and_builds_no_tokenizer(tmp_path: Path) -> None:
+    """What a re-run is spared: the parser modules (only their versions are needed, for the chunk
+    set id) and the tokenizer (only its fingerprint and limits, read off the file)."""
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    script = (
+        "import sys\n"
+        "from parsegate.cli import main\n"
+        f"sys.argv = ['parsegate', 'run', {str(root)!r}, '--out', {str(out)!r}, '--allow-failures']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "from parsegate.chunkers.budget import load_counter\n"
+        "parsers = [m for m in sys.modules if m.split('.')[:3] in (['parsegate', 'parsers', n] for n in\n"
+        "    ('markdown', 'text', 'code', 'office', 'pdf'))]\n"
+        "print(sorted(parsers), 'tokenizer' in vars(load_counter()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert "outputs up to date" in done.stderr
+    assert done.stdout.strip() == "[] False"
