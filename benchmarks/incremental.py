@@ -111,6 +111,8 @@ def run(corpus: Path, out: Path) -> dict[str, Any]:
         "cpu_seconds": round(cpu, 3),
         "exit": proc.returncode,
         "store": record.get("store"),
+        # The re-run found OUTDIR's files to be what it would write, and left them (chunkstore/current.py).
+        "up_to_date": "outputs up to date" in proc.stderr,
         "out": out,
     }
 
@@ -136,6 +138,7 @@ def same_outputs(a: Path, b: Path) -> dict[str, bool]:
 
 
 def measure(name: str, corpus: Path, work: Path) -> dict[str, Any]:
+    load_before = round(os.getloadavg()[0], 2)
     first = run(corpus, work / "first")
     shutil.copytree(first["out"], work / "first-kept", ignore=shutil.ignore_patterns("history"))
     again = run(corpus, work / "first")  # same OUTDIR: the store beside it is reused
@@ -149,8 +152,10 @@ def measure(name: str, corpus: Path, work: Path) -> dict[str, Any]:
         "first_cpu_seconds": first["cpu_seconds"],
         "rerun_cpu_seconds": again["cpu_seconds"],
         "cpu_speedup": round(first["cpu_seconds"] / again["cpu_seconds"], 1),
+        "load_average_1min_before": load_before,
         "load_average_1min_after": round(os.getloadavg()[0], 2),
         "rerun_store": again["store"],
+        "rerun_outputs_up_to_date": again["up_to_date"],
         "rerun_same_outputs": same_outputs(work / "first-kept", work / "first"),
     }
     return result
@@ -182,6 +187,7 @@ def main() -> None:
             "deleted": deleted,
             "seconds": after["seconds"],
             "store": after["store"],
+            "outputs_up_to_date": after["up_to_date"],
         }
         results.append(entry)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KB on Linux

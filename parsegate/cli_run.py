@@ -20,6 +20,7 @@ from parsegate import __version__
 from parsegate.chunkers import ChunkConfig
 from parsegate.chunkers.budget import DEFAULT_TOKENIZER
 from parsegate.chunkers.chunk import chunk_set_id
+from parsegate.chunkstore.current import fingerprint, up_to_date
 from parsegate.chunkstore.run import RunStore, in_scope
 from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.corpus import Selection, discover
@@ -48,14 +49,13 @@ from parsegate.options import (
 )
 from parsegate.outputs import RunOutputFormat, choose, run_parquet
 from parsegate.parsers.registry import parsers
-from parsegate.pipeline import FileOutcome, outcome_dict, summarize
-from parsegate.quality_gates.gate import GateConfig, Verdict
-from parsegate.quality_gates.metrics import DocFacts
-from parsegate.quality_gates.report import print_report
-from parsegate.reports import PageCache, write_reports
+from parsegate.pipeline import FileOutcome
+from parsegate.quality_gates.gate import GateConfig
 from parsegate.routing import OutputError, Router
+from parsegate.run_finish import finish as finish  # `parsegate gate` imports it from here
+from parsegate.run_finish import finish_current
 from parsegate.runner import choose_workers, run_corpus
-from parsegate.store import OutputBusy, OutputLock, archive_previous, write_run
+from parsegate.store import PARTIAL_FILES, OutputBusy, OutputLock, archive_previous
 from parsegate.strategy_options import (
     ParentTokens,
     SemanticModel,
@@ -65,7 +65,7 @@ from parsegate.strategy_options import (
     StrategyOpt,
 )
 from parsegate.supervisor import Limits, Supervisor, WorkersFailed
-from parsegate.terminal import print_summary, progress_bar
+from parsegate.terminal import progress_bar
 
 INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (SIGTERM is handled the same way)
 
@@ -272,10 +272,6 @@ def run(
         ):
             if run_store is None:
                 supervisor.start(1)  # it imports while the corpus is listed
-            archived, kind = archive_previous(out)
-            if archived is not None:
-                what = "previous run" if kind == "complete" else "an interrupted run's partial output"
-                err.print(Text(f"{what} moved to {archived}"), highlight=False)
             started = datetime.now(UTC)
             clock = time.perf_counter()
             patterns = tuple(glob or ["*"])
@@ -311,30 +307,75 @@ def run(
                 "allow_empty": allow_empty,
                 "output_format": output_format,
             }
-            with Router(out, gate, record) as router:
-                files = _run(sources, router, supervisor, out, run_store)
+            previous = None
+            if run_store is not None and not to_parse:
+                previous = _current(out, record, selection, gate, run_store.documents())
+            if previous is None:
+                _archive(out)
+                with Router(out, gate, record) as router:
+                    files = _run(sources, router, supervisor, out, run_store)
+            else:  # outputs up to date: nothing to route, gate or render again
+                files = run_store.reuse_recorded(previous["files"]) if run_store is not None else []
             seconds = time.perf_counter() - clock
             record["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
             record["seconds"] = round(seconds, 3)
             record["left_out"] = selection.left_out
             record["followed_symlinks"] = selection.followed_symlinks
             record["workers_replaced"] = supervisor.replaced
+            if previous is not None and run_store is not None:
+                _store_finish(run_store, record, corpus, doc_root, patterns)
+                finish_current(out, record, previous, files, gate, seconds, allow_failures)
+                return
             _finish_outputs(router, out)
             if output_format == "parquet":
                 write_run_parquet(out)
+            outputs_of = None
             if run_store is not None:
-                try:
-                    run_store.finish(in_scope(corpus.resolve(), doc_root, patterns))
-                except StoreError as exc:
-                    fail(str(exc))
-                record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
+                _store_finish(run_store, record, corpus, doc_root, patterns)
+                documents = run_store.documents()
+                outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
             pages = None if run_store is None else run_store.pages()
-            finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated)
+            try:
+                finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
+            except typer.Exit:  # run.json is written, the gate failed: the run is complete all the same
+                router.discard_journal()
+                raise
             router.discard_journal()
     except KeyboardInterrupt:
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
     finally:
         gc.unfreeze()  # a caller in the same process (tests, the Python API) collects as before
+
+
+def _archive(out: Path) -> None:
+    archived, kind = archive_previous(out)
+    if archived is not None:
+        what = "previous run" if kind == "complete" else "an interrupted run's partial output"
+        err.print(Text(f"{what} moved to {archived}"), highlight=False)
+
+
+def _current(
+    out: Path,
+    record: dict[str, Any],
+    selection: Selection,
+    gate: GateConfig,
+    documents: list[tuple[str, str, str]] | None,
+) -> dict[str, Any] | None:
+    """The previous run.json when OUTDIR already holds what this run would write (chunkstore.current)."""
+    if documents is None:
+        return None
+    settings = {**record, "left_out": selection.left_out, "followed_symlinks": selection.followed_symlinks}
+    return up_to_date(out, fingerprint(settings, gate.to_dict(), documents), PARTIAL_FILES)
+
+
+def _store_finish(
+    run_store: RunStore, record: dict[str, Any], corpus: Path, root: Path, patterns: tuple[str, ...]
+) -> None:
+    try:
+        run_store.finish(in_scope(corpus.resolve(), root, patterns))
+    except StoreError as exc:
+        fail(str(exc))
+    record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
 
 
 @contextmanager
@@ -423,41 +464,3 @@ def _finish_outputs(router: Router, out: Path) -> None:
         router.finish()
     except OutputError as exc:
         fail(f"{exc.strerror}. The documents finished are kept in {out}/*.partial.")
-
-
-def finish(
-    out: Path,
-    root: Path,
-    record: dict[str, Any],
-    files: list[FileOutcome],
-    gate_config: GateConfig,
-    seconds: float,
-    allow_failures: bool,
-    pages: PageCache | None = None,
-    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
-) -> None:
-    summary = summarize(files)
-    outcomes = [outcome_dict(f) for f in files]
-    documents = summary["chunked"] + summary["failed"]
-    # A run that read no document (an empty folder, a --glob typo) fails unless allowed.
-    empty = documents == 0 and not record.get("allow_empty")
-    checks = [
-        {"check": "min_documents", "metric": "run.documents", "value": 0, "threshold": 1, "passed": False, "faults": []}
-    ]
-    try:
-        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages, gated)
-        # Last, and whole or not at all: a folder without run.json holds no finished run.
-        write_run(
-            out, {**record, "complete": True, "gate": gate_config.to_dict(), "summary": summary, "files": outcomes}
-        )
-    except OSError as exc:
-        fail(f"cannot write the run's report in {out}: {exc.strerror or exc}")
-    print_summary(summary, files, seconds, err)
-    for reason, count in sorted(record.get("left_out", {}).items()):
-        err.print(Text(f"left out on purpose: {count} paths ({reason})"), highlight=False, soft_wrap=True)
-    if empty:
-        err.print("no document was read (use --allow-empty to accept an empty run)", highlight=False)
-    print_report(report, err)
-    err.print(Text(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html"), highlight=False)
-    if report["verdict"] == "fail" and not allow_failures:
-        raise typer.Exit(1)

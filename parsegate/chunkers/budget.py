@@ -19,10 +19,11 @@ import hashlib
 import json
 import re
 from array import array
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Protocol
 
+import orjson
 from tokenizers import Tokenizer
 
 from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, WordPieceIndex, blocks
@@ -52,9 +53,16 @@ class Counter(Protocol):
     fingerprint: str  # changes when counting would change
     default_max: int
     model_max: int | None  # the embedding model's declared maximum sequence length, when known
-    specials: int  # tokens the embedder adds around any text
-    # True when counts read off the one pass are exact at pre-token boundaries (see above).
-    additive: bool
+
+    @property
+    def specials(self) -> int:
+        """Tokens the embedder adds around any text."""
+        ...
+
+    @property
+    def additive(self) -> bool:
+        """True when counts read off the one pass are exact at pre-token boundaries (see above)."""
+        ...
 
     def count(self, text: str) -> int:
         """Tokens of ``text`` as embedded, special tokens included."""
@@ -74,25 +82,51 @@ class Counter(Protocol):
 
 
 class HFCounter:
-    """Any Hugging Face ``tokenizer.json``, loaded with ``tokenizers`` (no torch, no network)."""
+    """Any Hugging Face ``tokenizer.json``, loaded with ``tokenizers`` (no torch, no network).
+
+    Its name, fingerprint (a hash of the file's bytes), maximum and special-token count are read
+    off the file; the tokenizer itself is built, and proved additive, on first count. A run that
+    parses nothing (an unchanged re-run) never needs it: building it and the probes took about
+    50 ms of such a run."""
 
     def __init__(self, path: Path, name: str, default_max: int | None = None) -> None:
-        raw = path.read_bytes()
-        self.tokenizer = Tokenizer.from_str(raw.decode("utf-8"))
-        # The file may carry padding and truncation for training; a budget needs neither.
-        self.tokenizer.no_truncation()
-        self.tokenizer.no_padding()
+        self._raw = path.read_bytes()
         self.name = name
-        self.fingerprint = f"{name}@sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
-        self.specials = len(self.tokenizer.encode("", add_special_tokens=True).ids)
-        spec = json.loads(raw)
-        self.words: WordPieces | None = None
-        self.additive = False
-        self.additive = _splits_at_whitespace(spec) and self._probe_additive(spec)
-        if self.additive and _plain_wordpiece(spec):
-            self.words = self._probe_words(spec)
-        self.model_max = _declared_max(path, spec)
+        self.fingerprint = f"{name}@sha256:{hashlib.sha256(self._raw).hexdigest()[:16]}"
+        self.spec: dict[str, object] = _spec(self._raw)
+        self.model_max = _declared_max(path, self.spec)
         self.default_max = default_max or self.model_max or _FALLBACK_MAX
+        self._additive = False  # what _offsets assumes; True while the probe measures it
+        self._probed: tuple[bool, WordPieces | None] | None = None
+
+    @cached_property
+    def tokenizer(self) -> Tokenizer:
+        tokenizer = Tokenizer.from_str(self._raw.decode("utf-8"))
+        # The file may carry padding and truncation for training; a budget needs neither.
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        return tokenizer
+
+    @cached_property
+    def specials(self) -> int:
+        declared = _declared_specials(self.spec)
+        return declared if declared is not None else len(self.tokenizer.encode("", add_special_tokens=True).ids)
+
+    @property
+    def additive(self) -> bool:
+        return self._probe()[0]
+
+    @property
+    def words(self) -> WordPieces | None:
+        return self._probe()[1]
+
+    def _probe(self) -> tuple[bool, WordPieces | None]:
+        if self._probed is None:
+            additive = _splits_at_whitespace(self.spec) and self._probe_additive(self.spec)
+            self._additive = additive
+            words = self._probe_words(self.spec) if additive and _plain_wordpiece(self.spec) else None
+            self._probed = (additive, words)
+        return self._probed
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -130,7 +164,7 @@ class HFCounter:
             for start, end in encoding.offsets:
                 starts.append(base + start)
                 ends.append(base + end)
-        return OffsetIndex(text, starts, ends, self.additive)
+        return OffsetIndex(text, starts, ends, self._additive)
 
     def _probe_additive(self, spec: dict[str, object]) -> bool:
         """Measure, on a text made to break it, that every span between exact offsets costs
@@ -138,11 +172,12 @@ class HFCounter:
         added = spec.get("added_tokens")
         extra = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
         probe = _PROBE + " " + " ".join(f"x{t}y {t}" for t in extra if isinstance(t, str))
-        self.additive = True
+        self._additive = True
         index = self._offsets(probe)
         cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
         spans = [(a, b) for a, b in zip(cuts, cuts[7:], strict=False)] + [(0, c) for c in cuts[1::5]]
-        direct = self.count_many([probe[a:b] for a, b in spans])
+        texts = [probe[a:b] for a, b in spans]
+        direct = [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
         return all(index.count(a, b) == n for (a, b), n in zip(spans, direct, strict=True))
 
     def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
@@ -231,6 +266,38 @@ def _plain_wordpiece(spec: dict[str, object]) -> bool:
     return all(isinstance(t, dict) and t.get("special") for t in tokens)
 
 
+def _spec(raw: bytes) -> dict[str, object]:
+    try:
+        spec = orjson.loads(raw)  # a fifth of the time of json's, for the 700 KB default
+    except orjson.JSONDecodeError:
+        spec = json.loads(raw)  # NaN and friends, which Python's json reads
+    if not isinstance(spec, dict):
+        raise ValueError("a tokenizer.json holds a JSON object")
+    return spec
+
+
+def _declared_specials(spec: dict[str, object]) -> int | None:
+    """The special tokens a single text gets, when the file's post-processor says so plainly
+    (BERT's, or a template of special tokens around the text); None: ask the tokenizer."""
+    post = spec.get("post_processor")
+    if isinstance(post, dict) and post.get("type") == "BertProcessing":
+        return 2
+    if not isinstance(post, dict) or post.get("type") != "TemplateProcessing":
+        return None
+    single, table = post.get("single"), post.get("special_tokens")
+    if not isinstance(single, list) or not isinstance(table, dict):
+        return None
+    count = 0
+    for piece in single:
+        special = piece.get("SpecialToken") if isinstance(piece, dict) else None
+        entry = table.get(special.get("id")) if isinstance(special, dict) else None
+        if isinstance(special, dict):
+            if not isinstance(entry, dict) or not isinstance(entry.get("ids"), list):
+                return None
+            count += len(entry["ids"])
+    return count
+
+
 def _declared_max(path: Path, spec: dict[str, object]) -> int | None:
     """The model's maximum sequence length, from sentence-transformers' config beside the file."""
     st_config = path.parent / "sentence_bert_config.json"
@@ -283,6 +350,8 @@ def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
             "openai:o200k_base nor a tokenizer.json file"
         )
     try:
-        return HFCounter(path, path.parent.name or path.name)
+        counter = HFCounter(path, path.parent.name or path.name)
+        counter.count_many(["probe"])  # a file a user names is built now: a malformed one is refused here
+        return counter
     except Exception as exc:  # tokenizers raises bare Exceptions on malformed files
         raise TokenizerUnavailable(f"cannot load tokenizer from {path}: {exc}") from None

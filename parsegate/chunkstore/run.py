@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from parsegate.chunkstore.pages import StoredPages
-from parsegate.chunkstore.plan import Planned, plan, stored
+from parsegate.chunkstore.plan import Planned, plan, reusable, reusable_failures, stored
 from parsegate.chunkstore.schema import StoreError, StoreLock, connect
 from parsegate.chunkstore.writer import Doc, add_chunk_set, mark_gone, record_document, record_reused
 from parsegate.corpus import Source
@@ -92,6 +92,36 @@ class RunStore:
             if on_file is not None:
                 on_file(done.outcome)
         return [found[n] for n in sorted(found)]
+
+    def documents(self) -> list[tuple[str, str, str]] | None:
+        """Each planned document's id, version and stored outcome (JSON), as the next run's plan
+        reads them; None when one is not in the store (that run parses it: nothing is current)."""
+        failures = reusable_failures()
+        found = []
+        for item in self.planned:
+            outcome = item.outcome
+            if outcome is None and item.doc is not None:
+                outcome = reusable(self._db(), self.chunk_set, item.doc, failures)
+            if item.doc is None or outcome is None:
+                return None
+            found.append((item.doc.doc_id, item.doc.version, outcome))
+        return found
+
+    def reuse_recorded(self, files: list[dict[str, Any]]) -> list[FileOutcome]:
+        """Every planned document reused with the outcome and verdict an earlier run with the same
+        fingerprint recorded in run.json (outputs up to date: nothing is routed again)."""
+        by_id = {f["path"]: f for f in files}
+        reused = []
+        for item in self.planned:
+            assert item.doc is not None and item.doc.doc_id in by_id, "only for a run with the same documents"
+            recorded = by_id[item.doc.doc_id]
+            reused.append((item.doc, {"verdict": recorded["verdict"], "failed_checks": recorded["failed_checks"]}))
+        try:
+            record_reused(self._db(), self.chunk_set, self.corpus, reused)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the store {self.path}: {exc}") from None
+        self.counts["reused"] = len(reused)
+        return [outcome_from_dict(f) for f in files]
 
     def _record(self, item: Planned, outcome: FileOutcome, lines: list[bytes]) -> None:
         """Commit one parsed document, unless what was parsed is not what was hashed (the file

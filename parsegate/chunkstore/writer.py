@@ -106,24 +106,23 @@ def _chunk_rows(chunk_set: str, doc: Doc, lines: list[bytes]) -> Iterable[tuple[
                record.get("parent_id"), line)  # fmt: skip
 
 
+_UPSERT_MEMBER = (
+    "INSERT INTO members (chunk_set, corpus, doc_id, version, verdict, failed_checks, seen_at, gone_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (chunk_set, corpus, doc_id) DO UPDATE SET"
+    " version = excluded.version, verdict = excluded.verdict, failed_checks = excluded.failed_checks,"
+    " seen_at = excluded.seen_at, gone_at = NULL"
+)
+
+
+def _member_row(chunk_set: str, corpus: str, doc: Doc, outcome: dict[str, Any], stamp: str) -> tuple[Any, ...]:
+    failed = orjson.dumps(outcome.get("failed_checks") or []).decode()
+    return (chunk_set, corpus, doc.doc_id, doc.version, outcome.get("verdict"), failed, stamp)
+
+
 def _upsert_member(
     db: sqlite3.Connection, chunk_set: str, corpus: str, doc: Doc, outcome: dict[str, Any], stamp: str
 ) -> None:
-    db.execute(
-        "INSERT INTO members (chunk_set, corpus, doc_id, version, verdict, failed_checks, seen_at, gone_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (chunk_set, corpus, doc_id) DO UPDATE SET"
-        " version = excluded.version, verdict = excluded.verdict, failed_checks = excluded.failed_checks,"
-        " seen_at = excluded.seen_at, gone_at = NULL",
-        (
-            chunk_set,
-            corpus,
-            doc.doc_id,
-            doc.version,
-            outcome.get("verdict"),
-            orjson.dumps(outcome.get("failed_checks") or []).decode(),
-            stamp,
-        ),
-    )
+    db.execute(_UPSERT_MEMBER, _member_row(chunk_set, corpus, doc, outcome, stamp))
 
 
 def record_reused(
@@ -132,9 +131,8 @@ def record_reused(
     """Documents taken from the store unchanged: their membership, with this run's verdict (one
     transaction for all: nothing about their content is written)."""
     stamp = now()
-    with transaction(db):
-        for doc, outcome in reused:
-            _upsert_member(db, chunk_set, corpus, doc, outcome, stamp)
+    with transaction(db):  # one statement for all: a re-run of 2,000 stored files spent 25 ms in 2,000
+        db.executemany(_UPSERT_MEMBER, [_member_row(chunk_set, corpus, doc, o, stamp) for doc, o in reused])
 
 
 def mark_gone(

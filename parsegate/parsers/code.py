@@ -27,9 +27,10 @@ from parsegate.parsers.code_offsets import Offsets as _Offsets
 from parsegate.parsers.code_offsets import first_on_line as _first_on_line
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
+from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "code"
-OUTPUT_VERSION = 4  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = OUTPUT_VERSIONS["code"]  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = f"{OUTPUT_VERSION}+tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
 LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",

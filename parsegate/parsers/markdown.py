@@ -43,11 +43,12 @@ from parsegate.parsers.model import (
     line_starts,
     trim_span,
 )
+from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSION = 6
+OUTPUT_VERSION = OUTPUT_VERSIONS["markdown"]
 # The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsegate/parsers/markdown_pyromark.py
 # makes markdown-it's tokens from its events; the elements are the same, benchmarks/
 # markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.

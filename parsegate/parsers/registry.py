@@ -21,6 +21,7 @@ from parsegate.parsers.decode import decode_text, refuse_garbage
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import setting
 from parsegate.parsers.preflight import preflight
+from parsegate.parsers.versions import light_version
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
 
@@ -36,10 +37,10 @@ class Parser(Protocol):
 class _Builtin:
     """A built-in parser known by its name and suffixes; its module (and the libraries behind
     it: markdown-it, tree-sitter, docling, PDFium) is imported the first time it parses or is
-    asked for anything else (VERSION), so that parsing one file imports one parser. The names
-    and suffixes here are checked against the modules' own by a test."""
+    asked for anything but its name, suffixes and version (parsers.versions gives that), so that
+    parsing one file imports one parser. A test checks all three against the modules' own."""
 
-    VERSION: str  # read from the module, on first use (__getattr__)
+    VERSION: str  # parsers.versions, or the module's own once imported (__getattr__)
 
     def __init__(self, module: str, name: str, suffixes: tuple[str, ...], extra: str | None = None) -> None:
         self.module, self.NAME, self.SUFFIXES, self.extra = module, name, suffixes, extra
@@ -59,11 +60,19 @@ class _Builtin:
 
     def __getattr__(self, name: str) -> Any:
         if name == "VERSION":
-            try:
-                return getattr(self.load(), name)
-            except MissingExtra as exc:  # a run names every parser's version, installed or not
-                return f"not installed ({exc.message})"
+            return self._version()
         return getattr(self.load(), name)
+
+    def _version(self) -> str:
+        """The module's VERSION, from parsers.versions without importing it (a run names every
+        parser's version; the imports cost a sixth of an unchanged re-run) unless it is loaded."""
+        light = None if self._loaded is not None else light_version(self.NAME)
+        if light is not None:
+            return light
+        try:
+            return str(self.load().VERSION)
+        except MissingExtra as exc:  # a run names every parser's version, installed or not
+            return f"not installed ({exc.message})"
 
     @contextmanager
     def _needs_extra(self) -> Iterator[None]:

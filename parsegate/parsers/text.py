@@ -26,9 +26,10 @@ from parsegate.parsers.model import (
     line_starts,
     trim_span,
 )
+from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "text"
-OUTPUT_VERSION = 7  # bumped whenever the elements can change (tests/test_versions.py)
+OUTPUT_VERSION = OUTPUT_VERSIONS["text"]  # bumped whenever the elements can change (tests/test_versions.py)
 VERSION = str(OUTPUT_VERSION)
 SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
 

@@ -18,11 +18,12 @@ from pathlib import PurePosixPath
 from parsegate.parsers.model import Document, ParseError, content_version
 from parsegate.parsers.office.checks import check_html, check_zip
 from parsegate.parsers.office.legacy import LEGACY
+from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "office"
 # The first number changes whenever the output does for the same input and libraries.
 # Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
-OUTPUT_VERSION = 3
+OUTPUT_VERSION = OUTPUT_VERSIONS["office"]
 
 
 def _installed(package: str) -> str:

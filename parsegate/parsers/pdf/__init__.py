@@ -34,11 +34,12 @@ from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outlin
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
 from parsegate.parsers.pdf.unruled import unruled_tables
+from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "pdf"
 # The structure layer's own version: bump it whenever the elements it makes change.
 # Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
-OUTPUT_VERSION = 4
+OUTPUT_VERSION = OUTPUT_VERSIONS["pdf"]
 VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 SUFFIXES = (".pdf",)
 # Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").

@@ -1,0 +1,74 @@
+"""Each built-in parser's version, known without importing the parser.
+
+A run names every parser's version in its chunk set id; importing every parser module (and
+markdown-it, tree-sitter, PDFium, docling behind them) only to read ``VERSION`` was about a
+sixth of an unchanged re-run. Here the output versions live in one table, which the parser
+modules take their ``OUTPUT_VERSION`` from, and the libraries' versions are read from their
+installed metadata (``importlib.metadata``, which names the same versions the modules do).
+tests/test_parser_versions.py holds each light version equal to the module's ``VERSION``.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed_version
+
+# Bumped whenever the elements a parser makes can change (tests/test_versions.py checks them
+# against the golden outputs), so that the same span under changed code gets new chunk ids.
+OUTPUT_VERSIONS = {"markdown": 6, "text": 7, "code": 4, "office": 3, "pdf": 4}
+
+# The Markdown block parser a run uses (parsegate/parsers/markdown.py reads the same variable).
+MARKDOWN_ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
+MARKDOWN_ENGINES = ("markdown-it", "pyromark")
+DEFAULT_MARKDOWN_ENGINE = "pyromark"
+
+
+def light_version(name: str) -> str | None:
+    """The ``VERSION`` the built-in parser ``name`` would have once imported, or None when it
+    cannot be had without the import (a library not installed: the import words that)."""
+    try:
+        return _VERSIONS[name]()
+    except (KeyError, PackageNotFoundError):
+        return None
+
+
+@cache
+def version(package: str) -> str:
+    """An installed package's version (a run asks for each twice; they do not change under it)."""
+    return installed_version(package)
+
+
+def _markdown() -> str:
+    name = os.environ.get(MARKDOWN_ENGINE_VARIABLE, "") or DEFAULT_MARKDOWN_ENGINE
+    if name not in MARKDOWN_ENGINES:
+        return _raise_engine(name)
+    markdown_it = f"markdown-it-py/{version('markdown-it-py')}"
+    label = f"pyromark/{version('pyromark')}+{markdown_it}" if name == "pyromark" else markdown_it
+    return f"{OUTPUT_VERSIONS['markdown']}+{label}"
+
+
+def _raise_engine(name: str) -> str:
+    # The same refusal as importing the parser gives (parsers.markdown.engine).
+    raise ValueError(f"{MARKDOWN_ENGINE_VARIABLE}={name!r}: expected one of {', '.join(MARKDOWN_ENGINES)}")
+
+
+def _text() -> str:
+    return str(OUTPUT_VERSIONS["text"])
+
+
+def _code() -> str:
+    tree_sitter, pack = version("tree-sitter"), version("tree-sitter-language-pack")
+    return f"{OUTPUT_VERSIONS['code']}+tree-sitter/{tree_sitter}+language-pack/{pack}"
+
+
+def _office() -> str:
+    return f"{OUTPUT_VERSIONS['office']}; docling-slim {version('docling-slim')}; lxml {version('lxml')}"
+
+
+def _pdf() -> str:
+    return f"{OUTPUT_VERSIONS['pdf']}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
+
+
+_VERSIONS = {"markdown": _markdown, "text": _text, "code": _code, "office": _office, "pdf": _pdf}
