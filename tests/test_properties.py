@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from parsegate.chunkers import ChunkConfig, Chunker
@@ -137,6 +137,8 @@ def check_atomic_units_whole(doc: Document, chunker: Chunker) -> None:
 
 @SETTINGS
 @given(source=MARKDOWN, budget=BUDGETS)
+# Found by hypothesis: a chunk of two bare headings was priced without the title it then got.
+@example(source="## the\r\n\r\nThe.\r\n\r\nthe the the the e.g.\r\n===\r\n\r\nthe\r\n===\r\n", budget=24)
 def test_markdown_invariants(source: str, budget: int, chunker_factory) -> None:
     doc = markdown.parse(source.encode(), "gen.md")
     check_invariants(doc, chunker_factory(max_tokens=budget))

@@ -207,8 +207,9 @@ class Packer:
             while own < len(units) and units[own].kind == "heading":
                 own += 1
             # A chunk's section is its content's; bare headings above it are stated in its text.
-            body = units[own:] or units
-            section = body[0].section
+            # A chunk of headings alone is in its first heading's section, as room() priced it.
+            body = units[own:]
+            section = body[0].section if body else units[0].section
             for u in body[1:]:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
