@@ -31,6 +31,11 @@ def test_help_shows_option_text_with_brackets_verbatim() -> None:
     assert "(table [gate])" in result.output and "[tool.parsegate.gate]" in result.output
 
 
+def test_choice_options_show_their_choices_in_help() -> None:
+    result = runner.invoke(app, ["run", "--help"], terminal_width=200)
+    assert "--engine [local|ray]" in result.output and "FUNCTION" not in result.output
+
+
 def test_python_dash_m_parsegate_and_parsegate_cli(tmp_path: Path) -> None:
     for module in ("parsegate", "parsegate.cli"):
         done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, cwd=tmp_path)

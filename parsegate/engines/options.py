@@ -12,6 +12,7 @@ EngineOpt = Annotated[
     typer.Option(
         "--engine",
         click_type=click.Choice(["local", "ray"]),
+        metavar="[local|ray]",
         help="Where documents are parsed: 'local' (worker processes on this machine) or 'ray' (Ray Data: a "
         "local Ray instance with --workers CPUs, or the cluster at --ray-address). Same outputs either way. "
         "'ray' needs the ray extra: pip install 'parsegate[ray]'.",
