@@ -259,8 +259,10 @@ def gate(
         root = Path(previous.get("root") or previous["corpus"])
         if previous.get("output_format") == "parquet":
             write_run_parquet(outdir)
-        finish(outdir, root, record, files, gate_config, float(previous.get("seconds", 0)), allow_failures)
-        router.discard_journal()
+        try:
+            finish(outdir, root, record, files, gate_config, float(previous.get("seconds", 0)), allow_failures)
+        finally:  # run.json is written: the outputs are complete, whatever the verdict
+            router.discard_journal()
 
 
 @app.command()

@@ -80,3 +80,16 @@ def test_a_run_reports_each_document_as_re_gating_it_does(tmp_path: Path) -> Non
     assert again.exit_code == code, again.output
     regated = json.loads((tmp_path / "out" / "report.json").read_text())
     assert regated["documents"] == documents and regated["formats"] == report["formats"]
+
+
+def test_a_re_gate_that_fails_leaves_no_journal(tmp_path: Path) -> None:
+    """`parsegate gate` writes new outputs through the same journal as a run: a failing verdict
+    (exit 1, after run.json) must not leave run.jsonl.partial behind as if it were interrupted."""
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text(PARAGRAPH)
+    out = tmp_path / "out"
+    assert run(corpus, out)[0] == 0
+    result = CliRunner().invoke(app, ["gate", str(out), "--set", "min_chunks=5"])
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in out.iterdir() if p.name.endswith(".partial")) == []
