@@ -116,6 +116,11 @@ def test_one_joined_line_does_not_hide_that_a_page_is_wrapped() -> None:
     source = "\n".join(lines)
     cuts = [source[c.end - 14 : c.end] for c in prose_lines(source, 0, len(source))]
     assert cuts == ["for that item."]  # the paragraph end, and no wrap
+    # pdftotext joins less: one line 40% over the width must not hide the wraps either.
+    lines = _pdf_page(PARAGRAPHS, 60)
+    lines[1] = lines[1] + " and then some more words"
+    longer = "\n".join(lines)
+    assert [longer[c.end - 14 : c.end] for c in prose_lines(longer, 0, len(longer))] == ["for that item."]
     # The same page with every line in place: the same single cut.
     plain = "\n".join(_pdf_page(PARAGRAPHS, 60))
     assert [plain[c.end - 14 : c.end] for c in prose_lines(plain, 0, len(plain))] == ["for that item."]

@@ -59,18 +59,16 @@ _ATOM = re.compile(r"`[^`\n]+`|<[A-Za-z/][^<>\n]*>|\]\([^()\s]*(?:\([^()\s]*\)[^
 _ATOM_MARKS = ("`", "<", "](", "://")
 _SPACE = re.compile(r"\s+")
 # Hard-wrapped prose: a line break where the next line's first word would have fitted on
-# this line was the writer's, not the wrapper's.
-# Hard-wrapped text has many lines near its widest one (short paragraphs and headings between
-# them); text with one paragraph per line has lines of every length.
-_WRAP_SHARE = 0.35
+# this line was the writer's, not the wrapper's. Wrapped text has lines near its width that
+# mostly break off mid-sentence; text with one paragraph per line has lines of every length,
+# each ending its paragraph's last sentence; a list has short lines.
 _WRAP_MIN_LINES = 3
 _WRAP_NEAR = 0.8
-_WRITER_ROOM = 0.75
-# The wrap width is the longest line, leaving out lines far longer than most (a PDF's text
-# layer joins two lines at a soft hyphen now and then, and one such line is twice the width).
-_WIDTH_QUANTILE = 0.9
-_WIDTH_OUTLIER = 1.5
 _WRAP_MID_SENTENCE = 0.5
+_WRITER_ROOM = 0.75
+# The wrap width is the length most lines stay within, not the longest line: a PDF's text
+# layer joins two lines at a soft hyphen now and then, and such a line is far over the width.
+_WIDTH_QUANTILE = 0.9
 _SENTENCE_STOPS = frozenset(".!?:;。！？")
 
 
@@ -99,23 +97,19 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     bounds = [start, *(c.start for c in cuts)]
     ends = [c.end for c in cuts]
     lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
-    typical = sorted(lengths)[int(_WIDTH_QUANTILE * (len(lengths) - 1))]
-    width = max(n for n in lengths if n <= _WIDTH_OUTLIER * typical)
+    width = sorted(lengths)[int(_WIDTH_QUANTILE * (len(lengths) - 1))]
     full = [n for n, length in enumerate(lengths[: len(cuts)]) if length >= _WRAP_NEAR * width]
-    # Wrapped text has many lines near the width, or few (a page of paragraphs between lists
-    # and code) that mostly break off mid-sentence; text with one paragraph per line has lines
-    # of every length, each ending its paragraph's last sentence.
+    # However few they are (a page of paragraphs between lists and code), full lines that mostly
+    # break off mid-sentence make the span wrapped.
     mid_sentence = sum(1 for n in full if text[cuts[n].end - 1] not in _SENTENCE_STOPS)
-    wrapped = len(full) >= _WRAP_MIN_LINES and (
-        len(full) >= _WRAP_SHARE * len(lengths) or mid_sentence >= _WRAP_MID_SENTENCE * len(full)
-    )
+    wrapped = len(full) >= _WRAP_MIN_LINES and mid_sentence >= _WRAP_MID_SENTENCE * len(full)
     if not wrapped:
         # Ragged lines: each break is the writer's (a list of lower-case items too), except a
         # blank line inside a sentence.
         return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     # How far full lines fall short of the width: a few characters where a fixed-width wrapper
     # filled them, more in a PDF's proportional type, where characters are not widths.
-    slack = width - sorted(lengths[n] for n in full)[len(full) // 2]
+    slack = max(0, width - sorted(lengths[n] for n in full)[len(full) // 2])
     kept = []
     for n, cut in enumerate(cuts):
         first_word = _SPACE.split(text[cut.start : min(end, cut.start + 64)], maxsplit=1)[0]
