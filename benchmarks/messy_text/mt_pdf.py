@@ -83,5 +83,19 @@ def extract(path: Path) -> str:
     return "\n\n".join(p.replace("\r\n", "\n").strip("\n") for p in pages) + "\n"
 
 
+def extract_pdftotext(path: Path) -> str:
+    """poppler's pdftotext (default reading-order mode): pages end with a form feed, and tables
+    come out one cell per paragraph. Another PDF-to-text step users run (whole.py --extractor)."""
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        raise RuntimeError("--extractor pdftotext needs poppler-utils (apt-get install poppler-utils)")
+    done = subprocess.run([exe, "-enc", "UTF-8", str(path), "-"], capture_output=True, check=True, timeout=120)
+    return done.stdout.decode("utf-8").rstrip("\f\n") + "\n"
+
+
+EXTRACTORS = {"pdfium": extract, "pdftotext": extract_pdftotext}
+EXTRACTOR = "pdfium"  # the benchmark's; whole.py --extractor changes it
+
+
 def pdf_text(source: Source) -> str:
-    return extract(render(to_html(source)))
+    return EXTRACTORS[EXTRACTOR](render(to_html(source)))
