@@ -184,3 +184,34 @@ def test_a_chat_export_without_time_stamps_is_a_transcript_and_a_glossary_is_not
         b"All good.\nsee: the runbook.\nops: ask first.\nMore text.\nThe end.\n"
     )
     assert {e.kind for e in text.parse(notes, "n.txt").elements} == {"paragraph"}
+
+
+def test_a_table_written_one_cell_per_paragraph_is_a_table_with_its_header() -> None:
+    # poppler's pdftotext, default mode: every cell a paragraph; one label pushed past its row.
+    source = (
+        "Item 8. Financial Statements\nConsolidated Statements of Operations\n(in millions) \n\n"
+        "2022\n\n2021\n\n2020\n\nNet revenue\n\n4,677.1 4,555.0 3,620.1\n\nCost of revenue\n\n"
+        "2,432.1\n\n2,379.7\n\n2,136.9\n\nRestructuring charges\n\n46.8\n\n41.2\n\n42.5\n\n"
+        "1,029.0\n\n916.3\n\n807.6\n\nNet income\n\n725.0\n\n716.5\n\n553.2\n\nOperating income\n\n"
+        "We sponsor a defined contribution plan that covers substantially all employees.\n"
+    )
+    doc = text.parse(source.encode(), "f.txt")
+    kinds = [e.kind for e in doc.elements]
+    assert kinds == ["paragraph", "table"] + ["table_row"] * 6 + ["paragraph", "paragraph"]
+    assert doc.text[doc.elements[0].start : doc.elements[0].end] == (
+        "Item 8. Financial Statements\nConsolidated Statements of Operations"
+    )
+    table, rows = doc.elements[1], doc.elements[2:8]
+    assert table.data.header_text == "(in millions) 2022 2021 2020"
+    assert [r.data.cells for r in rows] == [
+        ["(in millions)", "2022", "2021", "2020"],
+        ["Net revenue", "4,677.1", "4,555.0", "3,620.1"],
+        ["Cost of revenue", "2,432.1", "2,379.7", "2,136.9"],
+        ["Restructuring charges", "46.8", "41.2", "42.5"],
+        ["", "1,029.0", "916.3", "807.6"],  # figures whose label pdftotext moved below the table
+        ["Net income", "725.0", "716.5", "553.2"],
+    ]
+    assert doc.text[rows[2].start : rows[2].end] == "Cost of revenue\n\n2,432.1\n\n2,379.7\n\n2,136.9"
+    # Short paragraphs with a figure or two are not a table.
+    prose = text.parse(b"Totals\n\nWe sold 12 units.\n\nRevenue\n\n4.5\n\nThat is all.\n", "p.txt")
+    assert not {"table", "table_row"} & {e.kind for e in prose.elements}

@@ -147,3 +147,145 @@ def _years(cells: list[str]) -> bool:
 def _cell_sizes_plausible(rows: list[list[str]]) -> bool:
     sizes = [len(c) for row in rows for c in row]
     return bool(sizes) and sum(sizes) / len(sizes) <= _MAX_MEAN_CELL
+
+
+# -- tables written one cell per paragraph ----------------------------------------------------
+# poppler's pdftotext (in its default reading-order mode) writes a table's cells as paragraphs:
+# "Net revenue", blank line, "4,677.1", blank line, "4,555.0", ... A row is a label paragraph
+# and the figures after it; rows with the same number of figures, one after another, are a
+# table, headed by its first row when that row's figures are years, or by a label paragraph
+# right above it ("Net revenue Gross profit Net income Diluted EPS").
+_CELL_LABEL_MAX = 80
+
+
+@dataclass(frozen=True)
+class CellTable:
+    first: int  # index of its first block
+    last: int  # index of its last block (inclusive)
+    table: FlatTable
+
+
+@dataclass
+class _CellRow:
+    first: int  # block index of the label, or of the first figure without one
+    last: int
+    label: str
+    figures: list[str]
+
+
+def find_cell_tables(text: str, blocks: list[tuple[int, int, int]]) -> list[CellTable]:
+    """Tables among ``blocks`` ((start, end, line count) of paragraphs) written a cell per block."""
+    kinds = [_cell_kind(text[s:e], count) for s, e, count in blocks]
+    found: list[CellTable] = []
+    i = 0
+    while i < len(blocks):
+        j = i
+        while j < len(blocks) and kinds[j] is not None:
+            j += 1
+        if j - i >= 2 * (1 + _MIN_FIGURES):
+            found.extend(_cell_tables(text, blocks, kinds, i, j))
+        i = max(j, i + 1)
+    return found
+
+
+def label_above(text: str, block: tuple[int, int, int], found: CellTable) -> tuple[tuple[int, int, int], CellTable]:
+    """A header row of years with no label of its own takes the label that ends the paragraph
+    above it ("... Consolidated Statements of Operations / (in millions) | 2022 | 2021"): the
+    paragraph loses that line, the table's first row starts with it."""
+    start, end, count = block
+    first = found.table.cells[0]
+    if count < 2 or first[0] or not _years(first):
+        return block, found
+    line_start = text.rfind("\n", start, end) + 1
+    line = text[line_start:end].strip()
+    if _cell_kind(line, 1) != "label":
+        return block, found
+    kept_end = line_start
+    while kept_end > start and text[kept_end - 1].isspace():
+        kept_end -= 1
+    spans = [(line_start, found.table.lines[0][1]), *found.table.lines[1:]]
+    cells = [[line, *first[1:]], *found.table.cells[1:]]
+    return (start, kept_end, count - 1), CellTable(found.first, found.last, FlatTable(spans, cells))
+
+
+def _cell_kind(line: str, count: int) -> str | None:
+    """'figures' for a paragraph of figures alone, 'label' for a short line that ends no
+    sentence, None for anything else (prose, several lines)."""
+    words = line.split()
+    if count != 1 or not words:
+        return None
+    if all(_FIGURE.fullmatch(w) for w in words):
+        return "figures"
+    if len(line) <= _CELL_LABEL_MAX and line.rstrip()[-1] not in ".!?;:," and any(c.isalpha() for c in line):
+        return "label"
+    return None
+
+
+def _cell_tables(
+    text: str, blocks: list[tuple[int, int, int]], kinds: list[str | None], i: int, j: int
+) -> list[CellTable]:
+    rows: list[_CellRow] = []
+    for b in range(i, j):
+        words = text[blocks[b][0] : blocks[b][1]].split()
+        if kinds[b] == "label":
+            rows.append(_CellRow(b, b, " ".join(words), []))
+        elif rows and rows[-1].last == b - 1 and (rows[-1].label or rows[-1].figures):
+            rows[-1].figures.extend(words)
+            rows[-1].last = b
+        else:
+            rows.append(_CellRow(b, b, "", list(words)))
+    rows = _split_long_rows(text, blocks, rows)
+    out: list[CellTable] = []
+    r = 0
+    while r < len(rows):
+        n = len(rows[r].figures)
+        s = r
+        while s < len(rows) and n >= _MIN_FIGURES and len(rows[s].figures) == n:
+            s += 1
+        if s - r >= _MIN_ROWS:
+            group = rows[r:s]
+            above = rows[r - 1] if r > 0 else None
+            if not _years(["", *group[0].figures]) and above is not None and above.label and not above.figures:
+                group = [above, *group]  # column names above the first row of figures
+            out.append(_cell_table(text, blocks, group))
+            r = s
+        else:
+            r += 1
+    return out
+
+
+def _split_long_rows(text: str, blocks: list[tuple[int, int, int]], rows: list[_CellRow]) -> list[_CellRow]:
+    """Figures that pdftotext moved away from their label follow the row before them: a row of
+    twice the usual count of figures is that row and an unlabelled one."""
+    counts = [len(r.figures) for r in rows if r.label and len(r.figures) >= _MIN_FIGURES]
+    if not counts:
+        return rows
+    n = max(set(counts), key=counts.count)
+    out: list[_CellRow] = []
+    for row in rows:
+        bounds = _figure_blocks(text, blocks, row)
+        if len(row.figures) <= n or len(row.figures) % n or bounds is None:
+            out.append(row)
+            continue
+        first = row.first
+        for k in range(0, len(row.figures), n):
+            last = bounds[k + n - 1]
+            out.append(_CellRow(first, last, row.label if k == 0 else "", row.figures[k : k + n]))
+            first = last + 1
+    return out
+
+
+def _figure_blocks(text: str, blocks: list[tuple[int, int, int]], row: _CellRow) -> list[int] | None:
+    """The block each of a row's figures is in (None when a block holds several: no clean split)."""
+    out: list[int] = []
+    for b in range(row.first + (1 if row.label else 0), row.last + 1):
+        if len(text[blocks[b][0] : blocks[b][1]].split()) != 1:
+            return None
+        out.append(b)
+    return out
+
+
+def _cell_table(text: str, blocks: list[tuple[int, int, int]], rows: list[_CellRow]) -> CellTable:
+    spans = [(blocks[row.first][0], blocks[row.last][1]) for row in rows]
+    cells = [[row.label, *row.figures] if row.figures else row.label.split() for row in rows]
+    return CellTable(rows[0].first, rows[-1].last, FlatTable(spans, cells))

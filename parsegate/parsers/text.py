@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from parsegate.parsers.decode import decode_text
-from parsegate.parsers.flat_tables import find_tables, table_elements
+from parsegate.parsers.flat_tables import CellTable, find_cell_tables, find_tables, label_above, table_elements
 from parsegate.parsers.model import (
     Document,
     Element,
@@ -182,20 +182,49 @@ def _prose_elements(
     section: tuple[str, ...] = (),
     prefix: str = "",
 ) -> list[Element]:
-    blocks = _join_run_ons(text, list(_blocks(text, lines)))
+    entries = _entries(text, list(_blocks(text, lines)))
     elements: list[Element] = []
-    for n, (start, end, count) in enumerate(blocks):
-        start, end = trim_span(text, start, end)
-        if n == 0 and not section and (len(blocks) > 1 or more_follows) and _looks_like_title(text, start, end, count):
-            section = (text[start:end],)
-            elements.append(Element(f"{prefix}h0", "heading", start, end, level=1, section_path=section))
-            continue
-        block = _block_elements(text, lines, start, end, section, len(elements))
+    for n, entry in enumerate(entries):
+        if isinstance(entry, CellTable):
+            block = _cell_table_elements(text, entry, section, len(elements))
+        else:
+            start, end, count = entry
+            start, end = trim_span(text, start, end)
+            several = len(entries) > 1 or more_follows
+            if n == 0 and not section and several and _looks_like_title(text, start, end, count):
+                section = (text[start:end],)
+                elements.append(Element(f"{prefix}h0", "heading", start, end, level=1, section_path=section))
+                continue
+            block = _block_elements(text, lines, start, end, section, len(elements))
         for el in block:
             el.id = f"{prefix}{el.id}"
             el.parent = f"{prefix}{el.parent}" if el.parent else None
         elements.extend(block)
     return elements
+
+
+def _entries(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int] | CellTable]:
+    """The blocks in order, with the runs that are a table written a cell per paragraph
+    (pdftotext's) in their place; the other blocks joined where a sentence runs on."""
+    out: list[tuple[int, int, int] | CellTable] = []
+    cursor = 0
+    for table in find_cell_tables(text, blocks):
+        before = blocks[cursor : table.first]
+        if before:
+            before[-1], table = label_above(text, before[-1], table)
+        out.extend(_join_run_ons(text, before))
+        out.append(table)
+        cursor = table.last + 1
+    out.extend(_join_run_ons(text, blocks[cursor:]))
+    return out
+
+
+def _cell_table_elements(text: str, found: CellTable, section: tuple[str, ...], ids: int) -> list[Element]:
+    parts = table_elements(text, found.table, section, ids * 1000 + 999)
+    assert isinstance(parts[0].data, TableData)
+    # Its header spans paragraphs ("(in millions)", "2022", "2021"): as context, one line.
+    parts[0].data.header_text = " ".join((parts[0].data.header_text or "").split())
+    return parts
 
 
 def _block_elements(
