@@ -211,7 +211,10 @@ def _chonkie(tok: Any, limit: int) -> Callable[[str], list[tuple[int, int]]]:
 def _semchunk(tok: Any, limit: int) -> Callable[[str], list[tuple[int, int]]]:
     import semchunk
 
-    chunker = semchunk.chunkerify(lambda s: len(tok.encode(s, add_special_tokens=False).ids), limit)
+    # Typed loosely: semchunk's own annotations vary between releases (its chunker's result is a
+    # list, or a pair of lists with offsets=True).
+    chunkerify: Any = semchunk.chunkerify  # type: ignore[attr-defined,unused-ignore]
+    chunker = chunkerify(lambda s: len(tok.encode(s, add_special_tokens=False).ids), limit)
 
     def split(text: str) -> list[tuple[int, int]]:
         _, offsets = chunker(text, offsets=True)
