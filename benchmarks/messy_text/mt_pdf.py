@@ -93,7 +93,14 @@ def extract_pdftotext(path: Path) -> str:
     return done.stdout.decode("utf-8").rstrip("\f\n") + "\n"
 
 
-EXTRACTORS = {"pdfium": extract, "pdftotext": extract_pdftotext}
+def extract_pdfminer(path: Path) -> str:
+    """pdfminer.six's extract_text (its layout analysis: text boxes, a form feed after each page)."""
+    from pdfminer.high_level import extract_text
+
+    return str(extract_text(str(path))).rstrip("\f\n") + "\n"
+
+
+EXTRACTORS = {"pdfium": extract, "pdftotext": extract_pdftotext, "pdfminer": extract_pdfminer}
 EXTRACTOR = "pdfium"  # the benchmark's; whole.py --extractor changes it
 
 

@@ -162,8 +162,16 @@ class Squeezed:
     """A text with whitespace and pipes removed, and where each kept character came from."""
 
     def __init__(self, text: str) -> None:
-        self.keep = [i for i, c in enumerate(text) if not (c.isspace() or c == "|")]
-        self.text = "".join(text[i] for i in self.keep).casefold()
+        # Case-folded a character at a time, so that each folded character still knows where it
+        # came from ("ﬁ" and "ß" fold to two characters).
+        self.keep: list[int] = []
+        folded: list[str] = []
+        for i, c in enumerate(text):
+            if not (c.isspace() or c == "|"):
+                for f in c.casefold():
+                    folded.append(f)
+                    self.keep.append(i)
+        self.text = "".join(folded)
 
     def count(self, reference: str, before: int | None = None) -> int:
         """Occurrences of the reference (in the original text, starting before ``before``)."""

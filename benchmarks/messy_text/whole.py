@@ -24,7 +24,9 @@ def main() -> None:
     p.add_argument("--variants", default="clean,lower,no_blank_lines,wrapped80,plain,flat_tables,lower_flat,pdf")
     p.add_argument("--budgets", default="128,200,256")
     p.add_argument("--tools", default="parsegate,semchunk,chonkie,langchain")
-    p.add_argument("--extractor", choices=["pdfium", "pdftotext"], default="pdfium", help="PDF-to-text for pdf")
+    p.add_argument(
+        "--extractor", choices=["pdfium", "pdftotext", "pdfminer"], default="pdfium", help="PDF-to-text for pdf"
+    )
     p.add_argument("--show-lost", type=int, default=0, help="print up to N of parsegate's lost spans")
     p.add_argument("--workdir", type=Path, default=HERE / ".cache" / "whole", help="where variant files go")
     args = p.parse_args()
