@@ -284,3 +284,13 @@ def test_a_page_break_inside_a_sentence_is_never_a_cut_there(
             opened = max([0, *(e + 1 for e in ends if e < b)])
             sentence = source[opened : min(e for e in ends if e > b)]
             assert len(sentence.split()) > budget, f"cut at a page break inside {sentence!r} ({budget})"
+
+
+def test_a_blank_line_in_code_stays_the_strongest_cut() -> None:
+    # Prose lets a lower-case word after a blank line run on (a page break); code does not.
+    from parsegate.chunkers.boundaries import LINES
+
+    source = "x = compute(a)\ny = other(b)\n\nz = third(c)\nw = fourth(d)"
+    index = load_counter("words").index(source)
+    got = [(source[p.start : p.end], p.level) for p in descend(source, 0, len(source), LINES, 8, index)]
+    assert got == [("x = compute(a)\ny = other(b)", Level.ELEMENT), ("z = third(c)\nw = fourth(d)", Level.BLANK)]

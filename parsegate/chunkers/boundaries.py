@@ -73,12 +73,13 @@ _SENTENCE_STOPS = frozenset(".!?:;。！？")
 
 
 def blank_lines(text: str, start: int, end: int) -> list[Cut]:
-    """Blank lines, except one inside a sentence (a page break in text taken from a PDF)."""
-    return [
-        _cut(text, start, end, m.start(), m.end())
-        for m in _BLANK.finditer(text, start, end)
-        if not flows_across(text, m.start(), m.end())
-    ]
+    return [_cut(text, start, end, m.start(), m.end()) for m in _BLANK.finditer(text, start, end)]
+
+
+def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
+    """Blank lines, except one inside a sentence (a page break in text taken from a PDF). Only
+    prose: in code a blank line between `x = f(a)` and `y = g(b)` is a boundary."""
+    return [cut for cut in blank_lines(text, start, end) if not flows_across(text, cut.end, cut.start)]
 
 
 def all_lines(text: str, start: int, end: int) -> list[Cut]:
@@ -157,7 +158,7 @@ def words(text: str, start: int, end: int) -> list[Cut]:
 
 
 PROSE: tuple[tuple[Finder, Level], ...] = (
-    (blank_lines, Level.BLANK),
+    (prose_blank_lines, Level.BLANK),
     (prose_lines, Level.LINE),
     (strong_sentences, Level.SENTENCE),
     (weak_sentences, Level.WEAK),
