@@ -74,20 +74,46 @@ def reusable(
         "SELECT status, code, outcome FROM results WHERE chunk_set = ? AND doc_id = ? AND version = ?",
         (chunk_set, doc.doc_id, doc.version),
     ).fetchone()
-    if row is None:
-        return None
-    status, code, outcome = row
-    return str(outcome) if status != "failed" or code in failures else None
+    return None if row is None else _reusable_outcome(tuple(row), failures)
 
 
 def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source]) -> list[Planned]:
-    planned = []
     failures = reusable_failures()
-    for index, source in enumerate(sources):
-        doc = content_version(source) if source.path.is_file() else None
-        outcome = None if doc is None else reusable(db, chunk_set, doc, failures)
+    docs = [content_version(source) if source.path.is_file() else None for source in sources]
+    rows = _results(db, chunk_set, [doc for doc in docs if doc is not None])
+    planned = []
+    for index, (source, doc) in enumerate(zip(sources, docs, strict=True)):
+        row = None if doc is None else rows.get((doc.doc_id, doc.version))
+        outcome = None if row is None else _reusable_outcome(row, failures)
         planned.append(Planned(index, source, doc, outcome is not None, outcome))
     return planned
+
+
+_BATCH = 500  # documents a lookup query names (SQLite allows 32,766 parameters)
+
+
+def _results(db: sqlite3.Connection, chunk_set: str, docs: list[Doc]) -> dict[tuple[str, str], tuple[Any, ...]]:
+    """The stored results of these document versions, in a few queries instead of one each (a
+    re-run of 2,000 unchanged files spent a sixth of its time on the lookups)."""
+    found: dict[tuple[str, str], tuple[Any, ...]] = {}
+    wanted = {(doc.doc_id, doc.version) for doc in docs}
+    ids = sorted({doc.doc_id for doc in docs})
+    for n in range(0, len(ids), _BATCH):
+        batch = ids[n : n + _BATCH]
+        marks = ",".join("?" * len(batch))
+        query = (
+            "SELECT doc_id, version, status, code, outcome FROM results"
+            f" WHERE chunk_set = ? AND doc_id IN ({marks})"  # only "?" marks go in: no user text
+        )
+        for doc_id, version, *rest in db.execute(query, (chunk_set, *batch)):
+            if (doc_id, version) in wanted:
+                found[(doc_id, version)] = tuple(rest)
+    return found
+
+
+def _reusable_outcome(row: tuple[Any, ...], failures: frozenset[str]) -> str | None:
+    status, code, outcome = row
+    return str(outcome) if status != "failed" or code in failures else None
 
 
 def stored(db: sqlite3.Connection, chunk_set: str, item: Planned) -> tuple[dict[str, Any], list[bytes]]:
