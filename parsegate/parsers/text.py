@@ -9,6 +9,7 @@ which splits a block only when it is alone over budget.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterator
@@ -231,7 +232,14 @@ def _block_elements(
     text: str, lines: list[tuple[int, int]], start: int, end: int, section: tuple[str, ...], ids: int
 ) -> list[Element]:
     """A block is a paragraph, unless some of its lines are the rows of a flattened table."""
-    own = [(s, e) for s, e in lines if s >= start and e <= end]
+    # The block's own lines, found by bisection: a scan of every line for every block made a
+    # 5 MB text file of 9,000 paragraphs take 8 s here alone.
+    first = bisect.bisect_left(lines, (start, -1))
+    own = []
+    for s, e in itertools.islice(lines, first, None):
+        if e > end:
+            break
+        own.append((s, e))
     out: list[Element] = []
     cursor = start
     for n, table in enumerate(find_tables(text, own)):
