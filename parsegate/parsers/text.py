@@ -234,12 +234,11 @@ def _block_elements(
     """A block is a paragraph, unless some of its lines are the rows of a flattened table."""
     # The block's own lines, found by bisection: a scan of every line for every block made a
     # 5 MB text file of 9,000 paragraphs take 8 s here alone.
-    first = bisect.bisect_left(lines, (start, -1))
     own = []
-    for s, e in itertools.islice(lines, first, None):
-        if e > end:
+    for k in range(bisect.bisect_left(lines, (start, -1)), len(lines)):  # not islice: it walks from 0
+        if lines[k][1] > end:
             break
-        own.append((s, e))
+        own.append(lines[k])
     out: list[Element] = []
     cursor = start
     for n, table in enumerate(find_tables(text, own)):
