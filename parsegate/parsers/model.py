@@ -225,12 +225,15 @@ class Document:
         return str(title) if title else None
 
     def by_id(self) -> dict[str, Element]:
-        return {e.id: e for e in self.elements}
+        """Elements by id, built on first use and kept (read it, do not change it): the chunker
+        asks once per definition it splits, and a fresh dict each time made a 10 MB module
+        quadratic."""
+        if self._index is None:
+            self._index = {e.id: e for e in self.elements}
+        return self._index
 
     def element(self, element_id: str) -> Element | None:
-        if self._index is None:
-            self._index = self.by_id()
-        return self._index.get(element_id)
+        return self.by_id().get(element_id)
 
     def children(self, parent_id: str) -> list[Element]:
         """Elements whose structural parent is ``parent_id``, in reading order."""
