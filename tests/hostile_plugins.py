@@ -63,7 +63,10 @@ class Wait:
 
     @staticmethod
     def parse(data: bytes, doc_id: str) -> Document:
-        Path(os.environ["PG_TEST_PIDS"], Path(doc_id).name + ".pid").write_text(str(os.getpid()))
+        # Written aside, then renamed: a test that sees the file must never read it empty.
+        pid_file = Path(os.environ["PG_TEST_PIDS"], Path(doc_id).name + ".pid")
+        pid_file.with_suffix(".tmp").write_text(str(os.getpid()))
+        os.replace(pid_file.with_suffix(".tmp"), pid_file)
         release = Path(os.environ["PG_TEST_RELEASE"])
         deadline = time.monotonic() + 60
         while not release.exists() and time.monotonic() < deadline:
