@@ -2,7 +2,8 @@
 tab-separated cells, as most exporters write them (``a | b | c``, no GFM delimiter row),
 or with the same number of figures at their end, as PDF-to-text tools write financial
 tables (``Net revenue 7,085.3 6,840.6 5,336.5``). Such a run is a table: each line a row,
-the first its header (``(in millions) 2020 2019 2018`` heads a run of figures).
+the first its header (``(in millions) 2020 2019 2018`` heads a run of figures). And tables
+written one cell per paragraph, as poppler's pdftotext writes them (``find_cell_tables``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Plain text → Document: paragraphs, a title line, and speaker turns in transcripts.
 
-Blocks are separated by blank lines. A file in which many lines open with a
-speaker label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``) is read as a
-transcript: each turn runs from its label to the next label, so a speaker's
-later paragraphs stay with the speaker. Sentences are found by the chunker,
-which splits a block only when it is alone over budget.
+Blocks are separated by blank lines, except a blank line inside a sentence (text taken
+from a PDF puts one where a page ended). A file in which many lines open with a speaker
+label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``, and lower-case chat handles where
+the same few open most lines) is read as a transcript: each turn runs from its label to
+the next label, so a speaker's later paragraphs stay with the speaker. Tables that lost
+their markup are found in flat_tables.py. Sentences are found by the chunker, which splits
+a block only when it is alone over budget.
 """
 
 from __future__ import annotations
