@@ -93,8 +93,11 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     page break in text taken from a PDF, never a boundary."""
     cuts = all_lines(text, start, end)
     ours = [not flows_across(text, c.end, c.start) for c in cuts]
+    # Ragged lines: each break is the writer's (a list of lower-case items too), except a blank
+    # line inside a sentence.
+    ragged = [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     if len(cuts) < 2:
-        return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
+        return ragged
     bounds = [start, *(c.start for c in cuts)]
     ends = [c.end for c in cuts]
     lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
@@ -105,9 +108,7 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     mid_sentence = sum(1 for n in full if text[cuts[n].end - 1] not in _SENTENCE_STOPS)
     wrapped = len(full) >= _WRAP_MIN_LINES and mid_sentence >= _WRAP_MID_SENTENCE * len(full)
     if not wrapped:
-        # Ragged lines: each break is the writer's (a list of lower-case items too), except a
-        # blank line inside a sentence.
-        return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
+        return ragged
     # How far full lines fall short of the width: a few characters where a fixed-width wrapper
     # filled them, more in a PDF's proportional type, where characters are not widths.
     slack = max(0, width - sorted(lengths[n] for n in full)[len(full) // 2])
@@ -260,7 +261,8 @@ def _after(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[Cu
 def _atoms(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Spans that a clause mark or comma inside does not divide: `code`, <tag attr="a - b">,
     ](link target), URLs ("RuntimeError: Task" in backticks is one name)."""
-    if not any(mark in text[start:end] for mark in _ATOM_MARKS):
+    span = text[start:end]
+    if not any(mark in span for mark in _ATOM_MARKS):
         return []
     return [(m.start(), m.end()) for m in _ATOM.finditer(text, start, end)]
 
