@@ -294,3 +294,25 @@ def test_a_blank_line_in_code_stays_the_strongest_cut() -> None:
     index = load_counter("words").index(source)
     got = [(source[p.start : p.end], p.level) for p in descend(source, 0, len(source), LINES, 8, index)]
     assert got == [("x = compute(a)\ny = other(b)", Level.ELEMENT), ("z = third(c)\nw = fourth(d)", Level.BLANK)]
+
+
+def test_among_ragged_lines_a_full_one_whose_sentence_runs_on_is_a_wrap() -> None:
+    # A PDF page of short lines (a note, a heading, code) where one full-width line was wrapped
+    # inside a link's text: "... the main Tutorial - User Guide | for OAuth2 with Password".
+    lines = [
+        "/// note",
+        "In OAuth2 a scope is just a string.",
+        "///",
+        "Global view",
+        "First, let's quickly see the parts that change from the examples in the main Tutorial - User Guide",
+        "for OAuth2 with Password (and hashing), Bearer with JWT tokens. Now using OAuth2 scopes:",
+        "{* ../../docs_src/security/tutorial005.py *}",
+        "Now let's review those changes step by step, starting with the security scheme.",
+        "Because we are now declaring those scopes, they will show up in the API docs when you log in.",
+    ]
+    source = "\n".join(lines)
+    cut_before = [source[c.start :].split("\n")[0] for c in prose_lines(source, 0, len(source))]
+    assert cut_before == [lines[1], lines[2], lines[3], lines[4], lines[6], lines[7], lines[8]]
+    # A list of lower-case items keeps every break: its lines are short.
+    items = "apples from the north\npears\nplums and cherries\nfigs"
+    assert len(prose_lines(items, 0, len(items))) == 3

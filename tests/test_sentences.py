@@ -36,3 +36,8 @@ def test_sentences_that_lean_on_the_previous_one() -> None:
     assert continues_previous("However, not on Sundays.", 0)
     assert continues_previous("This limit does not apply.", 0)
     assert not continues_previous("Thistles grow here.", 0)
+    # Japanese and Chinese: a demonstrative or a connective, with no space after it.
+    assert continues_previous("これらの証明書は短命です。", 0)
+    assert continues_previous("しかし、例外があります。", 0)
+    assert continues_previous("因此我们需要证书。", 0)
+    assert not continues_previous("証明書は無料です。", 0)

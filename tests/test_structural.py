@@ -233,3 +233,27 @@ def test_an_empty_section_goes_on_into_the_next_sibling_instead_of_standing_alon
     source = "# Tools\n\n## Line width\n\nThin or thick.\n\n## Arrow style\n\nPick one.\n"
     _doc, chunks = chunk_md(source, tokenizer="words", max_tokens=60)
     assert [c.text for c in chunks] == ["# Tools\n\n## Line width\n\nThin or thick.", "## Arrow style\n\nPick one."]
+
+
+def test_breadcrumb_gives_way_to_a_whole_paragraph() -> None:
+    """A paragraph that fits the budget only without its full breadcrumb stays whole; its prefix
+    gets what the text leaves (the nearest heading first) and the chunk stays within budget."""
+    para = "Cash rose to nine million. Operations provided four million. We bought back shares for two million."
+    source = (
+        f"# Quarterly report of the northern region\n\n## Liquidity and capital resources\n\nCash is fine.\n\n{para}\n"
+    )
+    _doc, chunks = chunk_md(source, tokenizer="words", max_tokens=20)
+    assert [c.text for c in chunks] == [source[:92], para]
+    assert chunks[1].embed_text == f"Liquidity and capital resources\n\n{para}"
+    assert chunks[1].tokens == 20 == len(chunks[1].embed_text.split())
+
+
+def test_a_heading_is_not_left_alone_for_a_paragraph_kept_whole() -> None:
+    """Where the heading and the paragraph under it do not fit together even without a
+    breadcrumb, the paragraph is cut as before: the heading goes on with its first sentences."""
+    para = "Cash rose to nine million. Operations provided four million. We bought back shares for two million."
+    _, chunks = chunk_md(f"# Quarterly report of the northern region\n\n{para}\n", tokenizer="words", max_tokens=20)
+    assert [c.text for c in chunks] == [
+        "# Quarterly report of the northern region\n\nCash rose to nine million.",
+        "Operations provided four million. We bought back shares for two million.",
+    ]

@@ -63,6 +63,7 @@ _SPACE = re.compile(r"\s+")
 # mostly break off mid-sentence; text with one paragraph per line has lines of every length,
 # each ending its paragraph's last sentence; a list has short lines.
 _WRAP_MIN_LINES = 3
+_WRAP_MIN_WIDTH = 40  # characters: nobody wraps prose narrower than this
 _WRAP_NEAR = 0.8
 _WRAP_MID_SENTENCE = 0.5
 _WRITER_ROOM = 0.75
@@ -93,16 +94,20 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     page break in text taken from a PDF, never a boundary."""
     cuts = all_lines(text, start, end)
     ours = [not flows_across(text, c.end, c.start) for c in cuts]
-    # Ragged lines: each break is the writer's (a list of lower-case items too), except a blank
-    # line inside a sentence.
-    ragged = [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     if len(cuts) < 2:
-        return ragged
+        return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     bounds = [start, *(c.start for c in cuts)]
     ends = [c.end for c in cuts]
     lengths = [e - s for s, e in zip(bounds, ends, strict=False)]
     width = sorted(lengths)[int(_WIDTH_QUANTILE * (len(lengths) - 1))]
     full = [n for n, length in enumerate(lengths[: len(cuts)]) if length >= _WRAP_NEAR * width]
+    # Ragged lines: each break is the writer's (a list of lower-case items too), except a blank
+    # line inside a sentence, and a full line whose sentence runs on below it: among ragged
+    # lines (a PDF page of short lines, code and headings) a full one was wrapped there.
+    # A wrap needs a width: a few lines at least that long, and never a line under 40 characters.
+    wide = [n for n in full if lengths[n] >= _WRAP_MIN_WIDTH]
+    wraps = {n for n in wide if not ours[n]} if len(wide) >= _WRAP_MIN_LINES else set()
+    ragged = [c for n, c in enumerate(cuts) if ours[n] or (not _blank(text, c) and n not in wraps)]
     # However few they are (a page of paragraphs between lists and code), full lines that mostly
     # break off mid-sentence make the span wrapped.
     mid_sentence = sum(1 for n in full if text[cuts[n].end - 1] not in _SENTENCE_STOPS)

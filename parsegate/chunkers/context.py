@@ -79,7 +79,7 @@ class ContextBuilder:
     max_tokens: int
     share: float
     cap: int = 0
-    _prefixes: dict[tuple[tuple[str, ...], Context, int], str] = field(default_factory=dict)
+    _prefixes: dict[tuple[tuple[str, ...], Context, int, int | None], str] = field(default_factory=dict)
     _tokens: dict[str, int] = field(default_factory=dict)
     # Each key's items and their unbudgeted rendering: warm() makes them, _build() reuses them.
     _whole: dict[tuple[tuple[str, ...], Context, int], tuple[list[_Item], str]] = field(default_factory=dict)
@@ -88,11 +88,14 @@ class ContextBuilder:
         content = self.max_tokens - self.counter.specials
         self.cap = max(1, min(content // 2, max(_MIN_CAP, int(content * self.share))))
 
-    def prefix(self, section_path: tuple[str, ...], context: Context, own_headings: int) -> str:
-        key = (section_path, context, own_headings)
+    def prefix(self, section_path: tuple[str, ...], context: Context, own_headings: int, cap: int | None = None) -> str:
+        """The prefix within ``cap`` tokens (default: the context's share of the budget; a
+        chunk whose own text leaves less gets a smaller cap, see packing.Packer.drafts)."""
+        key = (section_path, context, own_headings, cap)
         found = self._prefixes.get(key)
         if found is None:
-            found = self._prefixes[key] = self._build(section_path, context, own_headings)
+            cap = self.cap if cap is None else min(cap, self.cap)
+            found = self._prefixes[key] = self._build(section_path, context, own_headings, cap)
         return found
 
     def tokens(self, prefix: str) -> int:
@@ -147,22 +150,22 @@ class ContextBuilder:
             found = self._whole[key] = (items, _render(items))
         return found
 
-    def _build(self, section_path: tuple[str, ...], context: Context, own_headings: int) -> str:
+    def _build(self, section_path: tuple[str, ...], context: Context, own_headings: int, cap: int) -> str:
         items, whole = self._rendered((section_path, context, own_headings))
-        if self.tokens(whole) <= self.cap:
+        if self.tokens(whole) <= cap:
             return whole
         chosen: list[_Item] = []
         for item in items:
             trial = _render([*chosen, item])
-            if self.tokens(trial) <= self.cap:
+            if self.tokens(trial) <= cap:
                 chosen.append(item)
                 continue
-            cut = self._shortened(chosen, item) if item.cuttable else None
+            cut = self._shortened(chosen, item, cap) if item.cuttable else None
             if cut is not None:
                 chosen.append(cut)
         return _render(chosen)
 
-    def _shortened(self, chosen: list[_Item], item: _Item) -> _Item | None:
+    def _shortened(self, chosen: list[_Item], item: _Item, cap: int) -> _Item | None:
         """The longest word-boundary cut of ``item`` (with an ellipsis) that still fits."""
         ends = [m.end() for m in _WORD_END.finditer(item.text)]
         starts = [m.start() for m in _WORD_END.finditer(item.text)]
@@ -177,7 +180,7 @@ class ContextBuilder:
         lo, hi = 0, len(ends) - 1  # k words kept; the whole item is known not to fit
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.tokens(_render([*chosen, version(mid)])) <= self.cap:
+            if self.tokens(_render([*chosen, version(mid)])) <= cap:
                 lo = mid
             else:
                 hi = mid - 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from parsegate.chunkers.boundaries import Level
-from parsegate.chunkers.context import Context, ContextBuilder
+from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.kinds import CODE_KINDS
 from parsegate.chunkers.records import Draft
 from parsegate.chunkers.sentences import sentence_spans
@@ -55,6 +55,15 @@ class Packer:
             room = self._rooms[key] = content - kept - self.builder.tokens(prefix)
         return room
 
+    def bare_room(self, first: Unit, reserve: bool = True) -> int:
+        """The room of a chunk of prose whose context is its breadcrumb alone, if the breadcrumb
+        gave way: a whole paragraph is worth more than the headings above it (the chunk's prefix
+        then gets what its text leaves, see drafts()). Any other context keeps its share."""
+        if first.context != EMPTY or first.kind in CODE_KINDS:
+            return self.room(first, reserve=reserve)
+        content = self.opts.max_tokens - self.specials
+        return content - (content // 4 if reserve and self.opts.overlap > 0 else 0)
+
     def tokens(self, units: list[Unit]) -> int:
         return self.index.count(units[0].start, units[-1].end)
 
@@ -86,19 +95,34 @@ class Packer:
         prose = all(u.kind not in CODE_KINDS for u in run)
         i = 0
         while i < len(run):
-            reach = self._reach(run, i, prose)
+            reach, room = self._reach_and_room(run, i, prose)
             if reach == len(run):
                 chunks.append(run[i:])
                 break
             stretch_ends = stretch_ends or _stretch_ends(run)
-            cut = self._cut(run, i, reach, stretch_ends)
+            cut = self._cut(run, i, reach, stretch_ends, room)
             chunks.append(run[i:cut])
             i = cut
         return chunks
 
-    def _reach(self, run: list[Unit], i: int, prose: bool) -> int:
-        """One past the last unit a chunk starting at ``i`` can hold (at least one unit)."""
+    def _reach_and_room(self, run: list[Unit], i: int, prose: bool) -> tuple[int, int]:
+        """How far a chunk starting at ``i`` reaches, and the room it has: its context's share
+        taken out — unless, with its breadcrumb given up, it would reach a stronger boundary (the
+        end of the paragraph instead of a sentence inside it)."""
         room = self.room(run[i])
+        reach = self._reach(run, i, prose, room)
+        if reach == len(run) or not prose:
+            return reach, room
+        bare = self.bare_room(run[i])
+        if bare <= room:
+            return reach, room
+        further = self._reach(run, i, prose, bare)
+        if further == len(run) or _strongest(run, i, further) < _strongest(run, i, reach):
+            return further, bare
+        return reach, room
+
+    def _reach(self, run: list[Unit], i: int, prose: bool, room: int) -> int:
+        """One past the last unit a chunk starting at ``i`` can hold in ``room`` (at least one)."""
         if prose:
             # Prose adds no context lines as it grows: find the last unit that fits by bisection.
             count, start = self.index.count, run[i].start
@@ -120,7 +144,7 @@ class Packer:
             j += 1
         return j
 
-    def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: list[list[int]]) -> int:
+    def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: list[list[int]], room: int) -> int:
         """Where the chunk from ``i`` ends (exclusive): the strongest boundary in reach that does
         not leave a glued unit behind, and among those the one that makes the stretch even."""
         allowed = [
@@ -130,7 +154,7 @@ class Packer:
         ]
         if not allowed:
             allowed = [k for k in range(i + 1, reach + 1) if not self._glued(run, i, k)] or [reach]
-        room = max(1, self.room(run[i]))
+        room = max(1, room)
         allowed = self._not_scraps(run, i, allowed, room)
         strongest = min(run[k].level for k in allowed)
         candidates = [k for k in allowed if run[k].level == strongest]
@@ -223,11 +247,20 @@ class Packer:
                     kinds=list(dict.fromkeys(u.kind for u in units)),
                     context=_CodeContext(self, units).context() if code else units[0].context,
                     own_headings=own if units[own:] else min(own, len(section)),
+                    context_cap=None if code else self._context_cap(units),
                     language=languages.pop() if len(languages) == 1 else None,
                     symbol=_common_symbol(symbols),
                 )
             )
         return drafts
+
+    def _context_cap(self, units: list[Unit]) -> int | None:
+        """A chunk packed in its bare room (its text leaves less than the breadcrumb's share):
+        the prefix gets what is left; None for every other chunk (the usual share)."""
+        tokens = self.tokens(units)
+        if tokens <= self.room(units[0], reserve=False):
+            return None
+        return max(0, self.opts.max_tokens - self.specials - tokens)
 
     def add_overlap(self, drafts: list[Draft], chunks: list[list[Unit]]) -> None:
         """--overlap N: start each chunk N sentences early, inside its own section, within budget."""
@@ -301,6 +334,11 @@ def _stretch_ends(run: list[Unit]) -> list[list[int]]:
             row[k] = k if run[k].level < level else row[k + 1]
         ends.append(row)
     return ends
+
+
+def _strongest(run: list[Unit], i: int, reach: int) -> Level:
+    """The strongest boundary a chunk from ``run[i]`` could end at, within ``reach``."""
+    return min(run[k].level for k in range(i + 1, reach + 1))
 
 
 def _continues(current: list[Unit], unit: Unit) -> bool:

@@ -143,7 +143,7 @@ def _sections(runs: list[list[Unit]], depth: int) -> list[list[list[Unit]]]:
 def _fits(packer: Packer, units: list[Unit]) -> bool:
     """Exactly as records.py will count it: special tokens, the prefix the draft gets, the span."""
     (draft,) = packer.drafts([units])
-    prefix = packer.builder.prefix(draft.section_path, draft.context, draft.own_headings)
+    prefix = packer.builder.prefix(draft.section_path, draft.context, draft.own_headings, draft.context_cap)
     tokens = packer.specials + packer.builder.tokens(prefix) + packer.index.count(draft.start, draft.end)
     return tokens <= packer.opts.max_tokens
 

@@ -37,6 +37,7 @@ class Draft:
     kinds: list[str]
     context: Context = EMPTY
     own_headings: int = 0  # headings the chunk's text opens with (not repeated in the prefix)
+    context_cap: int | None = None  # tokens its prefix may take, when less than the usual share
     language: str | None = None
     symbol: str | None = None
     id: str | None = None  # strategies with their own id scheme (the fixed baseline)
@@ -76,7 +77,8 @@ class Finalizer:
 
     def _embed(self, d: Draft) -> str:
         return embed_text(
-            self.builder.prefix(d.section_path, d.context, d.own_headings), self.doc.text[d.start : d.end]
+            self.builder.prefix(d.section_path, d.context, d.own_headings, d.context_cap),
+            self.doc.text[d.start : d.end],
         )
 
     def _counts(self, drafts: list[Draft], embeds: list[str]) -> list[int]:

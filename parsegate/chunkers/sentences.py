@@ -58,6 +58,12 @@ _CONTINUES = re.compile(
     r"dieses|daher|deshalb|sie|er|es|cependant|mais|sauf|sin embargo|pero|excepto)\b",
     re.IGNORECASE,
 )
+# Japanese and Chinese write no spaces, so no word boundary follows: demonstratives ("これらの
+# 証明書は": these certificates) and connectives of contrast or consequence.
+_CONTINUES_CJK = re.compile(
+    r"これ|それ|この|その|そこで|しかし|ただし|したがって|なお|"
+    r"这|這|此|它|但|然而|因此|所以"
+)
 
 
 _EXCEPTION = re.compile(
@@ -108,7 +114,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
 
 
 def continues_previous(text: str, start: int) -> bool:
-    return _CONTINUES.match(text, start) is not None
+    return _CONTINUES.match(text, start) is not None or _CONTINUES_CJK.match(text, start) is not None
 
 
 def mentions_exception(text: str, start: int, end: int) -> bool:

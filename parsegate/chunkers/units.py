@@ -65,12 +65,16 @@ def _asks(doc: Document, el: Element) -> bool:
     return el.kind == "turn" and doc.text[el.start : el.end].rstrip().endswith("?")
 
 
-def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) -> list[Unit]:
-    """Split every unit that is alone over budget; leave the others whole."""
+def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room, whole: Room | None = None) -> list[Unit]:
+    """Split every unit that is alone over budget; leave the others whole. ``whole`` is the
+    room within which a unit stays whole (default ``room``; the packer's bare room lets a
+    paragraph's breadcrumb give way to it); a unit over it is split to ``room``."""
     out: list[Unit] = []
+    chain: Unit | None = None  # the first of the headings and lead-ins right above this unit
     for unit in units:
         tokens = index.count(unit.start, unit.end)
-        if tokens <= room(unit):
+        above, chain = chain, (chain or unit) if unit.glue_next else None
+        if tokens <= room(unit) or (whole is not None and _whole_with(index, unit, above, whole)):
             out.append(unit)
             continue
         # A whole definition is worth more than the imports and constants it uses: drop those
@@ -81,6 +85,13 @@ def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room) ->
         else:
             out.extend(_split(doc, unit, index, room))
     return out
+
+
+def _whole_with(index: SpanIndex, unit: Unit, above: Unit | None, whole: Room) -> bool:
+    """Does the unit fit whole in the larger room, with the headings or lead-in above it (which
+    stay with it)? A paragraph kept whole away from its heading would leave the heading alone."""
+    first = above or unit
+    return index.count(first.start, unit.end) <= whole(first)
 
 
 # -- one unit per element ------------------------------------------------------
