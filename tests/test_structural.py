@@ -257,3 +257,19 @@ def test_a_heading_is_not_left_alone_for_a_paragraph_kept_whole() -> None:
         "# Quarterly report of the northern region\n\nCash rose to nine million.",
         "Operations provided four million. We bought back shares for two million.",
     ]
+
+
+def test_a_table_that_fits_whole_is_not_cut_between_its_rows() -> None:
+    """A block that fits in one chunk with its lead-in ends a chunk before or after it, not inside;
+    one too big for a chunk is cut between its rows as before."""
+    rows = "".join(f"| r{i} | value {i} |\n" for i in range(3))
+    table = f"The values:\n\n| key | value |\n|---|---|\n{rows}"
+    first = "First paragraph one two three four five six seven eight nine ten."
+    source = f"{first}\n\n{table}\nAfter the table comes this closing sentence.\n"
+    _, chunks = chunk_md(source, tokenizer="words", max_tokens=30, context_share=0.0)
+    assert [c.text for c in chunks] == [first, table.strip(), "After the table comes this closing sentence."]
+    big = "".join(f"| r{i} | value {i} |\n" for i in range(12))
+    _, chunks = chunk_md(
+        f"{first}\n\nThe values:\n\n| key | value |\n|---|---|\n{big}", tokenizer="words", max_tokens=30
+    )
+    assert chunks[0].text.startswith(first) and chunks[0].text.endswith("| r0 | value 0 |")

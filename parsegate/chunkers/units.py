@@ -84,7 +84,36 @@ def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room, wh
             out.append(lean)
         else:
             out.extend(_split(doc, unit, index, room))
+    _bind_small_blocks(doc, out, index, room)
     return out
+
+
+def _bind_small_blocks(doc: Document, units: list[Unit], index: SpanIndex, room: Room) -> None:
+    """The rows of a table, the items of a list, that fit in one chunk together (with the lead-in
+    and headings that stay with them) are closer to each other than to the blocks around them: a
+    chunk ends before or after such a block where it can, not inside it. A block too big for one
+    chunk is cut between its rows as freely as between blocks: cutting before it would not spare
+    it a cut."""
+    by_id = doc.by_id()
+    n = 0
+    while n < len(units):
+        element = by_id.get(units[n].element)
+        parent = element.parent if element is not None else None
+        end = n + 1
+        while end < len(units) and parent is not None and _parent(by_id, units[end]) == parent:
+            end += 1
+        first = n  # with the lead-in and headings that stay with the block
+        while first > 0 and units[first - 1].glue_next:
+            first -= 1
+        if end - n > 1 and index.count(units[first].start, units[end - 1].end) <= room(units[first]):
+            for unit in units[n + 1 : end]:
+                unit.level = max(unit.level, Level.BLANK)
+        n = end
+
+
+def _parent(by_id: dict[str, Element], unit: Unit) -> str | None:
+    element = by_id.get(unit.element)
+    return element.parent if element is not None else None
 
 
 def _whole_with(index: SpanIndex, unit: Unit, above: Unit | None, whole: Room) -> bool:
