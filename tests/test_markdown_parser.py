@@ -43,7 +43,7 @@ def test_headings_levels_and_section_paths() -> None:
     assert headings == [(1, ("A",)), (2, ("A", "B")), (2, ("A", "C")), (1, ("D",))]
     paragraphs = [e.section_path for e in doc.elements if e.kind == "paragraph"]
     assert paragraphs == [("A", "B"), ("A", "C"), ("D",)]
-    assert doc.metadata["title"] == "A"
+    assert "title" not in doc.metadata  # two level-1 headings: A does not title D's part
 
 
 def test_nested_list_items_own_their_lines_and_point_to_parents() -> None:
@@ -210,3 +210,18 @@ def test_two_tables_without_a_blank_line_between_them_stay_two_tables() -> None:
     assert [t.data.header_text for t in tables] == ["| A | B |", "| Quarter | Revenue |"]
     q1 = next(e for e in doc.elements if e.kind == "table_row" and doc.text[e.start : e.end].endswith("| Q1 | 10 |"))
     assert q1.parent == tables[1].id
+
+
+def test_the_first_of_several_top_level_headings_is_not_the_documents_title() -> None:
+    """Concatenated documents: the first H1 titles its own part, not the ones after it, so it
+    must not ride in the breadcrumb of their chunks."""
+    one = markdown.parse(b"# Webhooks\n\nSend events.\n\n## Setup\n\nRegister a URL.\n", "a.md")
+    assert one.title == "Webhooks"
+    source = b"# Webhooks\n\nSend events.\n\n# Northwind Annual Report\n\nRevenue rose.\n"
+    doc = markdown.parse(source, "all.md")
+    assert doc.title is None
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=8)).chunk(doc)
+    assert [c.embed_text for c in chunks] == [
+        "# Webhooks\n\nSend events.",
+        "# Northwind Annual Report\n\nRevenue rose.",
+    ]

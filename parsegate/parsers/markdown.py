@@ -102,6 +102,10 @@ def parse(data: bytes, doc_id: str) -> Document:
     builder.walk(block_tokens(text, name))
     builder.split_flat_tables()
     builder.recover_gaps()
+    if builder.title_from_heading and builder.top_headings > 1:
+        # Several level-1 headings (documents concatenated, a page of parts): the first one is not
+        # the title of the others, and must not ride in the breadcrumb of every chunk after it.
+        del builder.metadata["title"]
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),
@@ -156,6 +160,8 @@ class _Builder:
         self.frames: list[_Frame] = []
         self.headings = HeadingStack()
         self.metadata: dict[str, Any] = {}
+        self.top_headings = 0  # level-1 headings (a second one means the first titles a part only)
+        self.title_from_heading = False
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
         self.deepest = 0
@@ -320,8 +326,11 @@ class _Builder:
         level = int(tok.tag[1])
         self.headings.push(level, title)
         el = self.emit("heading", tok.map, level=level)
-        if el is not None and level == 1 and "title" not in self.metadata:
-            self.metadata["title"] = title
+        if el is not None and level == 1:
+            self.top_headings += 1
+            if "title" not in self.metadata:
+                self.metadata["title"] = title
+                self.title_from_heading = True
 
     def open_list(self, tok: AnyToken) -> None:
         assert tok.map is not None
