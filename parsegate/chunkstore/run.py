@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from contextlib import ExitStack, closing
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -155,15 +155,6 @@ class RunStore:
 
 # Outcomes that say more about the run than about the file: never stored.
 _RUN_DEPENDENT = frozenset({"timeout", "memory", "worker_died"})
-
-
-def in_scope(corpus: Path, root: Path, patterns: tuple[str, ...]) -> Callable[[str], bool]:
-    """Which doc ids a run over ``corpus`` (ids relative to ``root``) with these --glob patterns reads."""
-    if corpus.is_file():
-        only = corpus.relative_to(root).as_posix()
-        return lambda doc_id: doc_id == only
-    prefix = "" if corpus == root else corpus.relative_to(root).as_posix() + "/"
-    return lambda doc_id: doc_id.startswith(prefix) and any(PurePosixPath(doc_id).match(g) for g in patterns)
 
 
 def _size(path: Path) -> int:
