@@ -4,13 +4,10 @@ as it finishes, and the run's report at the end."""
 from __future__ import annotations
 
 import gc
-import logging
-import os
 import signal
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -24,7 +21,7 @@ from parsegate.chunkers import ChunkConfig
 from parsegate.chunkers.budget import DEFAULT_TOKENIZER
 from parsegate.chunkers.chunk import chunk_set_id
 from parsegate.chunkstore.current import fingerprint, up_to_date
-from parsegate.chunkstore.quick import SECONDS_MARK, Unsupported, corpus_state, forget, invocation, remember
+from parsegate.chunkstore.quick import forget
 from parsegate.chunkstore.run import RunStore
 from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.chunkstore.writer import in_scope
@@ -32,7 +29,6 @@ from parsegate.corpus import Selection, discover
 from parsegate.engines import Engine
 from parsegate.engines.options import EngineOpt, RayAddress
 from parsegate.engines.ray_engine import EngineError, RayEngine
-from parsegate.log import log
 from parsegate.options import (
     AllowFailures,
     ConfigFile,
@@ -59,7 +55,8 @@ from parsegate.pipeline import FileOutcome
 from parsegate.quality_gates.gate import GateConfig
 from parsegate.routing import OutputError, Router
 from parsegate.run_finish import finish as finish  # `parsegate gate` imports it from here
-from parsegate.run_finish import finish_current, render_current
+from parsegate.run_finish import finish_current
+from parsegate.run_note import note_possible, remembered, settings_note
 from parsegate.runner import choose_workers, run_corpus
 from parsegate.store import PARTIAL_FILES, OutputBusy, OutputLock, archive_previous
 from parsegate.strategy_options import (
@@ -269,15 +266,7 @@ def run(
     # What the imports and the set-up made outlives the run: out of the collector's way, whose full
     # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).
     gc.freeze()
-    # An unchanged re-run may be answered by chunkstore/quick.py from a note this run leaves, when
-    # everything its settings read is known to it: not a tokenizer file, a model, a password or -v.
-    quick_ok = (
-        engine == "local"
-        and strategy != "semantic"
-        and not Path(tokenizer).exists()
-        and not os.environ.get("PARSEGATE_PDF_PASSWORD")
-        and not log.isEnabledFor(logging.DEBUG)
-    )
+    quick_ok = note_possible(engine, strategy, tokenizer)
     try:
         with (
             hold(out, "run"),
@@ -302,7 +291,7 @@ def run(
             )
             # Before the corpus is listed: a file changed after this is seen by the next run's check.
             quick = run_store is not None and quick_ok
-            note = _note(corpus, outputs, include_hidden, config, patterns) if quick else None
+            note = settings_note(corpus, outputs, include_hidden, config, patterns) if quick else None
             sources = discover(corpus, selection, root)
             # With a store, only the files it does not hold are worth workers.
             to_parse = sources if run_store is None else run_store.plan(sources)
@@ -343,7 +332,7 @@ def run(
             record["workers_replaced"] = supervisor.replaced
             if previous is not None and run_store is not None:
                 _store_finish(run_store, record, corpus, doc_root, patterns)
-                with _remembered(out, note, run_store, previous["outputs"]["fingerprint"], allow_failures):
+                with remembered(out, note, run_store, previous["outputs"]["fingerprint"], allow_failures):
                     finish_current(out, record, previous, files, gate, seconds, allow_failures)
                 return
             _finish_outputs(router, out)
@@ -356,7 +345,7 @@ def run(
                 outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
             pages = None if run_store is None else run_store.pages()
             try:
-                with _remembered(out, note if outputs_of else None, run_store, outputs_of, allow_failures):
+                with remembered(out, note if outputs_of else None, run_store, outputs_of, allow_failures):
                     finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
             except typer.Exit:  # run.json is written, the gate failed: the run is complete all the same
                 router.discard_journal()
@@ -366,67 +355,6 @@ def run(
         fail("interrupted before any document was read; nothing was written", INTERRUPTED)
     finally:
         gc.unfreeze()  # a caller in the same process (tests, the Python API) collects as before
-
-
-def _note(
-    corpus: Path, skip: tuple[Path, ...], include_hidden: bool, config: Path | None, patterns: tuple[str, ...]
-) -> dict[str, Any] | None:
-    """What chunkstore/quick.py's note says of the settings and the corpus (None: it cannot say)."""
-    cwd = Path.cwd()
-    inputs = [str(config.resolve())] if config else [str(cwd / "parsegate.toml"), str(cwd / "pyproject.toml")]
-    folders = [str(p) for p in skip]
-    try:
-        state, files = corpus_state(str(corpus.resolve()), folders, include_hidden)
-    except (OSError, Unsupported):
-        return None
-    return {
-        "invocation": invocation(sys.argv[1:], str(cwd), inputs),
-        "inputs": inputs,
-        "corpus": str(corpus.resolve()),
-        "skip": folders,
-        "include_hidden": include_hidden,
-        "corpus_state": state,
-        "patterns": list(patterns),
-        "files": files,
-    }
-
-
-@contextmanager
-def _remembered(
-    out: Path, note: dict[str, Any] | None, run_store: RunStore | None, run_fingerprint: str | None, allow: bool
-) -> Iterator[None]:
-    """After the run's outputs and run.json are written (the gate passed or failed), the note for
-    the next unchanged run (chunkstore/quick.py); an error leaves none."""
-    status = 0
-    try:
-        yield
-    except typer.Exit as exc:
-        status = exc.exit_code
-        raise
-    finally:
-        if note is not None and run_store is not None and run_fingerprint and status in (0, 1):
-            _write_note(out, note, run_store, run_fingerprint, allow)
-
-
-def _write_note(out: Path, note: dict[str, Any], run_store: RunStore, run_fingerprint: str, allow: bool) -> None:
-    documents = [(str(p.source.path), p.doc.doc_id, p.doc.version) for p in run_store.planned if p.doc is not None]
-    if len(documents) != len(run_store.planned):
-        return
-    shown, status = render_current(out, 0.0, allow)  # its title says "in 0.0s" (SECONDS_MARK)
-    files = note.pop("files")
-    note.update(
-        out=str(out.resolve()),
-        fingerprint=run_fingerprint,
-        store=str(run_store.path.resolve()),
-        chunk_set=run_store.chunk_set,
-        root=run_store.corpus,
-        workers=choose_workers(0, []),
-        shown=shown,
-        seconds_mark=SECONDS_MARK,
-        exit=status,
-    )
-    with suppress(OSError):  # no note: the next run takes the full path
-        remember(out, note, files, documents)
 
 
 def _archive(out: Path) -> None:

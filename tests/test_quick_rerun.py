@@ -228,3 +228,14 @@ def test_the_store_is_asked_for_the_chunk_set_and_every_result(work: Path) -> No
         assert quick._holds(db, note["chunk_set"], note["documents"])
         assert not quick._holds(db, note["chunk_set"], [*note["documents"], ["d.md", "sha256:00"]])
         assert not quick._holds(db, "cs-other", note["documents"])
+
+
+def test_a_run_stopped_before_its_end_leaves_no_note(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _edit(work)
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_run, "finish", stopped)
+    assert command(monkeypatch, main, ARGV) == 130
+    assert not (work / "out" / quick.NOTE).exists()

@@ -7,7 +7,8 @@ and rich (about 0.15 s, most of such a run). So a run with a store leaves a note
 and what it read:
 
 - the invocation: a hash of the arguments, the working folder, the whole environment (less the
-  shell's own bookkeeping), the interpreter, parsegate's files (name, size, mtime) and the
+  shell's own bookkeeping), the terminal's size (or that stderr is not one: the summary is kept as
+  rendered), the interpreter, parsegate's files (name, size, mtime) and the
   installed distributions (their ``*.dist-info`` names carry the versions the parsers' versions
   are read from), and of every file the settings read (the gate's config file, or the
   ``parsegate.toml`` and ``pyproject.toml`` that would be read in the working folder);
@@ -72,7 +73,7 @@ def invocation(argv: list[str], cwd: str, inputs: list[str]) -> str:
     code and the installed distributions, and the bytes of each input file (absent: named so)."""
     digest = hashlib.sha256()
     env = sorted((k, v) for k, v in os.environ.items() if k not in _VOLATILE)
-    parts: list[Any] = [argv, cwd, env, sys.version, sys.executable, _code(), _installed(), os.isatty(2)]
+    parts: list[Any] = [argv, cwd, env, sys.version, sys.executable, _code(), _installed(), _terminal()]
     digest.update(_text(parts))
     for path in inputs:
         digest.update(_text(path))
@@ -81,6 +82,14 @@ def invocation(argv: list[str], cwd: str, inputs: list[str]) -> str:
         except FileNotFoundError:
             digest.update(b"absent")
     return digest.hexdigest()
+
+
+def _terminal() -> tuple[int, int] | None:
+    """The terminal's size (the note keeps the summary as rendered for it), or None: not one."""
+    try:
+        return tuple(os.get_terminal_size(2)) if os.isatty(2) else None  # type: ignore[return-value]
+    except OSError:
+        return None
 
 
 def _code() -> list[tuple[str, int, int]]:
