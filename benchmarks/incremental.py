@@ -8,7 +8,8 @@ Corpora: the fastapi docs (155 Markdown files, 1.9 MB), the real PDF and Office 
 ../shared/corpus (36 files, 3 MB: parsing dominates their first run) and a generated corpus of
 2,000 files (Markdown, plain text and Python, 2-12 KB each, seeded). Wall-clock and CPU seconds
 (the run's process and its workers) are both recorded, with the load average: on a shared machine
-the CPU ratio is the steadier one. Peak memory: the largest resident set of
+the CPU ratio is the steadier one; before each first run the benchmark waits until other work
+uses under 10% of the machine (benchmarks/quiet.py). Peak memory: the largest resident set of
 the run's process and its workers (ru_maxrss of the waited children). parsegate is byte-compiled
 first, as an installed package is.
 
@@ -31,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from quiet import wait_for_quiet
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus"
@@ -143,8 +146,10 @@ def measure(name: str, corpus: Path, work: Path, repeat: int) -> dict[str, Any]:
     corpus (``repeat`` of them, into the same OUTDIR); the medians of each, and their ratio."""
     load_before = round(os.getloadavg()[0], 2)
     firsts, agains = [], []
+    busy_seen = []
     for n in range(repeat):
         place = work / f"r{n}"
+        busy_seen.append(round(wait_for_quiet(0.1), 3))
         firsts.append(run(corpus, place / "first"))
         if n == 0:
             shutil.copytree(firsts[0]["out"], work / "first-kept", ignore=shutil.ignore_patterns("history"))
@@ -166,6 +171,7 @@ def measure(name: str, corpus: Path, work: Path, repeat: int) -> dict[str, Any]:
         "cpu_speedup": round(first["cpu_seconds"] / again["cpu_seconds"], 1),
         "load_average_1min_before": load_before,
         "load_average_1min_after": round(os.getloadavg()[0], 2),
+        "busy_share_before_each_first_run": busy_seen,
         "rerun_store": agains[-1]["store"],
         "rerun_outputs_up_to_date": all(r["up_to_date"] for r in agains),
         # The re-runs were answered from the note the first run left (chunkstore/quick.py), before

@@ -212,7 +212,9 @@ def rerun(argv: list[str]) -> int | None:
         for out in _out_candidates(argv):
             done = _rerun_in(Path(out), argv, started, clock)
             if done is not None:
-                return done
+                status, shown = done
+                sys.stderr.write(shown)  # after the work: a closed stderr cannot send it down the full path
+                return status
     except KeyboardInterrupt:
         sys.stderr.write("parsegate: error: interrupted before any document was read; nothing was written\n")
         return 130
@@ -239,7 +241,7 @@ def _out_candidates(argv: list[str]) -> list[str]:
     return found
 
 
-def _rerun_in(out: Path, argv: list[str], started: datetime, clock: float) -> int | None:
+def _rerun_in(out: Path, argv: list[str], started: datetime, clock: float) -> tuple[int, str] | None:
     try:
         written = (out / NOTE).read_bytes()
         note = orjson.loads(written)
@@ -255,7 +257,8 @@ def _rerun_in(out: Path, argv: list[str], started: datetime, clock: float) -> in
         return None  # the full path reads, refuses or reports it with its reason
 
 
-def _current_run(out: Path, note: dict[str, Any], started: datetime, clock: float) -> int | None:
+def _current_run(out: Path, note: dict[str, Any], started: datetime, clock: float) -> tuple[int, str] | None:
+    """The exit status and what to print, once run.json and the store say this run happened."""
     state, _files = corpus_state(note["corpus"], note["skip"], note["include_hidden"])
     if state != note["corpus_state"]:
         return None
@@ -286,9 +289,7 @@ def _current_run(out: Path, note: dict[str, Any], started: datetime, clock: floa
     write_atomic(out / "run.json", pretty_json(run))
     # The terminal's summary as the run that wrote the note rendered it for an up-to-date re-run,
     # with this run's time in its title.
-    shown = str(note["shown"])
-    sys.stderr.write(shown.replace(SECONDS_MARK, f"in {seconds:.1f}s", 1))
-    return int(note["exit"])
+    return int(note["exit"]), str(note["shown"]).replace(SECONDS_MARK, f"in {seconds:.1f}s", 1)
 
 
 # What run.json says of this run rather than of its outputs, rewritten in place (key order kept).
