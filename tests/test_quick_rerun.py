@@ -111,7 +111,9 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "a binary file added (left out, counted)": lambda w: (w / "corpus" / "x.bin").write_bytes(b"\x00\x01" * 9),
     "a .gitignore added": lambda w: (w / "corpus" / ".gitignore").write_text("b.md\n"),
     "a folder added": lambda w: (w / "corpus" / "sub").mkdir(),
-    "an output edited": lambda w: (w / "out" / "chunks.jsonl").write_bytes(b"{}\n"),
+    "an output edited": lambda w: (w / "out" / "chunks.jsonl").write_text(  # a chunk left out, every line valid
+        "".join((w / "out" / "chunks.jsonl").read_text().splitlines(keepends=True)[:-1])
+    ),
     "an output deleted": lambda w: (w / "out" / "report.html").unlink(),
     "a partial output left": lambda w: (w / "out" / "chunks.jsonl.partial").write_bytes(b""),
     "a gate config in the working folder": lambda w: (w / "parsegate.toml").write_text("[gate]\nmin_documents = 1\n"),
