@@ -3,22 +3,27 @@ corpora of many files: is 2 ever slower than 1?
 
 Each measurement is a whole run as a user sees it (workers started cold, every document parsed,
 chunked, gated and written), through the same code `parsegate run` uses. The worker counts
-alternate within each repeat so that a busy machine slows all of them alike; the statistic is
-the median wall time.
+alternate within each repeat so that a busy machine slows all of them alike, and before each
+pair the benchmark waits until other work uses under 10% of the machine (up to 5 minutes; the
+busy share seen is recorded): another process on one of the two cores halves what two workers
+can show. The statistic is the median wall time.
 
-    .venv/bin/python benchmarks/workers.py [--repeat 3]
+    .venv/bin/python benchmarks/workers.py [--repeat 3] [--quiet 0.1]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import sysconfig
 import tempfile
 import time
 from pathlib import Path
+
+from quiet import wait_for_quiet
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.corpus import Selection, Source, discover
@@ -63,15 +68,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "workers.json")
+    parser.add_argument(
+        "--quiet", type=float, default=0.1, help="before each pair of runs, wait until the machine is this idle"
+    )
     args = parser.parse_args()
     config = Chunker(ChunkConfig()).config
     results = {}
     for name, sources in corpora().items():
         megabytes = sum(s.path.stat().st_size for s in sources) / 1e6
         auto = choose_workers(0, sources)
+        load_before = round(os.getloadavg()[0], 2)
         times: dict[str, list[float]] = {"1": [], "2": []}
         cpus: dict[str, list[float]] = {"1": [], "2": []}
+        busy_seen = []
         for _ in range(args.repeat):
+            busy_seen.append(round(wait_for_quiet(args.quiet), 3))
             for workers in ("1", "2"):
                 wall, used = one_run(sources, config, int(workers))
                 times[workers].append(wall)
@@ -88,6 +99,10 @@ def main() -> None:
             "cpu_seconds_2_workers": round(cpu_two, 2),
             "auto_workers": auto,
             "all_seconds": {k: [round(t, 2) for t in v] for k, v in times.items()},
+            # Other work on the machine slows two workers more than one: the 1-minute load average.
+            "load_average_1min_before": load_before,
+            "load_average_1min_after": round(os.getloadavg()[0], 2),
+            "busy_share_before_each_pair": busy_seen,
         }
         print(
             f"{name:32} {len(sources):4} files {megabytes:6.2f} MB  1 worker {one:6.2f} s  2 workers {two:6.2f} s  "

@@ -21,8 +21,10 @@ from parsegate.chunkers import ChunkConfig
 from parsegate.chunkers.budget import DEFAULT_TOKENIZER
 from parsegate.chunkers.chunk import chunk_set_id
 from parsegate.chunkstore.current import fingerprint, up_to_date
-from parsegate.chunkstore.run import RunStore, in_scope
+from parsegate.chunkstore.quick import forget
+from parsegate.chunkstore.run import RunStore
 from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
+from parsegate.chunkstore.writer import in_scope
 from parsegate.corpus import Selection, discover
 from parsegate.engines import Engine
 from parsegate.engines.options import EngineOpt, RayAddress
@@ -54,6 +56,7 @@ from parsegate.quality_gates.gate import GateConfig
 from parsegate.routing import OutputError, Router
 from parsegate.run_finish import finish as finish  # `parsegate gate` imports it from here
 from parsegate.run_finish import finish_current
+from parsegate.run_note import note_possible, remembered, settings_note
 from parsegate.runner import choose_workers, run_corpus
 from parsegate.store import PARTIAL_FILES, OutputBusy, OutputLock, archive_previous
 from parsegate.strategy_options import (
@@ -263,6 +266,7 @@ def run(
     # What the imports and the set-up made outlives the run: out of the collector's way, whose full
     # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).
     gc.freeze()
+    quick_ok = note_possible(engine, strategy, tokenizer)
     try:
         with (
             hold(out, "run"),
@@ -270,6 +274,7 @@ def run(
             _open_store(store_path, chunk_sets, config_record, doc_root) as run_store,
             _engine(engine, chunker.config, limits, workers, ray_address) as supervisor,
         ):
+            forget(out)  # before anything in OUTDIR changes: a note vouches only for what it saw
             if run_store is None:
                 supervisor.start(1)  # it imports while the corpus is listed
             started = datetime.now(UTC)
@@ -284,6 +289,9 @@ def run(
                 excludes=tuple(exclude or ()),
                 gitignore=not no_gitignore,
             )
+            # Before the corpus is listed: a file changed after this is seen by the next run's check.
+            quick = run_store is not None and quick_ok
+            note = settings_note(corpus, outputs, include_hidden, config, patterns) if quick else None
             sources = discover(corpus, selection, root)
             # With a store, only the files it does not hold are worth workers.
             to_parse = sources if run_store is None else run_store.plan(sources)
@@ -324,7 +332,8 @@ def run(
             record["workers_replaced"] = supervisor.replaced
             if previous is not None and run_store is not None:
                 _store_finish(run_store, record, corpus, doc_root, patterns)
-                finish_current(out, record, previous, files, gate, seconds, allow_failures)
+                with remembered(out, note, run_store, previous["outputs"]["fingerprint"], allow_failures):
+                    finish_current(out, record, previous, files, gate, seconds, allow_failures)
                 return
             _finish_outputs(router, out)
             if output_format == "parquet":
@@ -336,7 +345,8 @@ def run(
                 outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
             pages = None if run_store is None else run_store.pages()
             try:
-                finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
+                with remembered(out, note if outputs_of else None, run_store, outputs_of, allow_failures):
+                    finish(out, doc_root, record, files, gate, seconds, allow_failures, pages, router.gated, outputs_of)
             except typer.Exit:  # run.json is written, the gate failed: the run is complete all the same
                 router.discard_journal()
                 raise

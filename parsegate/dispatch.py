@@ -1,6 +1,7 @@
 """Which document an idle worker takes next.
 
-Documents are taken in the order given (largest first, for a run with several workers), with
+Documents are taken in the order given (for a run with several workers, ``schedule``: the
+costliest first, the first of a slow-to-import format counting its libraries' import), with
 one exception: a format whose libraries are slow to import (docling's, about 4 s of CPU for
 DOCX, PPTX, XLSX and HTML) stays with the workers that have imported them already, unless there
 is enough of it left to be worth a second import. A corpus with a few Office files among many
@@ -17,6 +18,14 @@ from pathlib import Path
 HEAVY = {suffix: "office" for suffix in (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")}
 SHARE_BYTES = 1_000_000  # of a heavy format left: worth importing its libraries in one more worker
 
+# Rough CPU cost of a document (benchmarks/scaling.py on the 2-core machines), to choose the worker
+# count (runner.choose_workers) and the order: seconds per file, per MB by suffix, and a format's
+# libraries on first use.
+PER_FILE = 0.01
+PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
+PER_MB_DEFAULT = 1.5  # Markdown, code
+FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
+
 
 @dataclass(frozen=True)
 class Task:
@@ -27,6 +36,28 @@ class Task:
 
 def family(path: Path) -> str | None:
     return HEAVY.get(path.suffix.lower())
+
+
+def cost(path: Path) -> float:
+    """Estimated seconds to read one document, its libraries' import aside."""
+    suffix = path.suffix.lower()
+    return PER_FILE + _size(path) / 1e6 * PER_MB.get(suffix, PER_MB_DEFAULT)
+
+
+def schedule(tasks: list[Task]) -> list[Task]:
+    """The order for several workers: the costliest document first, and the first document of a
+    format that is slow to import carries that import. A run ends when its last document does:
+    a long one started last keeps one worker busy while the others idle. (The shared corpus's
+    one web page took 4.2 s, docling's import in it, and started after 2.8 s of PDFs: its worker
+    finished 2.7 s after the other had run out of work.)"""
+    costs = {task.index: cost(task.path) for task in tasks}
+    imported: set[str] = set()
+    for task in sorted(tasks, key=lambda t: costs[t.index], reverse=True):
+        libraries = family(task.path) or task.path.suffix.lower()
+        if libraries not in imported:
+            imported.add(libraries)
+            costs[task.index] += FIRST_USE.get(task.path.suffix.lower(), 0.0)
+    return sorted(tasks, key=lambda t: costs[t.index], reverse=True)
 
 
 class Pending:

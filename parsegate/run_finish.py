@@ -12,7 +12,7 @@ from rich.text import Text
 
 from parsegate.chunkstore.current import outputs_record
 from parsegate.options import err, fail
-from parsegate.pipeline import FileOutcome, outcome_dict, summarize
+from parsegate.pipeline import FileOutcome, outcome_dict, outcome_from_dict, summarize
 from parsegate.quality_gates.gate import GateConfig, Verdict
 from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import print_report
@@ -82,6 +82,22 @@ def finish_current(
         fail(f"cannot write the run's report in {out}: {exc.strerror or exc}")
     empty = summary["chunked"] + summary["failed"] == 0 and not record.get("allow_empty")
     _conclude(out, record, report, summary, files, seconds, allow_failures, empty, "outputs up to date")
+
+
+def render_current(out: Path, seconds: float, allow_failures: bool) -> tuple[str, int]:
+    """What an up-to-date re-run of the run just written to OUTDIR prints (on this console, with
+    this -q), and its exit status: chunkstore/quick.py's note keeps it for that re-run."""
+    run = orjson.loads((out / "run.json").read_bytes())
+    report = orjson.loads((out / "report.json").read_bytes())
+    summary, files = run["summary"], [outcome_from_dict(f) for f in run["files"]]
+    empty = summary["chunked"] + summary["failed"] == 0 and not run.get("allow_empty")
+    status = 0
+    with err.capture() as shown:
+        try:
+            _conclude(out, run, report, summary, files, seconds, allow_failures, empty, "outputs up to date")
+        except typer.Exit as exc:
+            status = exc.exit_code
+    return shown.get(), status
 
 
 def _conclude(

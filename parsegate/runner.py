@@ -4,9 +4,9 @@ or failed with a reason, and each is written out the moment it finishes.
 How many workers: as many as asked, or (by default) as many as the corpus is worth. A worker
 costs its start (an interpreter, the tokenizer; a format's libraries on first use: docling's
 take seconds), so a handful of small files get one worker, and a second core is used only when
-there is enough work for both. Documents go to workers largest first (one big file must not
-finish last on an otherwise idle pool) — or, with one worker, in sorted order, which is also the
-order of the output, so the output needs no reordering at the end.
+there is enough work for both. Documents go to workers costliest first (one long document must
+not finish last on an otherwise idle pool: dispatch.schedule) — or, with one worker, in sorted
+order, which is also the order of the output, so the output needs no reordering at the end.
 """
 
 from __future__ import annotations
@@ -15,17 +15,11 @@ import os
 from collections.abc import Callable
 
 from parsegate.corpus import Source
-from parsegate.dispatch import Task
+from parsegate.dispatch import FIRST_USE, Task, cost, schedule
 from parsegate.engines import Engine
 from parsegate.pipeline import FileOutcome
 from parsegate.routing import Router
 
-# Rough CPU cost of a document, for choosing the worker count only (benchmarks/scaling.py on the
-# 2-core machines): seconds per file, per MB by suffix, and a format's libraries on first use.
-_PER_FILE = 0.01
-_PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
-_PER_MB_DEFAULT = 1.5  # Markdown, code
-_FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
 # Estimated seconds of work that pay for starting one more worker. Measured (benchmarks/workers.py,
 # near-quiet 2-core machine): a second worker is 1.55x faster already on the fastapi docs (1.6 s of
 # work for one) and breaks even on 3 small files (0.2 s), so one second of work is enough.
@@ -37,8 +31,8 @@ def estimated_seconds(sources: list[Source]) -> float:
     first_use: dict[str, float] = {}
     for source in sources:
         suffix = source.path.suffix.lower()
-        total += _PER_FILE + _size(source) / 1e6 * _PER_MB.get(suffix, _PER_MB_DEFAULT)
-        first_use[suffix] = _FIRST_USE.get(suffix, 0.0)
+        total += cost(source.path)
+        first_use[suffix] = FIRST_USE.get(suffix, 0.0)
     return total + sum(first_use.values())
 
 
@@ -50,13 +44,6 @@ def choose_workers(requested: int, sources: list[Source]) -> int:
     return max(1, min(cores, len(sources), int(estimated_seconds(sources) / WORK_PER_WORKER)))
 
 
-def _size(source: Source) -> int:
-    try:
-        return source.path.stat().st_size
-    except OSError:
-        return 0
-
-
 def run_corpus(
     sources: list[Source],
     router: Router,
@@ -66,7 +53,7 @@ def run_corpus(
     """Every source's outcome, in sorted order; each routed (and written) as it finishes."""
     tasks = [Task(n, s.path, s.doc_id) for n, s in enumerate(sources)]
     if supervisor.size > 1:
-        tasks.sort(key=lambda t: _size(sources[t.index]), reverse=True)
+        tasks = schedule(tasks)
     found: dict[int, FileOutcome] = {}
     for done in supervisor.run(tasks):
         router.route(done.outcome, done.lines, done.task.index)

@@ -24,9 +24,11 @@ from typing import Any
 
 import orjson
 
-from parsegate.routing import JOURNAL, OUTPUTS
-
 RUN_SCHEMA = "parsegate.run/1"
+# routing.OUTPUTS and routing.JOURNAL (tests/test_quick_rerun.py holds them equal), named here so
+# that this module imports no gate: an unchanged re-run's check (chunkstore/quick.py) uses it.
+OUTPUTS = ("chunks.jsonl", "quarantine.jsonl")
+JOURNAL = "run.jsonl.partial"
 RUN_FILES = ("chunks.jsonl", "quarantine.jsonl", "run.json", "report.json", "report.html", "chunks.parquet")
 PARTIAL_FILES = (*(f"{name}.partial" for name in OUTPUTS), JOURNAL)
 LOCK = ".parsegate.lock"

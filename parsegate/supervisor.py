@@ -182,7 +182,11 @@ class Supervisor:
             self._assign(pending)
             for event in self.selector.select(self._timeout()):
                 self._read(*event[0].data)
-            yield from self._collect()
+            finished = list(self._collect())
+            # The workers that finished get their next document before the caller routes, gates
+            # and writes the finished ones: the parent's work is not on the workers' path.
+            self._assign(pending)
+            yield from finished
 
     def _assign(self, pending: Pending) -> None:
         loaded = {f for w in self.workers for f in w.families}

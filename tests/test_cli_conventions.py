@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate import __version__, cli
+from parsegate import __version__, cli, cli_app
 from parsegate.cli import app
 
 runner = CliRunner()
@@ -100,7 +100,7 @@ def test_exit_codes_usage_input_and_internal_error(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom in a parser")
 
-    monkeypatch.setattr(cli, "parse_source", crash)
+    monkeypatch.setattr(cli_app, "parse_source", crash)  # the commands live in cli_app; cli.main runs them
     monkeypatch.setattr(sys, "argv", ["parsegate", "chunk", str(doc)])
     with pytest.raises(SystemExit) as exited:
         cli.main()

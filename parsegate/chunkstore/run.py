@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from contextlib import ExitStack, closing
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -17,7 +17,7 @@ from parsegate.chunkstore.plan import Planned, plan, reusable, reusable_failures
 from parsegate.chunkstore.schema import StoreError, StoreLock, connect
 from parsegate.chunkstore.writer import Doc, add_chunk_set, mark_gone, record_document, record_reused
 from parsegate.corpus import Source
-from parsegate.dispatch import Task
+from parsegate.dispatch import Task, schedule
 from parsegate.engines import Engine
 from parsegate.pipeline import FileOutcome, outcome_dict, outcome_from_dict
 from parsegate.routing import Router
@@ -84,7 +84,7 @@ class RunStore:
         self.counts["reused"] = len(reused)
         tasks = [Task(p.index, p.source.path, p.source.doc_id) for p in self.planned if not p.reuse]
         if supervisor.size > 1:
-            tasks.sort(key=lambda t: _size(t.path), reverse=True)
+            tasks = schedule(tasks)
         for done in supervisor.run(tasks):
             router.route(done.outcome, done.lines, done.task.index)
             self._record(self.planned[done.task.index], done.outcome, done.lines)
@@ -155,19 +155,3 @@ class RunStore:
 
 # Outcomes that say more about the run than about the file: never stored.
 _RUN_DEPENDENT = frozenset({"timeout", "memory", "worker_died"})
-
-
-def in_scope(corpus: Path, root: Path, patterns: tuple[str, ...]) -> Callable[[str], bool]:
-    """Which doc ids a run over ``corpus`` (ids relative to ``root``) with these --glob patterns reads."""
-    if corpus.is_file():
-        only = corpus.relative_to(root).as_posix()
-        return lambda doc_id: doc_id == only
-    prefix = "" if corpus == root else corpus.relative_to(root).as_posix() + "/"
-    return lambda doc_id: doc_id.startswith(prefix) and any(PurePosixPath(doc_id).match(g) for g in patterns)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0

@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import orjson
@@ -151,3 +152,12 @@ def mark_gone(
             [(stamp, chunk_set, corpus, doc_id) for doc_id in gone],
         )
     return gone
+
+
+def in_scope(corpus: Path, root: Path, patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Which doc ids a run over ``corpus`` (ids relative to ``root``) with these --glob patterns reads."""
+    if corpus.is_file():
+        only = corpus.relative_to(root).as_posix()
+        return lambda doc_id: doc_id == only
+    prefix = "" if corpus == root else corpus.relative_to(root).as_posix() + "/"
+    return lambda doc_id: doc_id.startswith(prefix) and any(PurePosixPath(doc_id).match(g) for g in patterns)
