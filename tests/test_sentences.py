@@ -41,3 +41,25 @@ def test_sentences_that_lean_on_the_previous_one() -> None:
     assert continues_previous("しかし、例外があります。", 0)
     assert continues_previous("因此我们需要证书。", 0)
     assert not continues_previous("証明書は無料です。", 0)
+
+
+def test_a_sentence_with_an_additive_particle_early_leans_on_the_one_before() -> None:
+    assert continues_previous("Static methods are also transformed on lookup.", 0)
+    assert continues_previous("Moreover, the limit applies to contractors.", 0)
+    assert continues_previous("Das gilt auch für Auftragnehmer.", 0)
+    # Only early in the sentence: far into it, "also" belongs to a clause of its own.
+    late = "The report lists every site, every observer and every instrument in use on the day, and also the weather."
+    assert late.index("also") > 80 and not continues_previous(late, 0)
+    assert not continues_previous("Alsop Street is closed.", 0)
+
+
+def test_a_cut_avoids_the_sentence_that_says_also() -> None:
+    from parsegate.chunkers import ChunkConfig, Chunker
+    from parsegate.parsers import text
+
+    source = "Class methods are bound to their class. Static methods are also transformed there. Then the topic changes to something else."
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=14)).chunk(text.parse(source.encode(), "p.txt"))
+    assert [c.text for c in chunks] == [
+        "Class methods are bound to their class. Static methods are also transformed there.",
+        "Then the topic changes to something else.",
+    ]

@@ -54,7 +54,8 @@ _ANY = re.compile(
 _CONTINUES = re.compile(
     r"(?:however|but|except|unless|otherwise|this|that|these|those|such|it|its|they|them|their|"
     r"he|she|his|her|therefore|thus|hence|also|in that case|in this case|if so|then|instead|"
-    r"nevertheless|notwithstanding|exceptions?|note|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
+    r"nevertheless|notwithstanding|exceptions?|note|moreover|furthermore|likewise|similarly|additionally|"
+    r"in addition|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
     r"dieses|daher|deshalb|sie|er|es|cependant|mais|sauf|sin embargo|pero|excepto)\b",
     re.IGNORECASE,
 )
@@ -72,6 +73,8 @@ _EXCEPTION = re.compile(
     re.IGNORECASE,
 )
 _EXCEPTION_REACH = 300  # characters of the next sentence looked at
+_ALSO = re.compile(r"\b(?:also|auch|aussi|también)\b", re.IGNORECASE)
+_ALSO_REACH = 80  # characters: the first clause or so (later, "also" belongs to a clause of its own)
 
 
 class Boundary(NamedTuple):
@@ -114,7 +117,11 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
 
 
 def continues_previous(text: str, start: int) -> bool:
-    return _CONTINUES.match(text, start) is not None or _CONTINUES_CJK.match(text, start) is not None
+    if _CONTINUES.match(text, start) is not None or _CONTINUES_CJK.match(text, start) is not None:
+        return True
+    # "Static methods are also transformed": an additive particle early in a sentence presupposes
+    # what the sentence before said.
+    return _ALSO.search(text, start, start + _ALSO_REACH) is not None
 
 
 def mentions_exception(text: str, start: int, end: int) -> bool:
