@@ -50,10 +50,13 @@ class Packer:
         room = self._rooms.get(key)
         if room is None:
             prefix = self.builder.prefix(key[0], first.context, int(key[2]))
-            content = self.opts.max_tokens - self.specials
-            kept = content // 4 if reserve and self.opts.overlap > 0 else 0
-            room = self._rooms[key] = content - kept - self.builder.tokens(prefix)
+            room = self._rooms[key] = self._content(reserve) - self.builder.tokens(prefix)
         return room
+
+    def _content(self, reserve: bool) -> int:
+        """Content tokens of any chunk (less the quarter --overlap keeps free, if ``reserve``)."""
+        content = self.opts.max_tokens - self.specials
+        return content - (content // 4 if reserve and self.opts.overlap > 0 else 0)
 
     def bare_room(self, first: Unit, reserve: bool = True) -> int:
         """The room of a chunk of prose whose context is its breadcrumb alone, if the breadcrumb
@@ -61,8 +64,7 @@ class Packer:
         then gets what its text leaves, see drafts()). Any other context keeps its share."""
         if first.context != EMPTY or first.kind in CODE_KINDS:
             return self.room(first, reserve=reserve)
-        content = self.opts.max_tokens - self.specials
-        return content - (content // 4 if reserve and self.opts.overlap > 0 else 0)
+        return self._content(reserve)
 
     def tokens(self, units: list[Unit]) -> int:
         return self.index.count(units[0].start, units[-1].end)
@@ -260,7 +262,7 @@ class Packer:
         tokens = self.tokens(units)
         if tokens <= self.room(units[0], reserve=False):
             return None
-        return max(0, self.opts.max_tokens - self.specials - tokens)
+        return max(0, self._content(reserve=False) - tokens)
 
     def add_overlap(self, drafts: list[Draft], chunks: list[list[Unit]]) -> None:
         """--overlap N: start each chunk N sentences early, inside its own section, within budget."""

@@ -97,8 +97,7 @@ def _bind_small_blocks(doc: Document, units: list[Unit], index: SpanIndex, room:
     by_id = doc.by_id()
     n = 0
     while n < len(units):
-        element = by_id.get(units[n].element)
-        parent = element.parent if element is not None else None
+        parent = _parent(by_id, units[n])
         end = n + 1
         while end < len(units) and parent is not None and _parent(by_id, units[end]) == parent:
             end += 1
