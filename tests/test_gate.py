@@ -246,6 +246,23 @@ def test_code_chunks_hold_whole_definitions_and_carry_their_context() -> None:
     assert rates(measure(doc, one, whole.counter, 256), 8)["code_whole_definitions"] == 1.0
 
 
+def test_a_chunk_missing_its_imports_is_faulted_for_the_first_one_in_source_order() -> None:
+    """The fault names one missing line: the first in the file, on every run (it came from a set,
+    whose order changed with the interpreter's hash seed between runs)."""
+    from parsegate.parsers import code
+
+    names = ["json", "os", "re", "sys", "abc", "csv", "ast", "io", "gc", "uu"]
+    imports = "".join(f"import {n}\n" for n in names)
+    body = "def use(x):\n    return " + " + ".join(f"{n}.x" for n in names) + "\n"
+    doc = code.parse((imports + "\n\n" + body).encode(), "use.py")
+    chunker = Chunker(ChunkConfig(max_tokens=256))
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    for r in records:
+        r["embed_text"] = r["embed_text"].replace("import ", "imp0rt ")
+    facts = measure(doc, records, chunker.counter, 256)
+    assert [f["why"] for f in facts.faults["code_context"]] == ["lacks 'import json'"]
+
+
 def test_context_share_is_measured_and_can_fail(fixture) -> None:
     """The share of embedded tokens that context prefixes take, from real counts of embed_text
     and text; a prefix padded with noise raises it past a threshold."""

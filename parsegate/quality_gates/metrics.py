@@ -196,8 +196,11 @@ def _measure_code_context(facts: DocFacts, doc: Document, records: list[dict[str
         facts.code_whole += len(inside) == len(held)
         # A definition held whole needs its imports and enclosing headers; a chunk inside a
         # definition needs that definition's header.
-        needed = {line for e in inside if isinstance(e.data, CodeData) for line in e.data.context}
-        needed |= {e.data.signature for e in around if isinstance(e.data, CodeData) and e.data.signature}
+        # In source order (dict keys, not a set): the fault names the first line missing, the
+        # same one on every run (a set's order changed with the interpreter's hash seed).
+        needed = dict.fromkeys(line for e in inside if isinstance(e.data, CodeData) for line in e.data.context)
+        headers = (e.data.signature for e in around if isinstance(e.data, CodeData) and e.data.signature)
+        needed.update(dict.fromkeys(headers))
         absent = [line for line in needed if line not in r["embed_text"]]
         facts.code_context += not absent
         if absent:
