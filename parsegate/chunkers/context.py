@@ -37,6 +37,16 @@ class Context:
     label: str | None = None  # a speaker ("Bob:"), repeated by later pieces of a turn
     enclosing: tuple[str, ...] = ()  # code: headers of the definitions around it, outer first
     imports: tuple[str, ...] = ()  # code: imports and module lines it uses
+    # Contexts key every room and prefix lookup (tens of thousands per document): the hash of
+    # their tuples is worked out once, not on every lookup.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        fields = (self.lead_in, self.parents, self.header, self.label, self.enclosing, self.imports)
+        object.__setattr__(self, "_hash", hash(fields))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def lines(self) -> list[str]:
         return [x for x in (self.lead_in, *self.parents, self.header, self.label, *self.enclosing, *self.imports) if x]

@@ -72,7 +72,10 @@ class Packer:
     def cost(self, units: list[Unit]) -> int:
         """Content tokens of a chunk of ``units``: their span's, and the context lines that code
         units after the first add to the prefix (their imports, the headers around them)."""
-        return self.tokens(units) + _CodeContext(self, units).extra
+        tokens = self.tokens(units)
+        if all(u.kind not in CODE_KINDS for u in units[1:]):
+            return tokens  # only code units after the first add context lines
+        return tokens + _CodeContext(self, units).extra
 
     # -- packing ---------------------------------------------------------------
     def pack(self, units: list[Unit]) -> list[list[Unit]]:

@@ -45,11 +45,12 @@ def leaf_units(doc: Document) -> list[Unit]:
     """One unit per leaf element, with its context and glue."""
     by_id = doc.by_id()
     lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
+    lists: dict[str | None, Context] = {}  # an item's context is its list's: one per list
     units = []
     for el in doc.leaves():
         header = isinstance(el.data, RowData) and el.data.header
         glue = rule(el.kind).glue_next or el.id in lead_ins or header or _asks(doc, el)
-        units.append(_unit(doc, el, _context(doc, el, by_id), glue))
+        units.append(_unit(doc, el, _context(doc, el, by_id, lists), glue))
     return units
 
 
@@ -140,14 +141,17 @@ def _unit(doc: Document, el: Element, context: Context, glue: bool) -> Unit:
     )
 
 
-def _context(doc: Document, el: Element, by_id: dict[str, Element]) -> Context:
+def _context(doc: Document, el: Element, by_id: dict[str, Element], lists: dict[str | None, Context]) -> Context:
     how = rule(el.kind).context
     parent = by_id.get(el.parent) if el.parent else None
     if how == "header" and parent is not None and isinstance(el.data, RowData) and not el.data.header:
         header = parent.data.header_text if isinstance(parent.data, TableData) else None
         return Context(header=header) if header else EMPTY
     if how == "list":
-        return _list_context(doc, el, by_id)
+        found = lists.get(el.parent)
+        if found is None:
+            found = lists[el.parent] = _list_context(doc, el, by_id)
+        return found
     if how == "code":
         return _code_context(el, by_id)
     return EMPTY
