@@ -5,9 +5,13 @@ measures the speed, this file the sameness).
     .venv/bin/python benchmarks/markdown_snapshot.py OUT.txt [--engines pyromark,markdown-it]
     cmp before.txt after.txt   # nothing, or the change altered output
 
+For the "before" side, run it with another checkout's parsers first on the path
+(``git worktree add --detach /tmp/base REV``, then ``PYTHONPATH=/tmp/base``).
+
 Inputs: every ``*.md`` under the shared corpus, every golden document's input, the messy-text
 variants (benchmarks/messy_text/mt_variants.py) of every fastapi page and of the benchmark's
-other sources, the same pages with CRLF and CR line ends, and the hostile Markdown files. Each
+other sources, the same pages with CRLF and CR line ends, the cases where the two engines' rules
+differ (tests/test_markdown_engines.py), and the hostile Markdown files. Each
 Document is written whole through ``repr`` (every field of every element, its data's class and
 fields, warnings, metadata, title, parser), once per engine; a parse error is written as its code
 and message.
@@ -64,6 +68,15 @@ def messy_inputs() -> Iterator[tuple[str, bytes]]:
     yield "messy/concat", "\n\n".join(plain).encode()
 
 
+def case_inputs() -> Iterator[tuple[str, bytes]]:
+    """The constructions where the two engines' own rules differ (tests/test_markdown_engines.py)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_markdown_engines import CASES
+
+    for name, source in CASES.items():
+        yield f"cases/{name}", source.encode()
+
+
 def hostile_inputs() -> Iterator[tuple[str, bytes]]:
     sys.path.insert(0, str(HERE))
     from hostile_files import HOSTILE
@@ -89,7 +102,7 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--engines", default="pyromark,markdown-it")
     args = parser.parse_args()
-    inputs = [*plain_inputs(), *line_end_inputs(), *messy_inputs(), *hostile_inputs()]
+    inputs = [*plain_inputs(), *line_end_inputs(), *messy_inputs(), *case_inputs(), *hostile_inputs()]
     digest = hashlib.sha256()
     with args.out.open("w", encoding="utf-8") as out:
         for engine in args.engines.split(","):

@@ -442,10 +442,12 @@ class _Builder:
         that lost its markup (CommonMark reads it as prose): its rows become table rows."""
         out: list[Element] = []
         replaced: dict[str, str | None] = {}
+        text = self.text
         for el in self.elements:
-            body = self.text[el.start : el.end]
-            if el.kind != "paragraph" or ("|" not in body and "\t" not in body):
-                out.append(el)
+            if el.kind != "paragraph" or (
+                text.find("|", el.start, el.end) < 0 and text.find("\t", el.start, el.end) < 0
+            ):
+                out.append(el)  # (find, not a slice: most paragraphs have neither)
                 continue
             pieces = self._paragraph_with_tables(el, len(out))
             if pieces != [el]:
@@ -497,13 +499,17 @@ class _Builder:
 
     def recover_gaps(self) -> None:
         """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
-        occupied = sorted((e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS)
+        occupied = sorted([(e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS])
         cursor = 0
         gaps: list[tuple[int, int]] = []
-        for start, end in [*occupied, (len(self.text), len(self.text))]:
-            if start > cursor and not self.text[cursor:start].isspace():
+        text = self.text
+        for start, end in [*occupied, (len(text), len(text))]:
+            if start > cursor and not text[cursor:start].isspace():
                 gaps.append((cursor, start))
-            cursor = max(cursor, end)
+            if end > cursor:
+                cursor = end
+        if not gaps:
+            return
         headings = [e for e in self.elements if e.kind == "heading"]
         heading_starts = [e.start for e in headings]
         for gap in gaps:

@@ -84,28 +84,32 @@ class _Converter:
         text = self.text
         if not text.startswith("---"):
             return text
-        lines = _LINES.findall(text)
+        # Lines are read only as far as the closing marker (the body can be long).
+        found = _LINES.finditer(text)
+        lines = [next(found).group()]
         first = lines[0].rstrip("\r\n")
         markers = len(first) - len(first.lstrip("-"))
-        for n in range(1, len(lines)):
-            line = lines[n].rstrip("\r\n")
+        for match in found:
+            lines.append(match.group())
+            line = lines[-1].rstrip("\r\n")
             if _FRONT_MATTER_END.match(line):
-                return self.blank_front_matter(lines, n)
+                return self.blank_front_matter(lines, text[match.end() :])
             stripped = line.lstrip(" \t")
             indent = _columns(line[: len(line) - len(stripped)])
             if not stripped.startswith("-") or indent >= 4:
                 continue
             run = len(stripped) - len(stripped.lstrip("-"))
             if run >= markers and not stripped[run:].strip(" \t"):
-                return self.blank_front_matter(lines, n)
+                return self.blank_front_matter(lines, text[match.end() :])
         return text
 
-    def blank_front_matter(self, lines: list[str], closing: int) -> str:
-        content = "".join(lines[1:closing])
+    def blank_front_matter(self, lines: list[str], rest: str) -> str:
+        """``lines``: the opening line to the closing one; ``rest``: the text after them."""
+        content = "".join(lines[1:-1])
         content = _LAST_EOL.sub("", content)  # markdown-it's content ends at the last line's end
-        self.out.append(BlockToken("front_matter", [0, closing + 1], 0, content=content))
-        blanked = "".join(re.sub(r"[^\r\n]", " ", line) for line in lines[: closing + 1])
-        return blanked + "".join(lines[closing + 1 :])
+        self.out.append(BlockToken("front_matter", [0, len(lines)], 0, content=content))
+        blanked = "".join(re.sub(r"[^\r\n]", " ", line) for line in lines)
+        return blanked + rest
 
     # -- ranges → line maps ---------------------------------------------------------------
     def line_map(self, start: int, end: int) -> list[int]:
