@@ -30,6 +30,7 @@ from parsegate.parsers.decode import decode_text
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import (
+    CONTAINER_KINDS,
     NON_BODY_KINDS,
     CodeData,
     Document,
@@ -66,6 +67,7 @@ _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_ENDS_OWN_LINES = frozenset((*_LIST_OPEN, "fence", "code_block"))  # in a list item (see open_item)
 # Tokens that open and close a frame (see _Builder.push_frame).
 _FRAME_OPEN = frozenset((*_LIST_OPEN, "list_item_open", "blockquote_open", "table_open"))
 _FRAME_CLOSE = frozenset(
@@ -206,17 +208,18 @@ class _Builder:
         start, end = self.span(line_map[0], line_map[1])
         if start >= end:
             return None
+        frames = self.frames
         el = Element(
             id=f"e{len(self.elements)}",
             kind=kind,
             start=start,
             end=end,
             section_path=self.headings.path(),
-            parent=self.parent_id(),
+            parent=frames[-1].parent if frames else None,  # parent_id(), once per element
             **fields,
         )
         self.elements.append(el)
-        if not el.is_container:
+        if kind not in CONTAINER_KINDS:  # el.is_container
             self.prev = el
         return el
 
@@ -360,16 +363,16 @@ class _Builder:
     def open_item(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
         assert tok.map is not None
         own_end = tok.map[1]
+        depth, inside = tok.level, tok.level + 1
         for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
             nxt = tokens[j]
-            if nxt.type == "list_item_close" and nxt.level == tok.level:
-                break
-            if nxt.type in _LIST_OPEN and nxt.level == tok.level + 1 and nxt.map:
-                own_end = nxt.map[0]
-                break
-            if nxt.type in ("fence", "code_block") and nxt.level == tok.level + 1 and nxt.map:
-                # Code in a list item is a code unit of its own (split at its lines or
-                # definitions, never as prose); what follows it in the item is its own block.
+            if nxt.type == "list_item_close":
+                if nxt.level == depth:
+                    break
+            elif nxt.level == inside and nxt.type in _ENDS_OWN_LINES and nxt.map:
+                # A nested list ends the item's own lines. So does code: code in a list item is a
+                # code unit of its own (split at its lines or definitions, never as prose); what
+                # follows it in the item is its own block.
                 own_end = nxt.map[0]
                 break
         parent = self.frames[-1].element if self.frames else None
