@@ -30,6 +30,7 @@ from parsegate.parsers.decode import decode_text
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import (
+    CONTAINER_KINDS,
     NON_BODY_KINDS,
     CodeData,
     Document,
@@ -60,12 +61,18 @@ SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
 MAX_NESTING = 100
+_EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
 _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
-_LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+_ENDS_OWN_LINES = frozenset((*_LIST_OPEN, "fence", "code_block"))  # in a list item (see open_item)
+# Tokens that open and close a frame (see _Builder.push_frame).
+_FRAME_OPEN = frozenset((*_LIST_OPEN, "list_item_open", "blockquote_open", "table_open"))
+_FRAME_CLOSE = frozenset(
+    ("bullet_list_close", "ordered_list_close", "list_item_close", "blockquote_close", "table_close")
+)
 AnyToken = Token | markdown_pyromark.BlockToken
 
 
@@ -115,9 +122,11 @@ def parse(data: bytes, doc_id: str) -> Document:
         metadata=builder.metadata,
         parser=f"{NAME} {OUTPUT_VERSION}+{_engine_label(name)}",
         warnings=builder.warnings,
+        _line_starts=builder.starts,  # line_starts(text), already built: not twice per document
     )
+    lines_of = doc.lines_of
     for el in doc.elements:
-        el.lines = doc.lines_of(el.start, el.end)
+        el.lines = lines_of(el.start, el.end)
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     return doc
@@ -145,11 +154,16 @@ def _code_parser() -> Any:
     return code
 
 
-@dataclass
+@dataclass(slots=True)
 class _Frame:
     element: Element | None  # None for a hidden frame (inside a list item's own lines)
     own_end: int = -1  # list items: first line that belongs to a nested list
     hidden: bool = False
+    # Answers that depend only on the frames below and this one, kept with it when it is pushed
+    # (asked once per token, they were a walk down the stack each time):
+    parent: str | None = None  # id of the innermost element of this frame or one below it
+    hides_below: int = 0  # blocks starting on a line before this one are hidden (see _Builder.hidden)
+    lists: int = 0  # list elements in this frame and below it
 
 
 class _Builder:
@@ -164,7 +178,6 @@ class _Builder:
         self.title_from_heading = False
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
-        self.deepest = 0
 
     # -- spans -------------------------------------------------------------
     def span(self, first_line: int, end_line: int) -> tuple[int, int]:
@@ -175,38 +188,45 @@ class _Builder:
         return trim_span(self.text, start, end)
 
     # -- emission ----------------------------------------------------------
+    def push_frame(self, element: Element | None, own_end: int = -1, hidden: bool = False) -> None:
+        below = self.frames[-1] if self.frames else _Frame(None)
+        frame = _Frame(element, own_end, hidden, below.parent, below.hides_below, below.lists)
+        if hidden:
+            frame.hides_below = _EVERY_LINE
+        elif element is not None:
+            frame.parent = element.id
+            if element.kind == "list_item":
+                frame.hides_below = own_end  # the item's own lines, whatever holds the item
+            elif element.kind == "list":
+                frame.lists += 1
+        self.frames.append(frame)
+
     def parent_id(self) -> str | None:
-        for frame in reversed(self.frames):
-            if frame.element is not None:
-                return frame.element.id
-        return None
+        return self.frames[-1].parent if self.frames else None
 
     def emit(self, kind: str, line_map: list[int], **fields: Any) -> Element | None:
         start, end = self.span(line_map[0], line_map[1])
         if start >= end:
             return None
+        frames = self.frames
         el = Element(
             id=f"e{len(self.elements)}",
             kind=kind,
             start=start,
             end=end,
             section_path=self.headings.path(),
-            parent=self.parent_id(),
+            parent=frames[-1].parent if frames else None,  # parent_id(), once per element
             **fields,
         )
         self.elements.append(el)
-        if not el.is_container:
+        if kind not in CONTAINER_KINDS:  # el.is_container
             self.prev = el
         return el
 
     def hidden(self, line: int) -> bool:
-        """True for blocks inside a list item's own lines (they are part of the item's text)."""
-        for frame in reversed(self.frames):
-            if frame.hidden:
-                return True
-            if frame.element is not None and frame.element.kind == "list_item":
-                return line < frame.own_end
-        return False
+        """True for blocks inside a list item's own lines (they are part of the item's text): the
+        innermost hidden frame or list item decides (``push_frame`` keeps its answer)."""
+        return bool(self.frames) and line < self.frames[-1].hides_below
 
     def lead_in(self) -> str | None:
         """The paragraph that introduces the list or table about to be emitted, if any."""
@@ -219,16 +239,26 @@ class _Builder:
 
     # -- the token walk ----------------------------------------------------
     def walk(self, tokens: Sequence[AnyToken]) -> None:
-        i = 0
-        while i < len(tokens):
+        deepest = 0
+        i, n = 0, len(tokens)
+        while i < n:
             tok = tokens[i]
-            self.deepest = max(self.deepest, tok.level)
-            if tok.type == "table_open" and tok.map and not self.hidden(tok.map[0]):
-                i = self.table(tokens, i)
-                continue
-            self.token(tokens, i, tok)
             i += 1
-        if self.deepest >= MAX_NESTING - 3:
+            if tok.level > deepest:
+                deepest = tok.level
+            kind = tok.type
+            if kind in _FRAME_CLOSE:
+                self.frames.pop()
+            elif tok.map is None or kind.endswith("_close"):
+                continue
+            elif self.hidden(tok.map[0]):
+                if kind in _FRAME_OPEN:
+                    self.push_frame(None, hidden=True)
+            elif kind == "table_open":
+                i = self.table(tokens, i - 1)
+            else:
+                self.token(tokens, i - 1, tok)
+        if deepest >= MAX_NESTING - 3:
             self.warnings.append(
                 ParseWarning(
                     "nesting_limit",
@@ -238,50 +268,42 @@ class _Builder:
             )
 
     def token(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
+        """A visible block's opening token (most frequent kinds first)."""
         kind = tok.type
-        if kind.endswith("_close"):
-            if kind in _LIST_CLOSE or kind in ("list_item_close", "blockquote_close", "table_close"):
-                self.frames.pop()
-            return
-        if tok.map is None:
-            return
-        if self.hidden(tok.map[0]):
-            if kind in _LIST_OPEN or kind in ("list_item_open", "blockquote_open", "table_open"):
-                self.frames.append(_Frame(None, hidden=True))
-            return
-        if kind == "front_matter":
-            self.front_matter(tok)
+        assert tok.map is not None
+        if kind == "paragraph_open":
+            self.emit("paragraph", tok.map)
+        elif kind == "list_item_open":
+            self.open_item(tokens, i, tok)
         elif kind == "heading_open":
             self.heading(tok, _HEADING_ID.sub("", tokens[i + 1].content).strip())
-        elif kind == "paragraph_open":
-            self.emit("paragraph", tok.map)
+        elif kind in _LIST_OPEN:
+            self.open_list(tok)
         elif kind in ("fence", "code_block"):
-            info = tok.info.strip()
-            language = info.split()[0] if info else None
-            el = self.emit("code", tok.map, data=code_data(language, info))
-            item = self.frames[-1].element if self.frames else None
-            if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
-                assert isinstance(el.data, CodeData)
-                el.data.lead_in = item.id  # "1. Install it:" introduces its code
-            code = _code_parser()
-            if (
-                el is not None
-                and kind == "fence"
-                and language
-                and code is not None
-                and language.lower() in code.ALIASES
-            ):
-                self.code_parts(el, tok, code.ALIASES[language.lower()])
+            self.code(tok)
         elif kind == "html_block":
             self.emit("html", tok.map)
         elif kind == "hr":
             self.emit("rule", tok.map)
-        elif kind in _LIST_OPEN:
-            self.open_list(tok)
-        elif kind == "list_item_open":
-            self.open_item(tokens, i, tok)
         elif kind == "blockquote_open":
-            self.frames.append(_Frame(self.emit("blockquote", tok.map)))
+            self.push_frame(self.emit("blockquote", tok.map))
+        elif kind == "front_matter":
+            self.front_matter(tok)
+
+    def code(self, tok: AnyToken) -> None:
+        assert tok.map is not None
+        info = tok.info.strip()
+        language = info.split()[0] if info else None
+        el = self.emit("code", tok.map, data=code_data(language, info))
+        item = self.frames[-1].element if self.frames else None
+        if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
+            assert isinstance(el.data, CodeData)
+            el.data.lead_in = item.id  # "1. Install it:" introduces its code
+        code = _code_parser()
+        if el is None or tok.type != "fence" or not language or code is None:
+            return
+        if language.lower() in code.ALIASES:
+            self.code_parts(el, tok, code.ALIASES[language.lower()])
 
     def code_parts(self, el: Element, tok: AnyToken, language: str) -> None:
         """A fence in a known language is split, when over budget, at its definitions."""
@@ -335,28 +357,28 @@ class _Builder:
     def open_list(self, tok: AnyToken) -> None:
         assert tok.map is not None
         data = ListData(ordered=tok.type == "ordered_list_open", lead_in=self.lead_in())
-        depth = sum(1 for f in self.frames if f.element is not None and f.element.kind == "list")
-        self.frames.append(_Frame(self.emit("list", tok.map, level=depth + 1, data=data)))
+        depth = self.frames[-1].lists if self.frames else 0
+        self.push_frame(self.emit("list", tok.map, level=depth + 1, data=data))
 
     def open_item(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
         assert tok.map is not None
         own_end = tok.map[1]
+        depth, inside = tok.level, tok.level + 1
         for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
             nxt = tokens[j]
-            if nxt.type == "list_item_close" and nxt.level == tok.level:
-                break
-            if nxt.type in _LIST_OPEN and nxt.level == tok.level + 1 and nxt.map:
-                own_end = nxt.map[0]
-                break
-            if nxt.type in ("fence", "code_block") and nxt.level == tok.level + 1 and nxt.map:
-                # Code in a list item is a code unit of its own (split at its lines or
-                # definitions, never as prose); what follows it in the item is its own block.
+            if nxt.type == "list_item_close":
+                if nxt.level == depth:
+                    break
+            elif nxt.level == inside and nxt.type in _ENDS_OWN_LINES and nxt.map:
+                # A nested list ends the item's own lines. So does code: code in a list item is a
+                # code unit of its own (split at its lines or definitions, never as prose); what
+                # follows it in the item is its own block.
                 own_end = nxt.map[0]
                 break
         parent = self.frames[-1].element if self.frames else None
         level = parent.level if parent is not None and parent.level else 1
         el = self.emit("list_item", [tok.map[0], own_end], level=level, data=ItemData(marker=tok.info or tok.markup))
-        self.frames.append(_Frame(el, own_end=own_end))
+        self.push_frame(el, own_end=own_end)
 
     def table(self, tokens: Sequence[AnyToken], i: int) -> int:
         """Emit a table container, its header row (with the delimiter row) and body rows."""
@@ -402,7 +424,7 @@ class _Builder:
         table = self.emit("table", [start_line, end_line], data=data)
         if table is None:
             return None
-        self.frames.append(_Frame(table))
+        self.push_frame(table)
         # The delimiter row opens the first body row: a row group that starts a chunk carries the
         # header in its context, so the delimiter never starts a chunk without its header.
         head_end = start_line + 1 if body else end_line
@@ -423,10 +445,12 @@ class _Builder:
         that lost its markup (CommonMark reads it as prose): its rows become table rows."""
         out: list[Element] = []
         replaced: dict[str, str | None] = {}
+        text = self.text
         for el in self.elements:
-            body = self.text[el.start : el.end]
-            if el.kind != "paragraph" or ("|" not in body and "\t" not in body):
-                out.append(el)
+            if el.kind != "paragraph" or (
+                text.find("|", el.start, el.end) < 0 and text.find("\t", el.start, el.end) < 0
+            ):
+                out.append(el)  # (find, not a slice: most paragraphs have neither)
                 continue
             pieces = self._paragraph_with_tables(el, len(out))
             if pieces != [el]:
@@ -478,13 +502,17 @@ class _Builder:
 
     def recover_gaps(self) -> None:
         """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
-        occupied = sorted((e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS)
+        occupied = sorted([(e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS])
         cursor = 0
         gaps: list[tuple[int, int]] = []
-        for start, end in [*occupied, (len(self.text), len(self.text))]:
-            if start > cursor and not self.text[cursor:start].isspace():
+        text = self.text
+        for start, end in [*occupied, (len(text), len(text))]:
+            if start > cursor and not text[cursor:start].isspace():
                 gaps.append((cursor, start))
-            cursor = max(cursor, end)
+            if end > cursor:
+                cursor = end
+        if not gaps:
+            return
         headings = [e for e in self.elements if e.kind == "heading"]
         heading_starts = [e.start for e in headings]
         for gap in gaps:

@@ -20,6 +20,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import pyromark
@@ -28,7 +29,6 @@ ENGINE = f"pyromark/{pyromark.__version__}"
 _OPTIONS = pyromark.Options.ENABLE_TABLES
 # Deeper than this, markdown-it (maxNesting 100) starts cutting the tree: leave it to markdown-it.
 MAX_DEPTH = 90
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 _WS = frozenset(b" \t\r\n\f\v")
 _CLOSING = frozenset(("List", "Item", "BlockQuote", "Table", "TableHead", "TableRow"))
 _INLINE_TAGS = frozenset(("Emphasis", "Strong", "Strikethrough", "Superscript", "Subscript", "Link", "Image"))
@@ -72,7 +72,7 @@ class _Converter:
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
         self.src = source.encode()
-        self.line_starts = [0, *(m.end() for m in _LINE_END.finditer(self.src))]
+        self.line_starts = _line_starts(self.src)
         self.bounds = [*self.line_starts, len(self.src) + 1]  # with a sentinel past the end
         self.walk(source)
         return self.out
@@ -84,28 +84,32 @@ class _Converter:
         text = self.text
         if not text.startswith("---"):
             return text
-        lines = _LINES.findall(text)
+        # Lines are read only as far as the closing marker (the body can be long).
+        found = _LINES.finditer(text)
+        lines = [next(found).group()]
         first = lines[0].rstrip("\r\n")
         markers = len(first) - len(first.lstrip("-"))
-        for n in range(1, len(lines)):
-            line = lines[n].rstrip("\r\n")
+        for match in found:
+            lines.append(match.group())
+            line = lines[-1].rstrip("\r\n")
             if _FRONT_MATTER_END.match(line):
-                return self.blank_front_matter(lines, n)
+                return self.blank_front_matter(lines, text[match.end() :])
             stripped = line.lstrip(" \t")
             indent = _columns(line[: len(line) - len(stripped)])
             if not stripped.startswith("-") or indent >= 4:
                 continue
             run = len(stripped) - len(stripped.lstrip("-"))
             if run >= markers and not stripped[run:].strip(" \t"):
-                return self.blank_front_matter(lines, n)
+                return self.blank_front_matter(lines, text[match.end() :])
         return text
 
-    def blank_front_matter(self, lines: list[str], closing: int) -> str:
-        content = "".join(lines[1:closing])
+    def blank_front_matter(self, lines: list[str], rest: str) -> str:
+        """``lines``: the opening line to the closing one; ``rest``: the text after them."""
+        content = "".join(lines[1:-1])
         content = _LAST_EOL.sub("", content)  # markdown-it's content ends at the last line's end
-        self.out.append(BlockToken("front_matter", [0, closing + 1], 0, content=content))
-        blanked = "".join(re.sub(r"[^\r\n]", " ", line) for line in lines[: closing + 1])
-        return blanked + "".join(lines[closing + 1 :])
+        self.out.append(BlockToken("front_matter", [0, len(lines)], 0, content=content))
+        blanked = "".join(re.sub(r"[^\r\n]", " ", line) for line in lines)
+        return blanked + rest
 
     # -- ranges → line maps ---------------------------------------------------------------
     def line_map(self, start: int, end: int) -> list[int]:
@@ -266,6 +270,15 @@ class _Converter:
         # Top level: markdown-it joins the raw lines (with their indentation), then strips.
         body = self.src[self.line_starts[first] : self.line_starts[underline]].decode()
         return "\n".join(_LINE_END_STR.split(body)).strip()
+
+
+def _line_starts(src: bytes) -> list[int]:
+    """Offsets where each line begins. bytes.splitlines ends a line at CRLF, CR and LF, exactly
+    CommonMark's line ends (str.splitlines has more), and sums lengths in C, not per match."""
+    starts = [0, *accumulate(map(len, src.splitlines(keepends=True)))]
+    if src and not src.endswith((b"\n", b"\r")):
+        starts.pop()  # the end of a last line without a line end starts no line
+    return starts
 
 
 def _extend(loose: list[int], rng: Any) -> None:

@@ -257,12 +257,18 @@ class Document:
 
     def line_of(self, offset: int) -> int:
         """1-based line number of a character offset (CR, LF and CRLF all end a line)."""
-        if self._line_starts is None:
-            self._line_starts = line_starts(self.text)
-        return bisect.bisect_right(self._line_starts, offset)
+        return bisect.bisect_right(self._starts(), offset)
 
     def lines_of(self, start: int, end: int) -> tuple[int, int]:
-        return (self.line_of(start), self.line_of(max(start, end - 1)))
+        # line_of twice, written out: parsers ask once per element.
+        starts = self._starts()
+        return (bisect.bisect_right(starts, start), bisect.bisect_right(starts, max(start, end - 1)))
+
+    def _starts(self) -> list[int]:
+        """``line_starts(self.text)``, built on first use (or handed over by the parser that built it)."""
+        if self._line_starts is None:
+            self._line_starts = line_starts(self.text)
+        return self._line_starts
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")

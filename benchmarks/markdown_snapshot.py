@@ -1,0 +1,118 @@
+"""Every Document the Markdown parser makes from a wide set of inputs, as bytes to diff: a speed
+change to parsegate/parsers/markdown*.py must leave them identical (benchmarks/markdown_parse_speed.py
+measures the speed, this file the sameness).
+
+    .venv/bin/python benchmarks/markdown_snapshot.py OUT.txt [--engines pyromark,markdown-it]
+    cmp before.txt after.txt   # nothing, or the change altered output
+
+For the "before" side, run it with another checkout's parsers first on the path
+(``git worktree add --detach /tmp/base REV``, then ``PYTHONPATH=/tmp/base``).
+
+Inputs: every ``*.md`` under the shared corpus, every golden document's input, the messy-text
+variants (benchmarks/messy_text/mt_variants.py) of every fastapi page and of the benchmark's
+other sources, the same pages with CRLF and CR line ends, the cases where the two engines' rules
+differ (tests/test_markdown_engines.py), and the hostile Markdown files. Each
+Document is written whole through ``repr`` (every field of every element, its data's class and
+fields, warnings, metadata, title, parser), once per engine; a parse error is written as its code
+and message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CORPUS = REPO.parent / "shared" / "corpus"
+MESSY_VARIANTS = ("lower", "no_blank_lines", "wrapped80", "plain", "flat_tables", "lower_flat")
+
+
+def plain_inputs() -> Iterator[tuple[str, bytes]]:
+    for path in sorted(CORPUS.rglob("*.md")):
+        yield f"corpus/{path.relative_to(CORPUS)}", path.read_bytes()
+    for path in sorted((REPO / "golden_docs").rglob("input.*")):
+        if path.suffix in (".md", ".txt"):
+            yield f"golden/{path.relative_to(REPO / 'golden_docs')}", path.read_bytes()
+
+
+def line_end_inputs() -> Iterator[tuple[str, bytes]]:
+    fastapi = CORPUS / "markdown" / "fastapi-docs"
+    for path in sorted(fastapi.rglob("*.md")):
+        data, name = path.read_bytes(), path.relative_to(fastapi)
+        yield f"crlf/{name}", data.replace(b"\n", b"\r\n")
+        yield f"cr/{name}", data.replace(b"\n", b"\r")
+
+
+def messy_inputs() -> Iterator[tuple[str, bytes]]:
+    sys.path.insert(0, str(HERE / "messy_text"))
+    from mt_sources import all_sources, fastapi_sources
+    from mt_variants import applies, transform
+
+    fastapi = CORPUS / "markdown" / "fastapi-docs"
+    sources = fastapi_sources(fastapi, 10_000, 1, max_bytes=10**9) + all_sources(fastapi, 12, 1, False)
+    plain: list[str] = []
+    for source in sources:
+        for variant in MESSY_VARIANTS:
+            if applies(variant, source):
+                text = transform(variant, source)[0].text
+                yield f"messy/{variant}/{source.name}", text.encode()
+                if variant == "plain":
+                    plain.append(text)
+        if applies("non_english", source):
+            yield f"messy/non_english/{source.name}", source.text.encode()
+    yield "messy/concat", "\n\n".join(plain).encode()
+
+
+def case_inputs() -> Iterator[tuple[str, bytes]]:
+    """The constructions where the two engines' own rules differ (tests/test_markdown_engines.py)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_markdown_engines import CASES
+
+    for name, source in CASES.items():
+        yield f"cases/{name}", source.encode()
+
+
+def hostile_inputs() -> Iterator[tuple[str, bytes]]:
+    sys.path.insert(0, str(HERE))
+    from hostile_files import HOSTILE
+
+    for name, make in HOSTILE.items():
+        if name.endswith(".md"):
+            yield f"hostile/{name}", make()
+
+
+def snapshot(name: str, data: bytes) -> str:
+    from parsegate.parsers import markdown
+    from parsegate.parsers.model import ParseError
+
+    try:
+        doc = markdown.parse(data, name)
+    except ParseError as exc:
+        return f"{name}\tERROR {exc.code}: {exc.message}"
+    return f"{name}\t{doc!r}\ttitle={doc.title!r}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--engines", default="pyromark,markdown-it")
+    args = parser.parse_args()
+    inputs = [*plain_inputs(), *line_end_inputs(), *messy_inputs(), *case_inputs(), *hostile_inputs()]
+    digest = hashlib.sha256()
+    with args.out.open("w", encoding="utf-8") as out:
+        for engine in args.engines.split(","):
+            os.environ["PARSEGATE_MARKDOWN_ENGINE"] = engine
+            for name, data in inputs:
+                line = f"{engine}\t{snapshot(name, data)}\n"
+                digest.update(line.encode())
+                out.write(line)
+    print(f"{len(inputs)} inputs x {args.engines} → {args.out} sha256:{digest.hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()
