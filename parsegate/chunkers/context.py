@@ -49,7 +49,8 @@ class Context:
         return self._hash
 
     def lines(self) -> list[str]:
-        return [x for x in (self.lead_in, *self.parents, self.header, self.label, *self.enclosing, *self.imports) if x]
+        """Its lines in the order a prefix states them (ContextBuilder._items ranks the same)."""
+        return [x for x in (self.lead_in, *self.parents, self.header, self.label, *self.imports, *self.enclosing) if x]
 
 
 EMPTY = Context()
@@ -91,8 +92,8 @@ class ContextBuilder:
     cap: int = 0
     _prefixes: dict[tuple[tuple[str, ...], Context, int, int | None], str] = field(default_factory=dict)
     _tokens: dict[str, int] = field(default_factory=dict)
-    # Each key's items and their unbudgeted rendering: warm() makes them, _build() reuses them.
-    _whole: dict[tuple[tuple[str, ...], Context, int], tuple[list[_Item], str]] = field(default_factory=dict)
+    # Each key's unbudgeted prefix: warm() makes them, _build() reuses them.
+    _whole: dict[tuple[tuple[str, ...], Context, int], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         content = self.max_tokens - self.counter.specials
@@ -119,7 +120,7 @@ class ContextBuilder:
 
     def warm(self, keys: list[tuple[tuple[str, ...], Context, int]]) -> None:
         """Count the unbudgeted prefixes of many chunk starts in one batch (most fit whole)."""
-        todo = sorted({self._rendered(key)[1] for key in set(keys)} - self._tokens.keys() - {""})
+        todo = sorted({self._rendered(key) for key in set(keys)} - self._tokens.keys() - {""})
         for text, n in zip(todo, self.counter.count_many([t + "\n\n" for t in todo]), strict=True):
             self._tokens[text] = n
 
@@ -153,19 +154,22 @@ class ContextBuilder:
         ranked.sort(key=lambda pair: pair[0])
         return [item for _, item in ranked]
 
-    def _rendered(self, key: tuple[tuple[str, ...], Context, int]) -> tuple[list[_Item], str]:
+    def _rendered(self, key: tuple[tuple[str, ...], Context, int]) -> str:
+        """Every item in reading order, as ``_render(self._items(*key))`` gives it, written out:
+        most prefixes fit whole, and only those that do not need their items ranked."""
         found = self._whole.get(key)
         if found is None:
-            items = self._items(*key)
-            found = self._whole[key] = (items, _render(items))
+            section_path, context, own_headings = key
+            crumb = CRUMB_SEP.join(breadcrumb_parts(self.title, section_path, own_headings))
+            found = self._whole[key] = "\n".join([crumb, *context.lines()] if crumb else context.lines())
         return found
 
     def _build(self, section_path: tuple[str, ...], context: Context, own_headings: int, cap: int) -> str:
-        items, whole = self._rendered((section_path, context, own_headings))
+        whole = self._rendered((section_path, context, own_headings))
         if self.tokens(whole) <= cap:
             return whole
         chosen: list[_Item] = []
-        for item in items:
+        for item in self._items(section_path, context, own_headings):
             trial = _render([*chosen, item])
             if self.tokens(trial) <= cap:
                 chosen.append(item)
