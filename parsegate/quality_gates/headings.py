@@ -86,8 +86,8 @@ def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    # Imported here: a worker reading code, PDF or Office files never needs markdown-it, whose
-    # import was about 28 ms of each such worker's start (benchmarks/workers.py).
+    # Imported here: a worker reading code, text, PDF or Office files never needs markdown-it,
+    # whose import was about 17 ms of each such worker's first document.
     from markdown_it import MarkdownIt
     from mdit_py_plugins.front_matter import front_matter_plugin
 
