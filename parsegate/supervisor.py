@@ -115,7 +115,13 @@ class Supervisor:
         # One malloc arena per thread makes the address space of a worker hard to bound; the
         # tokenizer's threads would compete with the other workers for the same cores.
         env.setdefault("MALLOC_ARENA_MAX", "2")
-        env.setdefault("RAYON_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // self.size)))
+        threads = max(1, (os.cpu_count() or 1) // self.size)
+        env.setdefault("RAYON_NUM_THREADS", str(threads))
+        if threads == 1:
+            # A pool of one thread only hands each batch over and back (and spins waiting): two
+            # workers on two cores took 6% longer with it (72 stdlib files, median of 12
+            # interleaved runs: 0.97 s vs 0.91 s), the same chunks.
+            env.setdefault("TOKENIZERS_PARALLELISM", "false")
         proc = subprocess.Popen(
             [sys.executable, "-X", "faulthandler", "-m", "parsegate.worker", str(os.getpid())],
             stdin=subprocess.PIPE,
@@ -130,12 +136,20 @@ class Supervisor:
             self.selector.register(stream, selectors.EVENT_READ, (worker, kind))
         settings = {
             "sys_path": sys.path,
+            "plugins": self._plugins(),
             "config": self.config.__dict__,
             "memory": self.limits.memory_mb * 1024 * 1024,
         }
         self._send(worker, settings)
         self.workers.append(worker)
         return worker
+
+    def _plugins(self) -> list[tuple[str, str]]:
+        # The plugin parsers this process found, so that no worker searches every installed
+        # package's metadata for them again.
+        from parsegate.parsers.registry import plugins
+
+        return plugins()
 
     def _send(self, worker: _Worker, header: dict[str, Any]) -> bool:
         stdin = worker.proc.stdin

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import PackageNotFoundError
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_an_unknown_markdown_engine_is_refused_as_the_parser_refuses_it(monkeypa
 
 def test_a_parser_whose_library_is_missing_falls_back_to_the_import(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing(package: str) -> str:
-        raise versions.PackageNotFoundError(package)
+        raise PackageNotFoundError(package)
 
     monkeypatch.setattr(versions, "version", missing)
     assert versions.light_version("pdf") is None

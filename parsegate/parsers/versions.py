@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as installed_version
 
 # Bumped whenever the elements a parser makes can change (tests/test_versions.py checks them
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
@@ -28,6 +26,10 @@ DEFAULT_MARKDOWN_ENGINE = "pyromark"
 def light_version(name: str) -> str | None:
     """The ``VERSION`` the built-in parser ``name`` would have once imported, or None when it
     cannot be had without the import (a library not installed: the import words that)."""
+    # Imported here, not with this module: a worker process imports the registry (and so this
+    # module) but never asks for a version, and importlib.metadata took 9 ms of its start.
+    from importlib.metadata import PackageNotFoundError
+
     try:
         return _VERSIONS[name]()
     except (KeyError, PackageNotFoundError):
@@ -37,6 +39,8 @@ def light_version(name: str) -> str | None:
 @cache
 def version(package: str) -> str:
     """An installed package's version (a run asks for each twice; they do not change under it)."""
+    from importlib.metadata import version as installed_version
+
     return installed_version(package)
 
 

@@ -13,14 +13,14 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from markdown_it import MarkdownIt
-from mdit_py_plugins.front_matter import front_matter_plugin
+from typing import TYPE_CHECKING, Any
 
 from parsegate.parsers.model import Document
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.reference import Reference
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 # "## Title { #anchor }": an attribute list (MkDocs and friends) is not part of a title.
 _ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")
@@ -86,6 +86,11 @@ def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
+    # Imported here: a worker reading code, text, PDF or Office files never needs markdown-it,
+    # whose import was about 17 ms of each such worker's first document.
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
     md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
     md.core.ruler.disable(["inline", "text_join"])  # block structure is enough: titles stay raw
     return md
