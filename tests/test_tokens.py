@@ -111,21 +111,3 @@ def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> No
     real = len(counter.tokenizer.encode(text, add_special_tokens=False).ids)
     assert counter.words.count([text]) == [real]
     assert counter.words.split(text)[1][-1] == real
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    text=st.lists(st.sampled_from([*ALPHABET, "\n", "\t", "Z", "9", "-", ".", "「", "—", "\u00a0"]), max_size=40).map(
-        "".join
-    )
-)
-def test_word_starts_found_in_numpy_are_the_patterns_own(text: str) -> None:
-    """split() finds word starts by character class; they must be where the pattern's matches
-    start (split() falls back to the pattern when the two disagree in number, so this test
-    compares the classes themselves)."""
-    from parsegate.chunkers import wordpieces
-
-    counter = load_counter()
-    assert isinstance(counter, HFCounter) and counter.words is not None
-    pattern = counter.words._pattern(text)
-    assert wordpieces._word_starts(text) == [m.start() for m in pattern.finditer(text)]

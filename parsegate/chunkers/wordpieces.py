@@ -17,9 +17,6 @@ import re
 import unicodedata
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from parsegate.chunkers.tokens import is_cjk
 
 # BERT's punctuation in ASCII (33-47, 58-64, 91-96, 123-126); beyond ASCII, category P*.
@@ -46,11 +43,11 @@ class WordPieces:
 
     def split(self, text: str) -> tuple[list[int], list[int]]:
         """Word starts, and tokens before each word (one more entry: the text's total)."""
-        pattern = self._pattern(text)
-        words = pattern.findall(text)
-        starts = _word_starts(text)
-        if len(starts) != len(words):  # the classes below and the pattern disagree: ask the pattern
-            starts = [m.start() for m in pattern.finditer(text)]
+        starts: list[int] = []
+        words: list[str] = []
+        for match in self._pattern(text).finditer(text):
+            starts.append(match.start())
+            words.append(match.group())
         self._learn(words)
         cache = self.cache
         return starts, list(itertools.accumulate(map(cache.__getitem__, words), initial=0))
@@ -87,47 +84,6 @@ class WordPieces:
             missing = list(set(words))
         encodings = self.tokenizer.encode_batch_fast(missing, add_special_tokens=False)
         self.cache.update(zip(missing, (len(e.ids) for e in encodings), strict=True))
-
-
-# The same words as the pattern, found in numpy instead of one match object per word (that
-# Python loop was about a quarter of the chunker's time): a word starts at every mark, and at
-# every other non-space character that follows a space or a mark. The pattern still finds the
-# words themselves (``findall`` builds no match objects); split() checks that both agree.
-_SPACE, _MARK, _WORD = 0, 1, 2
-
-
-def _is_ascii_mark(ch: str) -> bool:
-    return _ASCII_WORDS.fullmatch(ch) is not None and len(_ASCII_WORDS.findall(f"a{ch}a")) == 3
-
-
-_ASCII_CLASSES = np.array(
-    [_SPACE if chr(c).isspace() else _MARK if _is_ascii_mark(chr(c)) else _WORD for c in range(128)],
-    dtype=np.uint8,
-)
-
-
-def _word_starts(text: str) -> list[int]:
-    if text.isascii():
-        classes = _ASCII_CLASSES[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
-    else:
-        classes = _classes(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32))
-    word = classes == _WORD
-    after_word = np.zeros_like(word)
-    after_word[1:] = word[:-1]
-    starts: list[int] = np.flatnonzero((classes == _MARK) | (word & ~after_word)).tolist()
-    return starts
-
-
-def _classes(codes: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint8]:
-    """Space, mark or word character, for text beyond ASCII: each distinct character is
-    classified once, as the pattern would (Python's whitespace; BERT's marks)."""
-    wide = codes >= 128
-    classes = _ASCII_CLASSES[np.where(wide, 0, codes)]
-    distinct, inverse = np.unique(codes[wide], return_inverse=True)
-    own = [chr(c) for c in distinct.tolist()]
-    table = np.array([_SPACE if ch.isspace() else _MARK if _separate(ch) else _WORD for ch in own], dtype=np.uint8)
-    classes[wide] = table[inverse]
-    return classes
 
 
 def _separate(ch: str) -> bool:
