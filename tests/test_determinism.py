@@ -35,8 +35,8 @@ def _outputs(seed: str, root: str) -> bytes:
 
 
 def test_outcomes_and_chunks_do_not_depend_on_the_hash_seed() -> None:
-    """Golden code and text at a small budget (faults in the gate's checks, context lines that do
-    not all fit): a fault named from a set differed between runs before."""
-    for folder in ("code", "text"):
+    """Golden inputs of every format at a small budget (faults in the gate's checks, context lines
+    that do not all fit): a fault named from a set differed between runs before (in code)."""
+    for folder in ("code", "text", "markdown", "pdf", "office"):
         first, second = _outputs("1", str(GOLDEN / folder)), _outputs("2", str(GOLDEN / folder))
         assert first and first == second, folder
