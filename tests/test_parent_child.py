@@ -230,3 +230,32 @@ def test_the_gate_counts_parents_against_their_own_budget() -> None:
     # measured as if the parents were chunks of the embedding budget, they overflow and overlap
     plain = evaluate(measure(doc, records, chunker.counter, 64, path.read_bytes()), Thresholds())
     assert {c.check for c in plain.failed} == {"min_budget_compliance", "max_code_overlaps"}
+
+
+def test_children_and_semantic_chunks_keep_whole_what_structural_keeps_whole() -> None:
+    """A paragraph or list item that fits a chunk only when its breadcrumb gives way stays whole
+    under structural; parent-child's children and semantic chunks are packed by the same rules,
+    so they keep it whole too (they cut it at clauses before: four list items of the fastapi
+    release notes, and a note in the OAuth2 tutorial, at 128 tokens). Semantic chunks may still
+    cut a paragraph at a topic shift, so for them the test names the note."""
+    from conftest import corpus_dir
+
+    from parsegate.parsers import markdown
+
+    def whole(path: Path, strategy: str, kinds: tuple[str, ...]) -> set[tuple[int, int]]:
+        doc = markdown.parse(path.read_bytes(), path.name)
+        chunks = Chunker(ChunkConfig(strategy=strategy, max_tokens=128)).chunk(doc)
+        _, small = layers(chunks) if strategy == "parent-child" else ([], chunks)
+        leaves = [e for e in doc.leaves() if e.kind in kinds]
+        return {(e.start, e.end) for e in leaves if any(c.start <= e.start and e.end <= c.end for c in small)}
+
+    docs = corpus_dir("markdown/fastapi-docs")
+    notes = docs / "release-notes.md"
+    structural = whole(notes, "structural", ("paragraph", "list_item"))
+    assert len(structural) > 1000
+    assert structural <= whole(notes, "parent-child", ("paragraph", "list_item"))
+    tutorial = next(docs.rglob("oauth2-jwt.md"))
+    text = tutorial.read_text()
+    note = text.index("If you check the new (fake) database")
+    whole_notes = whole(tutorial, "semantic-lexical", ("paragraph",))
+    assert any(a <= note < b for a, b in whole_notes)
