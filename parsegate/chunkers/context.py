@@ -48,9 +48,19 @@ class Context:
     def __hash__(self) -> int:
         return self._hash
 
+    def named_lines(self) -> list[tuple[str, str | None]]:
+        """Every line with the kind of context it is, in the order a prefix states them."""
+        return [
+            ("lead_in", self.lead_in),
+            *(("parent", p) for p in self.parents),
+            ("header", self.header),
+            ("label", self.label),
+            *(("import", i) for i in self.imports),
+            *(("enclosing", e) for e in self.enclosing),
+        ]
+
     def lines(self) -> list[str]:
-        """Its lines in the order a prefix states them (ContextBuilder._items ranks the same)."""
-        return [x for x in (self.lead_in, *self.parents, self.header, self.label, *self.imports, *self.enclosing) if x]
+        return [text for _, text in self.named_lines() if text]
 
 
 EMPTY = Context()
@@ -133,11 +143,7 @@ class ContextBuilder:
             # The nearest heading first; outer ones later, the inner ones before the outer.
             rank = 100 if n == len(crumbs) - 1 else 500 + len(crumbs) - n
             ranked.append((rank, _Item(crumb, "crumb", n, cuttable=True)))
-        lines: list[tuple[str, str | None]] = [("lead_in", context.lead_in)]
-        lines += [("parent", p) for p in context.parents]
-        lines += [("header", context.header), ("label", context.label)]
-        lines += [("import", i) for i in context.imports]
-        lines += [("enclosing", e) for e in context.enclosing]
+        lines = context.named_lines()
         # A row without its header, or a turn without its speaker, is not evidence: they rank
         # above the nearest heading.
         # For code, the imports and constants a definition uses come right after its class header:
