@@ -2,7 +2,8 @@
 what it loads before and with its first document bounds what a second worker can gain
 (benchmarks/workers.py). These tests hold the start to what the document needs: the plugin
 parsers the parent found are passed, not searched for again; a code or text file does not bring
-markdown-it; a text file does not bring importlib.metadata; and workers that each have one core
+markdown-it; a text file does not bring importlib.metadata; Markdown without front matter does not
+bring PyYAML; and workers that each have one core
 do not hand the tokenizer's batches to a thread pool."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ outcome, _ = process(Path(sys.argv[2]), Path(sys.argv[2]).name, chunker)
 from parsegate.parsers.registry import parsers
 print(json.dumps({
     "status": outcome.status,
-    "modules": sorted(m for m in ("markdown_it", "importlib.metadata") if m in sys.modules),
+    "modules": sorted(m for m in ("markdown_it", "importlib.metadata", "yaml") if m in sys.modules),
     "parsers": [p.NAME for p in parsers()],
 }))
 """
@@ -62,6 +63,16 @@ def test_a_code_file_does_not_bring_markdown_it(tmp_path: Path) -> None:
     found = worker_reads(path, [])
     assert found["status"] == "chunked"
     assert "markdown_it" not in found["modules"]  # type: ignore[operator]
+
+
+def test_markdown_brings_pyyaml_only_for_front_matter(tmp_path: Path) -> None:
+    plain, with_front_matter = tmp_path / "plain.md", tmp_path / "front.md"
+    plain.write_text("# Title\n\n---\n\nA paragraph under a rule.\n")
+    with_front_matter.write_text("---\ntitle: Notes\n---\n\n# Title\n\nA paragraph.\n")
+    found = worker_reads(plain, [])
+    assert found["status"] == "chunked"
+    assert "yaml" not in found["modules"]  # type: ignore[operator]
+    assert "yaml" in worker_reads(with_front_matter, [])["modules"]  # type: ignore[operator]
 
 
 def test_a_worker_uses_the_plugin_parsers_it_is_given_without_searching(tmp_path: Path) -> None:

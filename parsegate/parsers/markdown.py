@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import Any
 
 import markdown_it
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -323,6 +322,8 @@ class _Builder:
     def front_matter(self, tok: AnyToken) -> None:
         assert tok.map is not None
         self.emit("front_matter", tok.map)
+        import yaml  # here: few documents have front matter, and PyYAML took 10 ms of a worker's start
+
         try:
             loaded = yaml.safe_load(tok.content)
         except yaml.YAMLError as exc:
