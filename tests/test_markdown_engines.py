@@ -30,6 +30,9 @@ CASES = {
     "CRLF and CR line ends": "# T\r\n\r\npara\r\nmore\r\n\r\n- a\r- b\r",
     "HTML, link definitions, rules, indented code": "<div>\nx\n</div>\n\n[ref]: https://example.com\n\n***\n\n    code\n",
     "non-ASCII text": "# Überschrift — 見出し\n\n| ä | 日本 |\n|---|---|\n| ö | 語 |\n\n- ü\n  - 🎉 emoji\n\nSetext é\n---\n",
+    # pulldown-cmark starts a block indented by a tab at the line end before it (found by fuzzing:
+    # the nested item was dropped from the Document, and its text from every chunk).
+    "items nested by a tab": "* a\n\t* b\n## H\ntext\n\n- c\n\n\t- d\n\n\tmore\n\n1. e\n\t```py\n\tf\n\t```\n\n| t | u |\n|---|---|\n\t- g\n",
     "lazy continuation and quoted code": "> a\nlazy\n> - b\n>   c\n\n>     code\n",
 }
 

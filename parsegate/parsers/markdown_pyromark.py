@@ -114,16 +114,25 @@ class _Converter:
     # -- ranges → line maps ---------------------------------------------------------------
     def line_map(self, start: int, end: int) -> list[int]:
         """Lines [first, last + 1) of the non-blank bytes in [start, end)."""
-        bounds = self.bounds
+        bounds, src = self.bounds, self.src
+        start = self.skip_blank(start, end)
         first = bisect.bisect_right(bounds, start) - 1
         if end <= bounds[first + 1]:  # most blocks: the range ends on its first line
             return [first, first + 1]
-        src = self.src
         while end > start and src[end - 1] in _WS:
             end -= 1
         if end <= start:
             return [first, first + 1]
         return [first, bisect.bisect_right(bounds, end - 1, first)]
+
+    def skip_blank(self, start: int, end: int) -> int:
+        """Where a block's source really starts: a block indented by a tab can start at the end of
+        the line before it (pulldown-cmark counts that line break into it), and then its first
+        line, list marker and fence are those of its first non-blank byte."""
+        src = self.src
+        while start < end and src[start] in _WS:
+            start += 1
+        return start
 
     def line_text(self, start: int) -> str:
         """The source from byte ``start`` to the end of its line."""
@@ -193,6 +202,7 @@ class _Converter:
             loose[0] = loose[1] = -1
 
     def open(self, name: str, tag: Any, start: int, end: int) -> None:
+        start = self.skip_blank(start, end)
         if name == "Paragraph":
             self.push("paragraph_open", start, end)
         elif name == "Heading":
