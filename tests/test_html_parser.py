@@ -76,6 +76,24 @@ def test_a_data_table_repeats_merged_cells_and_a_layout_table_is_blocks() -> Non
     assert texts(doc, "heading") == ["Layout"] and "Body text." in texts(doc, "paragraph")
 
 
+def test_text_between_a_data_table_s_cells_is_a_paragraph_before_the_table() -> None:
+    # Sloppy pages put text where HTML allows none; browsers show it before the table. It was
+    # dropped when the next cell opened (the gate's reading of the file with lxml found it).
+    doc = parse(
+        "<h1>Rates</h1><table>Valid until March.<tr>Standard rate applies <td>Zone A</td><td>12%</td></tr>"
+        "<tr><td>Zone B</td><td>15%</td> reduced for members</tr></table><p>After.</p>"
+    )
+    assert texts(doc, "paragraph") == [
+        "Valid until March.",
+        "Standard rate applies",
+        "reduced for members",
+        "After.",
+    ]
+    assert texts(doc, "table_row") == ["| Zone A | 12% |", "| Zone B | 15% |"]
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert all(e.end <= table.start for e in doc.elements if e.kind == "paragraph" and e.start < table.start)
+
+
 def test_a_hostile_colspan_does_not_inflate_the_grid() -> None:
     rows = "".join(f"<tr><td colspan=1000>r{n}</td></tr>" for n in range(3000))
     started = time.perf_counter()

@@ -202,9 +202,13 @@ class Walker:
             self.tables[-1].in_head = True
             self.frames.append(_Frame(tag, "thead"))
         elif tag == "tr" and self.in_data_table():
+            self.flush()  # text before the row: see the cells below
             self.tables[-1].new_row()
             self.frames.append(_Frame(tag, "row"))
         elif tag in ("td", "th") and self.in_data_table():
+            # Text between cells (sloppy pages write "<tr>Note <td>…") belongs to no cell; a
+            # browser shows it before the table, so it is a paragraph there, not dropped.
+            self.flush()
             self.inline.take()
             self.flat += 1
             self.frames.append(_Frame(tag, "cell", level=span(el.get("colspan")) * 100_000 + span(el.get("rowspan"))))
