@@ -4,7 +4,8 @@
   here, and ``lines`` are the lines that slice covers in that file;
 - PDF: every box lies on a page the chunk names, and every word of the chunk is among the words
   PDFium finds inside the chunk's boxes on those pages;
-- Office and HTML: every word of the chunk is among the words of docling's own export.
+- Office and HTML: every word of the chunk is among the words of docling's own export (for HTML,
+  or of the file's text nodes as libxml2 reads them: a parser may keep text docling's export drops).
 
 Text layers and exports run some words together (PDFium's text in a box joins table cells,
 docling joins inline list items): a chunk word counts as present when two or three consecutive
@@ -33,7 +34,11 @@ def measure_localization(facts: DocFacts, fmt: str, records: list[dict[str, Any]
         # A word the source writes without a space between two inline items ("docling" +
         # "from") is two consecutive words of docling's export, which adds a space.
         exported = set(sequence) | set(runs(sequence))
-        problems = [_in_export(exported, r) for r in records]
+        where = "docling's export of the file"
+        if ref.html_nodes is not None:
+            exported |= set(words(" ".join(ref.html_nodes)))
+            where = "docling's export of the file nor its text (lxml)"
+        problems = [_in_export(exported, r, where) for r in records]
     facts.localized = sum(p is None for p in problems)
     for r, problem in zip(records, problems, strict=True):
         if problem is not None:
@@ -80,11 +85,11 @@ def _in_boxes(ref: Reference, r: dict[str, Any], inside: dict[tuple[int, tuple[f
     return None
 
 
-def _in_export(exported: set[str], r: dict[str, Any]) -> str | None:
+def _in_export(exported: set[str], r: dict[str, Any], where: str) -> str | None:
     """As in a PDF's boxes, words run together in docling's export (its inline groups are
     joined without a space: "WiktionaryMedia") still count."""
     held = words(r["text"])
     absent = sorted(set(held) - present(held, exported))
     if absent:
-        return f"{len(absent)} words not in docling's export of the file: {' '.join(absent[:12])}"
+        return f"{len(absent)} words not in {where}: {' '.join(absent[:12])}"
     return None

@@ -4,11 +4,12 @@ This is the check that catches a parser losing text. The reference is the source
 formats (each word by its position: inside some chunk's span or not), PDFium's raw text layer
 for PDFs (each page's words against the words embedded by the chunks that name that page, as
 multisets), and docling's export for Office and HTML (the document's words against all words
-embedded). For PDF and Office a word counts when it reaches an ``embed_text``: a table header
-repeated on every page is dropped from the text once it is known, and travels as context. What a
-parser *declared* furniture or front matter (running headers, page numbers, YAML metadata) is
-taken out of the reference and listed with its reason, so a parser cannot drop text silently by
-calling it furniture: the report shows what was dropped and why.
+embedded; for HTML also the file's own text nodes that the export lacks, each as a whole). For
+PDF and Office a word counts when it reaches an ``embed_text``: a table header repeated on every
+page is dropped from the text once it is known, and travels as context. What a parser *declared*
+furniture or front matter (running headers, page numbers, YAML metadata) is taken out of the
+reference and listed with its reason, so a parser cannot drop text silently by calling it
+furniture: the report shows what was dropped and why.
 """
 
 from __future__ import annotations
@@ -157,3 +158,24 @@ def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: R
     facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
     if lost:
         facts.fault("extraction_recall", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
+    if ref.html_nodes is not None:
+        _beyond_export(facts, records, ref.html_nodes, ref.everything or ref.text)
+
+
+def _beyond_export(facts: DocFacts, records: list[dict[str, Any]], nodes: list[str], exported: str) -> None:
+    """HTML: the file's text nodes that docling's export lacks (html_source.py) count too, each
+    found when its letters and digits occur in the chunks' text."""
+    from parsegate.quality_gates.html_source import missing, squeezed
+
+    beyond = list(missing(nodes, squeezed([exported])))
+    if not beyond:
+        return
+    unchunked = set(missing(beyond, squeezed(r["text"] for r in records)))
+    assert facts.recall_words is not None and facts.recall_found is not None
+    for node in beyond:
+        count = len(words(node))
+        facts.recall_words += count
+        if node in unchunked:
+            facts.fault("extraction_recall", words=node[:400], count=count, why="in the file, not in docling's export")
+        else:
+            facts.recall_found += count

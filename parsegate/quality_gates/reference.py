@@ -2,7 +2,8 @@
 
 - text formats (Markdown, plain text, code): the source file's bytes, decoded here again;
 - PDF: PDFium's raw text layer and its text inside a box;
-- Office and HTML: docling's own plain-text export of the file.
+- Office and HTML: docling's own plain-text export of the file; for HTML also the file's text
+  nodes as libxml2 reads them (html_source.py), for what docling's HTML backend drops.
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself.
@@ -32,6 +33,7 @@ class Reference:
     text: str = ""  # the decoded source file, or docling's export of the body
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
+    html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -85,5 +87,12 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:
         exported = docling_text(data, fmt, doc_id)
-        return None if exported is None else Reference("docling export", *exported)
+        if exported is None:
+            return None
+        nodes = None
+        if fmt == "html":
+            from parsegate.quality_gates.html_source import text_nodes
+
+            nodes = text_nodes(data)
+        return Reference("docling export", *exported, html_nodes=nodes)
     return None

@@ -1,0 +1,84 @@
+"""An HTML file's own text as a second parser reads it (libxml2, through lxml), for the gate.
+
+docling's export (office_source.py) comes out of the same HTML backend the parser converts with,
+so what that backend drops, the reference dropped too: a sentence a browser shows but that sits
+where HTML allows no text (directly inside ``<table>`` or ``<tr>``, as sloppy pages and exporters
+write it) was lost from the chunks and from the reference alike, and the gate saw nothing. And
+words the parser did keep from such places were reported as not in the file. libxml2 keeps every
+text node where the file has it; the gate checks the ones docling's export lacks on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from parsegate.quality_gates.words import words
+
+# Text a browser does not show as the page's text (the <title> is the tab's).
+_HIDDEN = frozenset({"head", "title", "script", "style", "template", "noscript", "svg", "math"})
+_LEAST = 8  # letters and digits: a shorter node ("1.", "|", "»") says too little to be looked for
+
+
+def text_nodes(data: bytes) -> list[str] | None:
+    """The file's visible text nodes in document order, or None when libxml2 cannot read it."""
+    import lxml.html
+
+    # Decoded as docling's backend decodes it (BeautifulSoup's guess: a declared charset, else
+    # what the bytes look like): libxml2 alone reads an undeclared file as Latin-1, and every
+    # non-ASCII word would then be "in the file, not in the export".
+    from bs4.dammit import UnicodeDammit
+    from lxml import etree
+
+    text = UnicodeDammit(data, is_html=True).unicode_markup
+    if text is None:
+        return None
+    # huge_tree: without it libxml2 stops reading at 256 levels of nesting (with it, ~2,000;
+    # text deeper than that is only left unchecked here, never reported lost).
+    parser = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True)
+    try:
+        root = lxml.html.document_fromstring(text.encode("utf-8", "surrogatepass"), parser=parser)
+    except (etree.ParserError, ValueError):
+        return None
+    nodes: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    while stack:  # not recursive: a page can nest deeper than Python's stack
+        element, done = stack.pop()
+        if done:
+            _add(nodes, element.tail)
+            continue
+        stack.append((element, True))  # its tail follows its children
+        tag = element.tag
+        if not isinstance(tag, str) or tag.lower() in _HIDDEN:  # comments, processing instructions
+            continue
+        _add(nodes, element.text)
+        stack.extend((child, False) for child in reversed(element))
+    return nodes
+
+
+def _add(nodes: list[str], text: str | None) -> None:
+    if text and not text.isspace():
+        nodes.append(text.strip())
+
+
+def squeezed(texts: Iterable[str]) -> str:
+    """Letters and digits only, folded as the gate folds words: two extractions agree on it
+    whatever spaces and punctuation each puts between inline items ("Wiktionary" "Media")."""
+    return "".join("".join(words(t)) for t in texts)
+
+
+def missing(nodes: list[str], stream: str) -> Iterator[str]:
+    """The nodes (long enough to look for) whose letters and digits do not occur in ``stream``.
+    Nodes come in reading order: each is looked for after the last one found first, then
+    anywhere, so that a long page is read about once instead of once per node."""
+    at = 0
+    for node in nodes:
+        key = squeezed([node])
+        if len(key) < _LEAST:
+            continue
+        found = stream.find(key, at)
+        if found < 0:
+            found = stream.find(key)
+        if found < 0:
+            yield node
+        else:
+            at = found + len(key)

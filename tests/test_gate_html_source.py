@@ -1,0 +1,96 @@
+"""The gate reads an HTML file's own text (libxml2, through lxml) beside docling's export, which
+comes from the HTML backend the parser converts with: text that backend drops from a sloppy page
+(a sentence directly inside <table> or <tr>) was lost from the chunks and from the reference alike,
+and text the parser did keep from such places was reported as not in the file."""
+
+from __future__ import annotations
+
+import pytest
+
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.quality_gates.gate import Thresholds, evaluate
+from parsegate.quality_gates.html_source import missing, squeezed, text_nodes
+from parsegate.quality_gates.metrics import measure
+
+pytest.importorskip("docling")
+
+# Browsers show both sentences (they move text out of a table, before it); docling's export of
+# the file has neither.
+SLOPPY = b"""<html><body><h1>Rates</h1>
+<table><tr>Standard rate applies <td>Zone A</td><td>12%</td></tr>
+<tr><td>Zone B</td><td>15%</td> reduced for members</tr></table>
+</body></html>"""
+
+
+def gate(data: bytes, name: str, parsed: bytes | None = None):  # type: ignore[no-untyped-def]
+    """Chunks of ``parsed`` (default: the file) and the gate's verdict on them against the file."""
+    from parsegate.parsers import office
+
+    chunker = Chunker(ChunkConfig(max_tokens=128))
+    doc = office.parse(parsed or data, name)
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    return records, evaluate(measure(doc, records, chunker.counter, chunker.max_tokens, data), Thresholds())
+
+
+def test_text_a_parser_drops_where_docling_drops_it_too_fails_recall_by_name() -> None:
+    # A parser that loses the stray sentence (ours did, until it kept it as a paragraph before the
+    # table): docling's export lacks it as well, so only the file's own text shows the loss.
+    records, verdict = gate(SLOPPY, "rates.html", parsed=SLOPPY.replace(b"Standard rate applies ", b""))
+    assert "Standard" not in " ".join(r["text"] for r in records)
+    assert verdict.metrics["extraction_recall"] == pytest.approx(10 / 13, abs=1e-6)
+    (check,) = [c for c in verdict.failed if c.metric == "extraction_recall"]
+    assert check.faults == [
+        {"words": "Standard rate applies", "count": 3, "why": "in the file, not in docling's export"}
+    ]
+
+
+def test_our_parser_keeps_the_stray_text_and_passes() -> None:
+    records, verdict = gate(SLOPPY, "rates.html")
+    assert "Standard rate applies" in " ".join(r["text"] for r in records)
+    assert verdict.passed, verdict.failed
+    assert verdict.metrics["extraction_recall"] == 1.0
+
+
+def test_text_the_parser_keeps_beyond_docling_s_export_is_localized() -> None:
+    records, verdict = gate(SLOPPY, "rates.html")
+    assert "reduced for members" in " ".join(r["text"] for r in records)
+    assert verdict.metrics["localization"] == 1.0
+
+
+def test_words_in_no_reading_of_the_file_still_fail_localization() -> None:
+    records, _ = gate(SLOPPY, "rates.html")
+    from parsegate.parsers import office
+
+    chunker = Chunker(ChunkConfig(max_tokens=128))
+    doc = office.parse(SLOPPY, "rates.html")
+    altered = [dict(r, text=r["text"].replace("members", "managers")) for r in records]
+    verdict = evaluate(measure(doc, altered, chunker.counter, chunker.max_tokens, SLOPPY), Thresholds())
+    assert verdict.metrics["localization"] == 0.0
+
+
+def test_a_valid_page_with_nested_tables_adds_nothing_to_the_reference() -> None:
+    page = b"""<html><head><title>Shop</title><style>td {color: red}</style></head><body>
+    <h1>Layout page</h1><table><tr><td>Menu item one</td><td>
+    <table><tr><th>Product</th><th>Price</th></tr><tr><td>Widget</td><td>4.50 EUR</td></tr></table>
+    <p>Prices include tax.</p></td></tr></table><p>After the layout table.</p></body></html>"""
+    _, verdict = gate(page, "shop.html")
+    assert verdict.passed, verdict.failed
+    assert verdict.metrics["extraction_recall"] == 1.0
+
+
+def test_text_nodes_are_the_visible_text_in_reading_order() -> None:
+    page = b"""<html><head><title>Tab title</title><script>var hidden = 1;</script></head>
+    <body><p>First <b>bold</b> tail</p><!-- a comment --><style>p {}</style>after style
+    <template>never shown</template><noscript>no script</noscript><div>Last</div></body></html>"""
+    assert text_nodes(page) == ["First", "bold", "tail", "after style", "Last"]
+
+
+def test_text_nodes_of_a_page_nested_deeper_than_python_s_stack() -> None:
+    page = ("<html><body>" + "<div>" * 1500 + "Deep text" + "</div>" * 1500 + "</body></html>").encode()
+    assert text_nodes(page) == ["Deep text"]
+
+
+def test_a_node_is_found_whatever_an_extraction_puts_between_its_words() -> None:
+    stream = squeezed(["See WiktionaryMedia and docling-tools models download, then | 4.50 | EUR |"])
+    nodes = ["Wiktionary Media", "docling tools models", "4.50 EUR", "Not in the stream at all", "1."]
+    assert list(missing(nodes, stream)) == ["Not in the stream at all"]
