@@ -122,6 +122,9 @@ def test_hidden_blocks_and_images_are_furniture_with_their_reason() -> None:
         (b"\xff\xfe" + "<p>naïve</p>".encode("utf-16-le"), "naïve"),
         ("<p>naïve ünïcode</p>".encode(), "naïve ünïcode"),
         (b"<p>caf\xe9</p>", "café"),  # not UTF-8, no charset: Windows-1252, as browsers read it
+        (b"<p>caf\xe9 cr\xe8me, cr\xeape Suz\xe9tte</p>", "café crème, crêpe Suzétte"),
+        # UTF-8 with one broken byte (a truncated download): UTF-8, not "GrÃ¶ÃŸe" in every word.
+        ("<p>Größe der Überweisung:".encode() + b"\xff" + " 5 €</p>".encode(), "Größe der Überweisung:\ufffd 5 €"),
     ],
 )
 def test_encodings(data: bytes, expected: str) -> None:

@@ -1,8 +1,9 @@
 """A web page's bytes → text → tree.
 
 The encoding is the byte-order mark's, else UTF-8 when the bytes are valid UTF-8, else the one a
-``<meta charset>`` in the first 4 KB names, else Windows-1252 (what browsers assume)
-unless the bytes are mostly invalid UTF-8 (then they are no page: ``garbage_text``). lxml (libxml2)
+``<meta charset>`` in the first 4 KB names, else UTF-8 with the broken bytes replaced when its
+valid multi-byte characters outnumber them, else Windows-1252 (what browsers assume) unless the
+bytes are mostly invalid UTF-8 (then they are no page: ``garbage_text``). lxml (libxml2)
 builds the tree; what is never rendered (scripts, styles, templates) is dropped with the comments.
 
 libxml2 stops at 2048 levels of nesting; a page nested deeper would lose its text there, so it is
@@ -47,8 +48,20 @@ def decode(data: bytes) -> str:
     # Nothing names the encoding: a page in Windows-1252 has invalid UTF-8 only at its accented
     # letters; bytes that are mostly invalid UTF-8 are not a page in any encoding (random or
     # binary data under an .html name), and Windows-1252 would read every byte as a letter.
-    refuse_garbage(data.decode("utf-8", errors="replace"))
+    as_utf8 = data.decode("utf-8", errors="replace")
+    refuse_garbage(as_utf8)
+    if _mostly_utf8(as_utf8):
+        return as_utf8
     return data.decode("cp1252", errors="replace")
+
+
+def _mostly_utf8(text: str) -> bool:
+    """UTF-8 with a few broken bytes (a truncated download, a stray byte from a concatenation):
+    more valid multi-byte characters than invalid sequences. Read as Windows-1252, every
+    accented letter of such a page became two or three wrong ones ("GrÃ¶ÃŸe"); a Windows-1252
+    page has almost no valid multi-byte sequence (an accented letter before ASCII is invalid)."""
+    invalid = text.count("\ufffd")
+    return sum(1 for ch in text if ch > "\x7f") - invalid > invalid
 
 
 def tree(text: str) -> etree._Element:
