@@ -1,5 +1,7 @@
 """Generates the Office golden inputs (python-docx, python-pptx and openpyxl come with
-docling's format extras). The HTML case is written by hand. Run from the repository root:
+docling's format extras; the footnoted DOCX is written as OpenDocument XML and converted by
+headless LibreOffice, since python-docx cannot write footnotes). The HTML case is written by
+hand. Run from the repository root:
 
     .venv/bin/python golden_docs/office/generate.py
 
@@ -8,6 +10,9 @@ then read the new expected outputs (PARSEGATE_REGENERATE_GOLDEN=1) before commit
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -56,6 +61,49 @@ def docx_policy(path: Path) -> None:
     doc.save(path)
 
 
+FOOTNOTED = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"
+ office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:master-styles><style:master-page style:name="Standard">
+  <style:header><text:p>Internal - customer service handbook</text:p></style:header>
+ </style:master-page></office:master-styles>
+ <office:body><office:text>
+  <text:h text:outline-level="1">Refunds and Returns</text:h>
+  <text:h text:outline-level="2">Refunds</text:h>
+  <text:p>Customers may request a full refund within 30 days of purchase.<text:note text:note-class="footnote"
+  ><text:note-citation>1</text:note-citation><text:note-body><text:p>Gift cards bought in a store are not
+  refundable.</text:p></text:note-body></text:note> The refund goes back to the original payment method.</text:p>
+  <text:p>Refunds are processed within five business days.</text:p>
+  <text:h text:outline-level="2">Returns</text:h>
+  <text:p>Items must be returned in their original packaging.<text:note text:note-class="footnote"
+  ><text:note-citation>2</text:note-citation><text:note-body><text:p>Opened software and personalised items
+  cannot be returned.</text:p></text:note-body></text:note></text:p>
+  <text:p>Return shipping is free for orders over 50 euros.<office:annotation><dc:creator>Reviewer</dc:creator
+  ><text:p>Check the threshold with finance.</text:p></office:annotation></text:p>
+  <text:h text:outline-level="2">Exchanges</text:h>
+  <text:p>Exchanges for a different size are free of charge.</text:p>
+ </office:text></office:body>
+</office:document>
+"""
+
+
+def docx_footnoted(path: Path) -> None:
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        raise SystemExit("the footnoted DOCX needs LibreOffice (soffice) to convert it")
+    with tempfile.TemporaryDirectory() as work:
+        source = Path(work) / "input.fodt"
+        source.write_text(FOOTNOTED, encoding="utf-8")
+        subprocess.run(
+            [soffice, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "docx",
+             "--outdir", work, str(source)],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+        shutil.copyfile(Path(work) / "input.docx", path)
+
+
 def pptx_deck(path: Path) -> None:
     deck = Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[1])
@@ -95,6 +143,7 @@ def xlsx_workbook(path: Path) -> None:
 def main() -> None:
     for folder, make, name in (
         ("docx/incident-policy", docx_policy, "input.docx"),
+        ("docx/footnoted-policy", docx_footnoted, "input.docx"),
         ("pptx/quarterly-review", pptx_deck, "input.pptx"),
         ("xlsx/ducks-and-budget", xlsx_workbook, "input.xlsx"),
     ):

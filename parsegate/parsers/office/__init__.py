@@ -63,7 +63,12 @@ def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str) -> Document:
 
     check_zip(data, fmt)
     ddoc, gaps = convert(data, doc_id, fmt)
-    doc = to_document(ddoc, doc_id, version_, fmt, gaps)
+    anchors = None
+    if fmt == "docx":
+        from parsegate.parsers.office.footnotes import note_anchors
+
+        anchors = note_anchors(data)
+    doc = to_document(ddoc, doc_id, version_, fmt, gaps, anchors)
     doc.parser = f"{NAME} {VERSION}"
     return doc
 

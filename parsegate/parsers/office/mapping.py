@@ -23,6 +23,7 @@ from docling_core.types.doc.items.text import ListItem, TextItem
 from parsegate.parsers.build import DocBuilder, code_data, list_data, title_from_first_heading
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import Data, Document, Element, ParseWarning, TextData, data_class
+from parsegate.parsers.office.footnotes import key
 from parsegate.parsers.office.inline import joined, pieces_of, shifted
 from parsegate.parsers.office.tables import Title, chart_grid, header_rows, is_title_row, title_row, xlsx_cells
 
@@ -41,9 +42,14 @@ _LAYER_REASONS = {
 
 
 def to_document(
-    ddoc: Any, doc_id: str, version: str, fmt: str, gaps: dict[tuple[str, ...], list[str]] | None = None
+    ddoc: Any,
+    doc_id: str,
+    version: str,
+    fmt: str,
+    gaps: dict[tuple[str, ...], list[str]] | None = None,
+    anchors: dict[str, list[str]] | None = None,
 ) -> Document:
-    walk = _Walk(ddoc=ddoc, fmt=fmt, gaps=gaps or {})
+    walk = _Walk(ddoc=ddoc, fmt=fmt, gaps=gaps or {}, anchors=anchors or {})
     walk.run()
     text, elements = walk.b.finish()
     meta: dict[str, Any] = {}
@@ -70,8 +76,14 @@ class _Walk:
     pending: Title | None = None  # an XLSX one-cell row, waiting to see whether a table follows
     skip: int | None = None  # depth whose descendants were already read (a table, an inline group)
     consumed: set[str] = field(default_factory=set)  # inline groups read as a list item's text
+    anchors: dict[str, list[str]] = field(default_factory=dict)  # citing paragraph → its notes (footnotes.py)
+    notes: dict[str, list[Any]] = field(default_factory=dict)  # docling's footnote items, by key, not yet placed
+    placed: set[str] = field(default_factory=set)  # footnotes placed after the paragraph citing them
 
     def run(self) -> None:
+        for note in getattr(self.ddoc, "texts", []):
+            if _label(note) == "footnote" and note.content_layer != ContentLayer.BODY:
+                self.notes.setdefault(key(note.text), []).append(note)
         for item, depth in self.ddoc.iterate_items(with_groups=True, included_content_layers=set(ContentLayer)):
             if self.skip is not None and depth > self.skip:
                 continue
@@ -106,12 +118,34 @@ class _Walk:
 
     # -- items ------------------------------------------------------------------------------
     def other_layer(self, item: Any, depth: int) -> None:
+        if isinstance(item, TextItem) and _label(item) == "footnote" and item.text.strip():
+            self.footnote(item)
+            return
         reason = _LAYER_REASONS.get(item.content_layer, f"docling's {item.content_layer} layer")
+        if item.content_layer == ContentLayer.NOTES and self.fmt == "docx":
+            reason = "a reviewer's comment (not part of the document's text)"
         if isinstance(item, TableItem):
             self.b.add_furniture("\n".join(" | ".join(row) for row in self.grid(item)), reason, ref=item.self_ref)
             self.skip = depth
         elif isinstance(item, TextItem):
             self.b.add_furniture(item.text, reason, ref=item.self_ref)
+
+    def footnote(self, item: Any) -> None:
+        """A footnote is evidence (often the exception to the claim that cites it), though docling
+        files a DOCX's footnotes with the page headers in its furniture layer. One whose citing
+        paragraph was found is already placed after it (``cited``); the others follow the body."""
+        if item.self_ref not in self.placed:
+            self.close_lists(-1)
+            self.emit_text("footnote", item.text.strip(), [], item)
+
+    def cited(self, text: str) -> None:
+        """The notes the paragraph just emitted cites, right after it, under the same headings."""
+        for note in self.anchors.get(key(text), ()):
+            waiting = self.notes.get(note)
+            if waiting:
+                item = waiting.pop(0)
+                self.placed.add(item.self_ref)
+                self.emit_text("footnote", item.text.strip(), [], item)
 
     def group(self, item: Any, depth: int) -> None:
         label = str(getattr(item, "label", "")).rsplit(".", 1)[-1].lower()
@@ -167,7 +201,7 @@ class _Walk:
     def text(self, item: Any, depth: int) -> None:
         self.close_lists(depth)
         self.flush_title()
-        label = str(getattr(item, "label", "")).rsplit(".", 1)[-1].lower()
+        label = _label(item)
         text, spans = item.text.strip(), list[dict[str, Any]]()
         if isinstance(item, ListItem) and not text and item.children:
             first = item.children[0].resolve(self.ddoc)
@@ -195,10 +229,12 @@ class _Walk:
             self.b.add_furniture(text, label.replace("_", " "), ref=item.self_ref)
         elif kind == "list_item" or isinstance(item, ListItem):
             self.emit_text("list_item", text, spans, item)
+            self.cited(text)
         elif kind == "code":
             self.emit_text("code", text, [], item, code_data(getattr(item, "code_language", None)))
         else:
             self.emit_text(kind, text, spans, item)
+            self.cited(text)
 
     def emit_text(self, kind: str, text: str, spans: list[dict[str, Any]], item: Any, data: Data | None = None) -> None:
         fields = self.fields(item, data if data is not None else data_class(kind)())
@@ -271,3 +307,8 @@ class _Walk:
         title, self.pending = self.pending, None
         if title is not None:
             self.b.emit("paragraph", title.text, data=TextData(ref=title.ref, cells=title.cells))
+
+
+def _label(item: Any) -> str:
+    """docling's label of an item as a plain name ("section_header", "footnote")."""
+    return str(getattr(item, "label", "")).rsplit(".", 1)[-1].lower()
