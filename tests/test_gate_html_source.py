@@ -94,3 +94,12 @@ def test_a_node_is_found_whatever_an_extraction_puts_between_its_words() -> None
     stream = squeezed(["See WiktionaryMedia and docling-tools models download, then | 4.50 | EUR |"])
     nodes = ["Wiktionary Media", "docling tools models", "4.50 EUR", "Not in the stream at all", "1."]
     assert list(missing(nodes, stream)) == ["Not in the stream at all"]
+
+
+def test_text_the_parser_declared_furniture_is_not_counted_lost() -> None:
+    # docling's export leaves a hidden block out; our parser lists it as furniture with its reason.
+    page = b"<html><body><h1>Notes</h1><p>Body text here.</p><pre hidden><code>$ draft-tool --dry-run</code></pre></body></html>"
+    records, verdict = gate(page, "notes.html")
+    assert "draft-tool" not in " ".join(r["text"] for r in records)
+    assert verdict.passed, verdict.failed
+    assert verdict.metrics["extraction_recall"] == 1.0

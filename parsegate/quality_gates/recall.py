@@ -159,15 +159,19 @@ def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: R
     if lost:
         facts.fault("extraction_recall", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
     if ref.html_nodes is not None:
-        _beyond_export(facts, records, ref.html_nodes, ref.everything or ref.text)
+        _beyond_export(facts, doc, records, ref.html_nodes, ref.everything or ref.text)
 
 
-def _beyond_export(facts: DocFacts, records: list[dict[str, Any]], nodes: list[str], exported: str) -> None:
+def _beyond_export(
+    facts: DocFacts, doc: Document, records: list[dict[str, Any]], nodes: list[str], exported: str
+) -> None:
     """HTML: the file's text nodes that docling's export lacks (html_source.py) count too, each
-    found when its letters and digits occur in the chunks' text."""
+    found when its letters and digits occur in the chunks' text; as above, what the parser
+    declared furniture (a hidden block, a form control's label) is left out, and listed."""
     from parsegate.quality_gates.html_source import missing, squeezed
 
-    beyond = list(missing(nodes, squeezed([exported])))
+    declared = squeezed(doc.text[e.start : e.end] for e in doc.elements if e.kind in NON_BODY_KINDS)
+    beyond = list(missing(list(missing(nodes, squeezed([exported]))), declared))
     if not beyond:
         return
     unchunked = set(missing(beyond, squeezed(r["text"] for r in records)))
