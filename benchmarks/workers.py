@@ -10,6 +10,11 @@ can show. A pair during which other processes used more than 5% of the machine's
 (/proc/stat's busy time less this process's and its workers') is run again, up to three times
 (the pairs discarded are counted). The statistic is the median wall time.
 
+Each corpus also gets its fixed cost per worker: a one-worker run of its smallest file (an
+interpreter, the imports, the tokenizer, the format's libraries on first use, one tiny document),
+and the speed-up two workers could reach at most with that cost (Amdahl: every worker pays it at
+the same time, so it is not halved): ``ceiling = T1 / (F + (T1 - F) / 2)``.
+
 parsegate's bytecode is compiled first, as an installed wheel has it: with
 PYTHONDONTWRITEBYTECODE set (these machines set it) a module changed since its .pyc was written
 is compiled again by every worker at every start, a cost no user pays.
@@ -92,6 +97,17 @@ def one_run(sources: list[Source], config: ChunkConfig, workers: int) -> tuple[f
         return time.perf_counter() - started, cpu() - used
 
 
+def fixed_cost(sources: list[Source], config: ChunkConfig, repeat: int) -> float:
+    """Median wall seconds of a one-worker run over the corpus's smallest file."""
+    smallest = min(sources, key=lambda s: s.path.stat().st_size)
+    return statistics.median(one_run([smallest], config, 1)[0] for _ in range(max(3, repeat)))
+
+
+def ceiling(one: float, fixed: float) -> float:
+    """The most two workers can gain over one when each pays ``fixed`` before any work."""
+    return one / (fixed + max(0.0, one - fixed) / 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
@@ -122,6 +138,7 @@ def main() -> None:
                 times[workers].append(wall)
                 cpus[workers].append(used)
         one, two = statistics.median(times["1"]), statistics.median(times["2"])
+        fixed = fixed_cost(sources, config, args.repeat)
         cpu_one, cpu_two = statistics.median(cpus["1"]), statistics.median(cpus["2"])
         results[name] = {
             "files": len(sources),
@@ -132,6 +149,8 @@ def main() -> None:
             "cpu_seconds_1_worker": round(cpu_one, 2),
             "cpu_seconds_2_workers": round(cpu_two, 2),
             "auto_workers": auto,
+            "fixed_seconds_per_worker": round(fixed, 3),
+            "ceiling_2_over_1": round(ceiling(one, fixed), 2),
             "all_seconds": {k: [round(t, 2) for t in v] for k, v in times.items()},
             # Other work on the machine slows two workers more than one: the 1-minute load average.
             "load_average_1min_before": load_before,
@@ -143,7 +162,8 @@ def main() -> None:
         }
         print(
             f"{name:32} {len(sources):4} files {megabytes:6.2f} MB  1 worker {one:6.2f} s  2 workers {two:6.2f} s  "
-            f"speed-up {one / two:4.2f}  CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s  (auto: {auto})",
+            f"speed-up {one / two:4.2f} (ceiling {ceiling(one, fixed):4.2f}, {fixed:.2f} s per worker)  "
+            f"CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s  (auto: {auto})",
             flush=True,
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
