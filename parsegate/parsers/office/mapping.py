@@ -148,7 +148,7 @@ class _Walk:
                 self.emit_text("footnote", item.text.strip(), [], item)
 
     def group(self, item: Any, depth: int) -> None:
-        label = str(getattr(item, "label", "")).rsplit(".", 1)[-1].lower()
+        label = _label(item)
         name = getattr(item, "name", "") or ""
         if isinstance(item, InlineGroup):
             self.skip = depth
