@@ -85,6 +85,11 @@ def test_text_nodes_are_the_visible_text_in_reading_order() -> None:
     assert text_nodes(page) == ["First", "bold", "tail", "after style", "Last"]
 
 
+def test_text_nodes_after_the_closing_html_tag_are_read() -> None:
+    page = b"<html><body><p>Inside.</p></body></html><p>After.</p><html><head><title>T</title></head><p>More.</p>"
+    assert text_nodes(page) == ["Inside.", "After.", "More."]
+
+
 def test_text_nodes_of_a_page_nested_deeper_than_python_s_stack() -> None:
     page = ("<html><body>" + "<div>" * 1500 + "Deep text" + "</div>" * 1500 + "</body></html>").encode()
     assert text_nodes(page) == ["Deep text"]

@@ -40,7 +40,9 @@ def text_nodes(data: bytes) -> list[str] | None:
     except (etree.ParserError, ValueError):
         return None
     nodes: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    # What follows </html> is another root element to libxml2 (a browser shows it in the body).
+    tops = [root, *(e for e in root.itersiblings() if isinstance(e.tag, str))]
+    stack: list[tuple[etree._Element, bool]] = [(top, False) for top in reversed(tops)]
     while stack:  # not recursive: a page can nest deeper than Python's stack
         element, done = stack.pop()
         if done:
