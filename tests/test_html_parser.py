@@ -94,6 +94,21 @@ def test_text_between_a_data_table_s_cells_is_a_paragraph_before_the_table() -> 
     assert all(e.end <= table.start for e in doc.elements if e.kind == "paragraph" and e.start < table.start)
 
 
+def test_pages_concatenated_into_one_file_are_all_read() -> None:
+    # libxml2 makes a second <head> and <body> of the second page; only the first body was read.
+    first = "<html><head><title>One</title></head><body><h1>First page</h1><p>Alpha text.</p></body></html>\n"
+    second = "<!doctype html><html><head><title>Two</title></head><body><h1>Second page</h1><p>Beta text.</p>"
+    doc = parse(first + second + "</body></html>")
+    assert texts(doc, "heading") == ["First page", "Second page"]
+    assert texts(doc, "paragraph") == ["Alpha text.", "Beta text."]
+    assert "Two" not in doc.text  # a later head shows nothing, as in a browser
+
+
+def test_text_after_the_closing_html_tag_is_read() -> None:
+    doc = parse("<html><body><p>Inside.</p></body></html><p>After the page, as browsers show it.</p>")
+    assert texts(doc, "paragraph") == ["Inside.", "After the page, as browsers show it."]
+
+
 def test_a_hostile_colspan_does_not_inflate_the_grid() -> None:
     rows = "".join(f"<tr><td colspan=1000>r{n}</td></tr>" for n in range(3000))
     started = time.perf_counter()

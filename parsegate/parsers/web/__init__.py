@@ -1,8 +1,9 @@
 """HTML → Document, our own pass over lxml's tree (docling's HTML backend read about 0.25 MB/s here).
 
-Data flow: bytes → text (encoding) → tree (scripts and styles dropped) → regions (the main
-content, and the chrome around it with reasons) → one walk that emits elements (walk.py) →
-Document. A page nested past libxml2's limit is read as plain paragraphs, with a warning.
+Data flow: bytes → text (encoding) → tree (scripts and styles dropped) → its pages (one body,
+or several in a file of pages run together) → per page, regions (the main content, and the
+chrome around it with reasons) and one walk that emits elements (walk.py) → Document. A page
+nested past libxml2's limit is read as plain paragraphs, with a warning.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from parsegate.parsers.build import DocBuilder, title_from_first_heading
 from parsegate.parsers.model import Document, ParseWarning, content_version
 from parsegate.parsers.web.regions import find_regions
-from parsegate.parsers.web.source import TooDeep, decode, flat_paragraphs, tree
+from parsegate.parsers.web.source import TooDeep, decode, flat_paragraphs, pages, tree
 from parsegate.parsers.web.walk import Walker
 
 
@@ -26,14 +27,17 @@ def parse_html(data: bytes, doc_id: str) -> Document:
     head_title = " ".join(" ".join(root.xpath("/html/head/title//text()")).split())
     if head_title:
         meta["html_title"] = head_title
-    body = root.find("body")
-    if body is None:
-        body = root
-    regions = find_regions(body)
-    meta["main_content"] = regions.how
-    walker = Walker(regions)
-    walker.walk(body)
-    walker.finish()
+    walker: Walker | None = None
+    for body in pages(root):
+        regions = find_regions(body)
+        if walker is None:
+            meta["main_content"] = regions.how
+            walker = Walker(regions)
+        else:
+            walker.regions, walker.outside = regions, []
+        walker.walk(body)
+        walker.finish()
+    assert walker is not None  # pages() gives at least the root
     text, elements = walker.b.finish()
     title = title_from_first_heading(elements, text) or head_title
     if title:

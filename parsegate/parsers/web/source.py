@@ -75,7 +75,32 @@ def tree(text: str) -> etree._Element:
     if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
         raise TooDeep
     etree.strip_elements(root, *_NEVER_RENDERED, with_tail=False)
+    for sibling in root.itersiblings():  # what follows </html> (see pages)
+        if isinstance(sibling.tag, str):
+            etree.strip_elements(sibling, *_NEVER_RENDERED, with_tail=False)
     return root
+
+
+def pages(root: etree._Element) -> list[etree._Element]:
+    """The bodies to read, in order: usually the one ``<body>``. Pages saved or scraped into one
+    file ("</html><!doctype html><html>…") give libxml2 a second ``<body>`` beside the first, and
+    what follows ``</html>`` becomes another root element beside this one: only the first body
+    was read, and the rest of the file was lost. Each is a page of its own here (its main content
+    found on its own); stray elements after ``</html>`` make one more. Later heads show nothing."""
+    bodies = root.findall("body") or [root]
+    for sibling in root.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue  # a comment or processing instruction after the page
+        stray = etree.Element("body")
+        stray.text = sibling.text
+        for child in list(sibling):
+            if child.tag == "body":
+                bodies.append(child)
+            elif child.tag != "head":
+                stray.append(child)  # moved, with its tail
+        if len(stray) or (stray.text and stray.text.strip()):
+            bodies.append(stray)
+    return bodies
 
 
 _BLOCK_TAGS = frozenset(
