@@ -1,0 +1,201 @@
+"""Mutated real documents through parse, chunk and gate: what breaks an invariant?
+
+Takes real inputs (the fastapi docs, the golden cases, stdlib modules, the corpus's web pages),
+makes them messy the way exports and scrapes do (lower-cased, blank lines dropped, lines joined or
+re-wrapped, cut short, spliced together, repeated; Markdown, HTML, table and control characters
+inserted at random places, an invalid byte appended now and then) and runs each through
+``parsegate.pipeline.process`` — the worker's path — with a random strategy and budget. A case
+fails when the run raises or ends in ``internal_error``, or when one of the gate's invariants is
+off: every chunk within budget on a fresh count, localized in the source, body text covered, no
+empty chunk, token counts exact, and (for web pages) extraction recall against docling's export
+and libxml2's reading of the file. Failing inputs are kept in ``--out`` to read and to turn into
+tests.
+
+With ``--browser``, each recall fault of a web page is also looked up in what headless Chromium
+makes of the file (``--dump-dom``): a fault whose words the browser's DOM does not have is a
+false alarm of the gate's references, not a loss.
+
+    .venv/bin/python benchmarks/fuzz_messy.py --minutes 10 --seed 7 --formats md,txt
+    .venv/bin/python benchmarks/fuzz_messy.py --minutes 10 --seed 11 --formats html --browser
+
+Not a test (it runs for minutes, and what it finds is read by a person first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import time
+import traceback
+from pathlib import Path
+
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.pipeline import FileOutcome, process
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.gate import Thresholds, Verdict, evaluate
+from parsegate.quality_gates.html_source import text_nodes
+from parsegate.quality_gates.words import words
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SHARED = REPO.parent / "shared" / "corpus"
+STRATEGIES = ("structural", "structural", "structural", "parent-child", "recursive", "semantic-lexical")
+BUDGETS = (48, 64, 128, 200, 256, 512)
+INVARIANTS = {
+    "budget_compliance": 1.0,
+    "localization": 1.0,
+    "text_coverage": 1.0,
+    "token_count_accuracy": 1.0,
+    "empty_chunk_rate": 0.0,
+}
+SNIPPETS = (
+    "#", "# ", "## ", "|", " | ", "```", "```\n", "~~~", "---\n", "===\n", "* ", "- ", "1. ", "> ", "\t",
+    "    ", "\n", "\n\n", "\r\n", "\x0b", "\x0c", "\u2028", "\u00a0", "東京都は日本の首都です。", "🙂👍🏽",
+    "x" * 300, "<div>", "</div>", "<!--", "-->", "[link](http://a.b)", "![img](a.png)", "**", "_", "`",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n", "Speaker 1: ", "Q: ", "e.g. ", "z.B. ", "...", "; ", "— ",
+    "<table><tr><td>x</td></tr></table>", "$$\n", "[^1]: note\n", "<details>",
+)  # fmt: skip
+
+
+def sources(formats: set[str]) -> list[Path]:
+    found: list[Path] = []
+    if formats & {"md", "txt"}:
+        found += sorted((SHARED / "markdown").rglob("*.md"))
+        found += [p for p in sorted((REPO / "golden_docs").rglob("input.*")) if p.suffix in (".md", ".txt")]
+    if "code" in formats:
+        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        found += sorted(stdlib.glob("*.py"))[:150] + sorted((REPO / "golden_docs" / "code").rglob("input.*"))
+    if "html" in formats:
+        found += sorted((SHARED / "office").glob("*.html")) + sorted((REPO / "golden_docs").rglob("input.html"))
+    return [p for p in found if p.stat().st_size < 60_000]
+
+
+def mutate(text: str, rng: random.Random, pool: list[Path]) -> str:
+    for _ in range(rng.randint(1, 6)):
+        roll = rng.random()
+        if roll < 0.1:
+            text = text.lower()
+        elif roll < 0.18:
+            text = "\n".join(line for line in text.split("\n") if line.strip())
+        elif roll < 0.24:
+            text = text.replace("\n", " ")
+        elif roll < 0.3:
+            width = rng.choice([40, 80, 120])
+            text = "\n".join(textwrap.fill(p, width) for p in text.split("\n\n"))
+        elif roll < 0.36:
+            text = text[: rng.randrange(len(text) + 1)]
+        elif roll < 0.42:
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + text[at + rng.randint(1, 2000) :]
+        elif roll < 0.5:
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(pool).read_text(errors="replace")[: rng.randint(0, 5000)] + text[at:]
+        elif roll < 0.55:
+            text = text * rng.randint(2, 4)
+        else:
+            for _ in range(rng.randint(1, 40)):
+                at = rng.randrange(len(text) + 1)
+                text = text[:at] + rng.choice(SNIPPETS) + text[at:]
+    return text
+
+
+def problems(outcome: FileOutcome | None, error: str) -> tuple[list[str], Verdict | None]:
+    if outcome is None:
+        return [f"raised: {error}"], None
+    if outcome.code == "internal_error":
+        return [f"internal_error: {outcome.reason}"], None
+    if outcome.status != "chunked" or outcome.facts is None:
+        return [], None
+    verdict = evaluate(DocFacts.from_dict(outcome.facts), Thresholds())
+    found = [
+        f"{k}={verdict.metrics.get(k)}" for k, want in INVARIANTS.items() if verdict.metrics.get(k) not in (None, want)
+    ]
+    recall = verdict.metrics.get("extraction_recall")
+    if outcome.format == "html" and recall is not None and recall < Thresholds().min_extraction_recall:
+        found.append(f"extraction_recall={recall}")
+    return found, verdict
+
+
+def browser_check(path: Path, verdict: Verdict, tally: collections.Counter[str]) -> None:
+    """Each recall fault: do the words of it appear in Chromium's DOM of the file?"""
+    dom = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", path.resolve().as_uri()],
+        capture_output=True,
+        timeout=60,
+    ).stdout
+    shown = set(words(" ".join(text_nodes(dom) or [])))
+    for check in verdict.failed:
+        if check.metric != "extraction_recall":
+            continue
+        for fault in check.faults:
+            held = words(str(fault.get("words", "")))
+            seen = sum(w in shown for w in held)
+            tally[
+                "recall fault the browser shows" if seen * 2 >= len(held) else "recall fault the browser does not"
+            ] += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--formats", default="md,txt", help="comma-separated: md, txt, code, html")
+    parser.add_argument("--out", type=Path, default=Path("out") / "fuzz", help="where failing inputs are kept")
+    parser.add_argument("--browser", action="store_true", help="look recall faults of web pages up in Chromium")
+    args = parser.parse_args()
+    formats = set(args.formats.split(","))
+    if args.browser and shutil.which("chromium") is None:
+        sys.exit("--browser needs Debian's chromium")
+    rng = random.Random(args.seed)
+    pool = sources(formats)
+    if not pool:
+        sys.exit("no inputs found (is ../shared/corpus there?)")
+    suffixes = sorted({".md" if "md" in formats else "", ".txt" if "txt" in formats else ""} - {""})
+    args.out.mkdir(parents=True, exist_ok=True)
+    chunkers: dict[tuple[str, int], Chunker] = {}
+
+    def chunker(strategy: str, budget: int) -> Chunker:
+        if (strategy, budget) not in chunkers:
+            chunkers[strategy, budget] = Chunker(ChunkConfig(strategy=strategy, max_tokens=budget))
+        return chunkers[strategy, budget]
+
+    tally: collections.Counter[str] = collections.Counter()
+    end, cases = time.monotonic() + args.minutes * 60, 0
+    while time.monotonic() < end:
+        source = rng.choice(pool)
+        suffix = rng.choice(suffixes) if source.suffix in (".md", ".txt") and suffixes else source.suffix
+        raw = mutate(source.read_text(errors="replace"), rng, pool).encode("utf-8", "surrogatepass")
+        if rng.random() < 0.05:
+            raw += b"\xff\xfe"  # a broken byte at the end, as a cut download leaves
+        path = args.out / f"case{suffix}"
+        path.write_bytes(raw)
+        strategy, budget = rng.choice(STRATEGIES), rng.choice(BUDGETS)
+        cases += 1
+        error, outcome = "", None
+        try:
+            outcome, _ = process(path, path.name, chunker(strategy, budget))
+        except Exception:  # the worker's own guard is what is under test: anything here is a finding
+            error = traceback.format_exc(limit=3)
+        found, verdict = problems(outcome, error)
+        if not found:
+            continue
+        tally["failing cases"] += 1
+        kept = args.out / f"fail{tally['failing cases']}{suffix}"
+        kept.write_bytes(raw)
+        for item in found:
+            tally[item.split("=")[0].split(":")[0]] += 1
+        if args.browser and verdict is not None and suffix == ".html":
+            browser_check(kept, verdict, tally)
+        print(json.dumps({"case": str(kept), "strategy": strategy, "budget": budget, "found": found})[:600], flush=True)
+    print(json.dumps({"seed": args.seed, "formats": sorted(formats), "cases": cases, **tally}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
