@@ -258,9 +258,10 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
         ast.parse(wrap_python_blocks("        def f(x):\n            return (x +\n"))
 
 
-def test_a_page_too_deep_for_docling_is_kept_with_its_checks_not_measured(chunker: Chunker) -> None:
+def test_a_page_too_deep_for_docling_is_checked_against_libxml2_s_reading(chunker: Chunker) -> None:
     # docling walks HTML recursively and runs out of stack at 500 nested <div>s; our parser does
-    # not. The document keeps its chunks; the checks that need docling's view say not measured.
+    # not. The document keeps its chunks, and the checks docling's view served (they were "not
+    # measured") are made against libxml2's reading of the page, which the report names.
     from parsegate.parsers import office
 
     data = ("<html><body>" + "<div>" * 500 + "<p>Deep text survives.</p>" + "</div>" * 500 + "</body></html>").encode()
@@ -268,8 +269,34 @@ def test_a_page_too_deep_for_docling_is_kept_with_its_checks_not_measured(chunke
     records = [c.to_dict() for c in chunker.chunk(doc)]
     facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
     verdict = evaluate(facts, Thresholds())
-    assert verdict.passed and {"localization", "extraction_recall"} <= set(verdict.not_measured)
+    assert verdict.passed and not {"localization", "extraction_recall"} & set(verdict.not_measured)
+    assert facts.recall_source == "libxml2 reading (docling could not read the page)"
+    assert (facts.recall_words, facts.recall_found) == (3, 3)
     assert "Deep text survives." in records[0]["text"]
+    altered = [dict(r, text=r["text"].replace("survives", "vanishes")) for r in records]
+    assert (
+        evaluate(measure(doc, altered, chunker.counter, chunker.max_tokens, data), Thresholds()).metrics["localization"]
+        == 0.0
+    )
+
+
+def test_a_page_that_breaks_docling_s_backend_is_checked_against_libxml2_s_reading(
+    chunker: Chunker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docling.backend.html_backend import HTMLDocumentBackend
+
+    from parsegate.parsers import office
+
+    def broken(self: object) -> None:
+        raise KeyError(-3)  # as docling's backend raised on a fuzzed page's mangled table
+
+    monkeypatch.setattr(HTMLDocumentBackend, "convert", broken)
+    data = b"<html><body><h1>Prices</h1><p>Widgets cost four euros.</p></body></html>"
+    doc = office.parse(data, "prices.html")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
+    assert facts.recall_source == "libxml2 reading (docling could not read the page)"
+    assert evaluate(facts, Thresholds()).passed
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])

@@ -29,7 +29,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 @dataclass
 class Reference:
-    kind: str  # "source file" | "PDFium text layer" | "docling export"
+    kind: str  # "source file" | "PDFium text layer" | "docling export" | "libxml2 reading (…)"
     text: str = ""  # the decoded source file, or docling's export of the body
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
@@ -87,12 +87,15 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:
         exported = docling_text(data, fmt, doc_id)
-        if exported is None:
-            return None
         nodes = None
         if fmt == "html":
             from parsegate.quality_gates.html_source import text_nodes
 
             nodes = text_nodes(data)
+        if exported is None:
+            if not nodes:
+                return None
+            reading = "\n".join(nodes)  # docling could not read the page: libxml2's reading alone
+            return Reference("libxml2 reading (docling could not read the page)", reading, reading, html_nodes=nodes)
         return Reference("docling export", *exported, html_nodes=nodes)
     return None

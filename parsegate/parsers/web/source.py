@@ -86,20 +86,14 @@ def pages(root: etree._Element) -> list[etree._Element]:
     file ("</html><!doctype html><html>…") give libxml2 a second ``<body>`` beside the first, and
     what follows ``</html>`` becomes another root element beside this one: only the first body
     was read, and the rest of the file was lost. Each is a page of its own here (its main content
-    found on its own); stray elements after ``</html>`` make one more. Later heads show nothing."""
+    found on its own), a later root read whole but for its head (a browser shows nothing of it)."""
     bodies = root.findall("body") or [root]
     for sibling in root.itersiblings():
         if not isinstance(sibling.tag, str):
             continue  # a comment or processing instruction after the page
-        stray = etree.Element("body")
-        stray.text = sibling.text
-        for child in list(sibling):
-            if child.tag == "body":
-                bodies.append(child)
-            elif child.tag != "head":
-                stray.append(child)  # moved, with its tail
-        if len(stray) or (stray.text and stray.text.strip()):
-            bodies.append(stray)
+        for head in sibling.findall("head"):
+            sibling.remove(head)
+        bodies.append(sibling)
     return bodies
 
 
