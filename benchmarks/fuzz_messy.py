@@ -1,9 +1,10 @@
 """Mutated real documents through parse, chunk and gate: what breaks an invariant?
 
-Takes real inputs (the fastapi docs, the golden cases, stdlib modules, the corpus's web pages),
-makes them messy the way exports and scrapes do (lower-cased, blank lines dropped, lines joined or
-re-wrapped, cut short, spliced together, repeated; Markdown, HTML, table and control characters
-inserted at random places, an invalid byte appended now and then) and runs each through
+Takes real inputs (the fastapi docs, the golden cases, stdlib modules, the corpus's web pages and
+Word files), makes them messy the way exports and scrapes do (lower-cased, blank lines dropped,
+lines joined or re-wrapped, cut short, spliced together, repeated; Markdown, HTML, table and
+control characters inserted at random places, an invalid byte appended now and then; a Word
+file's XML edited: runs, paragraphs and tables repeated or removed, text and markup inserted) and runs each through
 ``parsegate.pipeline.process`` — the worker's path — with a random strategy and budget. A case
 fails when the run raises or ends in ``internal_error``, or when one of the gate's invariants is
 off: every chunk within budget on a fresh count, localized in the source, body text covered, no
@@ -25,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import io
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -34,6 +37,7 @@ import sysconfig
 import textwrap
 import time
 import traceback
+import zipfile
 from pathlib import Path
 
 from parsegate.chunkers import ChunkConfig, Chunker
@@ -74,7 +78,47 @@ def sources(formats: set[str]) -> list[Path]:
         found += sorted(stdlib.glob("*.py"))[:150] + sorted((REPO / "golden_docs" / "code").rglob("input.*"))
     if "html" in formats:
         found += sorted((SHARED / "office").glob("*.html")) + sorted((REPO / "golden_docs").rglob("input.html"))
+    if "docx" in formats:
+        found += sorted((SHARED / "office").glob("*.docx")) + sorted((REPO / "golden_docs").rglob("input.docx"))
     return [p for p in found if p.stat().st_size < 60_000]
+
+
+_RUN_TEXT = re.compile(r"<w:t[^>]*>")
+_BLOCK = re.compile(r"<w:(r|p|tbl)[ >].*?</w:\1>", re.S)
+_XML_SNIPPETS = ("&amp;", "\u00a0", "東京", "🙂", "\t", "x" * 200, "</w:t><w:t>", "</w:t></w:r><w:r><w:t>", "<w:br/>")
+
+
+def mutate_docx(data: bytes, rng: random.Random) -> bytes:
+    """A DOCX with its body and notes edited as XML: text inserted into runs (some of it markup),
+    paragraphs, runs and tables repeated or removed, a few bytes cut (the XML may break)."""
+    archive, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in archive.infolist():
+            part = archive.read(info.filename)
+            if info.filename in ("word/document.xml", "word/footnotes.xml"):
+                part = _mutate_xml(part.decode("utf-8", "replace"), rng).encode("utf-8", "surrogatepass")
+            target.writestr(info, part)
+    return out.getvalue()
+
+
+def _mutate_xml(xml: str, rng: random.Random) -> str:
+    for _ in range(rng.randint(1, 8)):
+        roll = rng.random()
+        texts = [m.end() for m in _RUN_TEXT.finditer(xml)]
+        blocks = [m.span() for m in _BLOCK.finditer(xml)]
+        if roll < 0.5 and texts:
+            at = rng.choice(texts)
+            xml = xml[:at] + rng.choice(_XML_SNIPPETS) + xml[at:]
+        elif roll < 0.7 and blocks:
+            start, end = rng.choice(blocks)
+            xml = xml[:end] + xml[start:end] * rng.randint(1, 3) + xml[end:]
+        elif roll < 0.9 and blocks:
+            start, end = rng.choice(blocks)
+            xml = xml[:start] + xml[end:]
+        else:
+            at = rng.randrange(len(xml))
+            xml = xml[:at] + xml[at + rng.randint(1, 50) :]
+    return xml
 
 
 def mutate(text: str, rng: random.Random, pool: list[Path]) -> str:
@@ -146,7 +190,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--formats", default="md,txt", help="comma-separated: md, txt, code, html")
+    parser.add_argument("--formats", default="md,txt", help="comma-separated: md, txt, code, html, docx")
     parser.add_argument("--out", type=Path, default=Path("out") / "fuzz", help="where failing inputs are kept")
     parser.add_argument("--browser", action="store_true", help="look recall faults of web pages up in Chromium")
     args = parser.parse_args()
@@ -171,9 +215,13 @@ def main() -> None:
     while time.monotonic() < end:
         source = rng.choice(pool)
         suffix = rng.choice(suffixes) if source.suffix in (".md", ".txt") and suffixes else source.suffix
-        raw = mutate(source.read_text(errors="replace"), rng, pool).encode("utf-8", "surrogatepass")
-        if rng.random() < 0.05:
-            raw += b"\xff\xfe"  # a broken byte at the end, as a cut download leaves
+        if suffix == ".docx":
+            raw = mutate_docx(source.read_bytes(), rng)
+        else:
+            texts = [p for p in pool if p.suffix != ".docx"]
+            raw = mutate(source.read_text(errors="replace"), rng, texts).encode("utf-8", "surrogatepass")
+            if rng.random() < 0.05:
+                raw += b"\xff\xfe"  # a broken byte at the end, as a cut download leaves
         path = args.out / f"case{suffix}"
         path.write_bytes(raw)
         strategy, budget = rng.choice(STRATEGIES), rng.choice(BUDGETS)
