@@ -1,7 +1,7 @@
-"""The gate reads an HTML file's own text (libxml2, through lxml) beside docling's export, which
-comes from the HTML backend the parser converts with: text that backend drops from a sloppy page
-(a sentence directly inside <table> or <tr>) was lost from the chunks and from the reference alike,
-and text the parser did keep from such places was reported as not in the file."""
+"""The gate reads an HTML file's own text (libxml2, through lxml) beside docling's export: text
+docling drops from a sloppy page (a sentence directly inside <table> or <tr>) was missing from the
+reference, so a parser that dropped it as well passed recall; and text our parser kept from such
+places was reported as not in the file."""
 
 from __future__ import annotations
 

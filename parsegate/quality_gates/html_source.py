@@ -1,11 +1,14 @@
-"""An HTML file's own text as a second parser reads it (libxml2, through lxml), for the gate.
+"""An HTML file's own text as libxml2 reads it (through lxml), for the gate.
 
-docling's export (office_source.py) comes out of the same HTML backend the parser converts with,
-so what that backend drops, the reference dropped too: a sentence a browser shows but that sits
-where HTML allows no text (directly inside ``<table>`` or ``<tr>``, as sloppy pages and exporters
-write it) was lost from the chunks and from the reference alike, and the gate saw nothing. And
-words the parser did keep from such places were reported as not in the file. libxml2 keeps every
-text node where the file has it; the gate checks the ones docling's export lacks on their own.
+The gate's reference for a web page was docling's export alone. What docling's HTML backend drops
+was then not in the reference, and when our parser (its own walk over libxml2's tree) dropped it
+too, the loss passed recall: a sentence a browser shows but that sits where HTML allows no text
+(directly inside ``<table>`` or ``<tr>``, as sloppy pages write it). And words our parser kept from
+such places were reported as not in the file. Every text node libxml2 finds is read here, by a
+walk of its own (the parser's walk decides structure and what to keep; this one keeps all but
+what a browser never shows), and the nodes docling's export lacks are checked on their own. A
+misreading of libxml2 itself would be shared with the parser: docling's export stays the other,
+independent reading.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def parse_html(data: bytes, doc_id: str) -> Document:
             meta["main_content"] = regions.how
             walker = Walker(regions)
         else:
-            walker.regions, walker.outside = regions, []
+            walker.next_page(regions)
         walker.walk(body)
         walker.finish()
     assert walker is not None  # pages() gives at least the root

@@ -61,7 +61,8 @@ def _mostly_utf8(text: str) -> bool:
     accented letter of such a page became two or three wrong ones ("GrÃ¶ÃŸe"); a Windows-1252
     page has almost no valid multi-byte sequence (an accented letter before ASCII is invalid)."""
     invalid = text.count("\ufffd")
-    return sum(1 for ch in text if ch > "\x7f") - invalid > invalid
+    beyond_ascii = len(text) - len(text.encode("ascii", "ignore"))  # counted in C, not per character
+    return beyond_ascii - invalid > invalid
 
 
 def tree(text: str) -> etree._Element:

@@ -365,6 +365,10 @@ class Walker:
         lead_in = caption or (last if last is not None and last.kind in ("paragraph", "caption") else None)
         self.b.table(grid, headers, lead_in.id if lead_in is not None else None, caption=table.caption or None)
 
+    def next_page(self, regions: Regions) -> None:
+        """Another page of the same file (pages run together): its own main content."""
+        self.regions, self.outside = regions, []
+
     def finish(self) -> None:
         outside = " ".join(" ".join(self.outside).split())
         if outside:
