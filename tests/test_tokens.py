@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parsegate.chunkers import budget
 from parsegate.chunkers.budget import HFCounter, default_tokenizer_path, load_counter
 from parsegate.chunkers.tokens import OffsetIndex, WordPieceIndex
 from tests.conftest import corpus_dir
@@ -30,6 +31,25 @@ def test_word_by_word_counts_equal_the_tokenizers_offsets_on_real_documents() ->
             assert words.count(a, b) == offsets.count(a, b) == real, (path.name, a, b)
             checked += 1
     assert checked > 1000
+
+
+def test_the_verdicts_kept_for_shipped_tokenizers_are_what_the_probes_measure(monkeypatch) -> None:
+    shipped = sorted(default_tokenizer_path().parent.parent.glob("*/tokenizer.json"))
+    files = {HFCounter(path, path.parent.name).fingerprint: path for path in shipped}
+    kept = dict(budget.PROVEN)
+    assert set(kept) == set(files)  # one verdict per shipped file, none for a file gone
+    monkeypatch.setattr(budget, "PROVEN", {})  # measured again, as for a file a user names
+    for fingerprint, path in files.items():
+        additive, words = HFCounter(path, path.parent.name)._probe()
+        assert (additive, words is not None) == kept[fingerprint], path
+
+
+def test_a_shipped_tokenizer_skips_the_probes_and_counts_the_same() -> None:
+    counter = HFCounter(default_tokenizer_path(), "all-MiniLM-L6-v2")
+    counter._probe_additive = counter._probe_words = None  # type: ignore[method-assign,assignment]
+    text = "The fee (EUR 3.50) is waived; see https://x.example/a?b=1. naïve café 東京"
+    assert counter.additive and isinstance(counter.index(text), WordPieceIndex)
+    assert counter.count_many([text]) == [len(counter.tokenizer.encode(text, add_special_tokens=False).ids)]
 
 
 def test_text_the_normalizer_edits_goes_to_the_tokenizer_itself() -> None:

@@ -2,7 +2,8 @@
 what it loads before and with its first document bounds what a second worker can gain
 (benchmarks/workers.py). These tests hold the start to what the document needs: the plugin
 parsers the parent found are passed, not searched for again; a code or text file does not bring
-markdown-it; a text file does not bring importlib.metadata; Markdown without front matter does not
+markdown-it; a text file does not bring importlib.metadata (nor importlib.resources, which only
+the semantic-embedding strategy's model lookup needs); Markdown without front matter does not
 bring PyYAML; and workers that each have one core
 do not hand the tokenizer's batches to a thread pool."""
 
@@ -33,7 +34,7 @@ outcome, _ = process(Path(sys.argv[2]), Path(sys.argv[2]).name, chunker)
 from parsegate.parsers.registry import parsers
 print(json.dumps({
     "status": outcome.status,
-    "modules": sorted(m for m in ("markdown_it", "importlib.metadata", "yaml") if m in sys.modules),
+    "modules": sorted(m for m in ("markdown_it", "importlib.metadata", "importlib.resources", "yaml") if m in sys.modules),
     "parsers": [p.NAME for p in parsers()],
 }))
 """
@@ -49,7 +50,7 @@ def worker_reads(path: Path, plugins: list[tuple[str, str]], extra_path: str = "
     return found
 
 
-def test_a_text_file_brings_neither_markdown_it_nor_importlib_metadata(tmp_path: Path) -> None:
+def test_a_text_file_brings_neither_markdown_it_nor_importlib_metadata_nor_resources(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("First paragraph. Second sentence.\n\nAnother paragraph here.\n")
     found = worker_reads(path, [])

@@ -35,6 +35,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _DEFAULT_FILES = Path(__file__).parent / "data" / DEFAULT_TOKENIZER
 _FALLBACK_MAX = 512
 _SMALL_BATCH = 8
+# The probes' verdicts (additive, counted word by word) for the tokenizer files parsegate ships,
+# by fingerprint (a hash of the file's bytes): measuring them took about 7 ms of every worker's
+# and every command's start. tests/test_tokens.py measures them again and fails on a stale entry.
+PROVEN: dict[str, tuple[bool, bool]] = {"all-MiniLM-L6-v2@sha256:be50c3628f2bf5bb": (True, True)}
 _PROBE = (
     "The fee (EUR 3.50) is waived\u2014except on Sundays; see https://x.example/a?b=1.\n\n"
     'lower-case text. no capitals here, e.g. this one… "Quoted!" [MASK] [CLS] [SEP] [UNK] <s> </s>\n'
@@ -122,11 +126,19 @@ class HFCounter:
 
     def _probe(self) -> tuple[bool, WordPieces | None]:
         if self._probed is None:
-            additive = _splits_at_whitespace(self.spec) and self._probe_additive(self.spec)
-            self._additive = additive
-            words = self._probe_words(self.spec) if additive and _plain_wordpiece(self.spec) else None
-            self._probed = (additive, words)
+            known = PROVEN.get(self.fingerprint)
+            self._probed = self._measure() if known is None else self._proven(*known)
         return self._probed
+
+    def _measure(self) -> tuple[bool, WordPieces | None]:
+        additive = _splits_at_whitespace(self.spec) and self._probe_additive(self.spec)
+        self._additive = additive
+        words = self._probe_words(self.spec) if additive and _plain_wordpiece(self.spec) else None
+        return additive, words
+
+    def _proven(self, additive: bool, by_words: bool) -> tuple[bool, WordPieces | None]:
+        self._additive = additive
+        return additive, WordPieces(self.tokenizer, _special_strings(self.spec)) if by_words else None
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -182,9 +194,7 @@ class HFCounter:
 
     def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
         """Word-by-word counting, if it gives the tokenizer's own counts on the probe text."""
-        added = spec.get("added_tokens")
-        specials = [t["content"] for t in added if isinstance(t, dict)] if isinstance(added, list) else []
-        words = WordPieces(self.tokenizer, [s for s in specials if isinstance(s, str)])
+        words = WordPieces(self.tokenizer, _special_strings(spec))
         probe = _CONTROL.sub(" ", _PROBE)
         probe = "".join(ch if words.usable(ch) else " " for ch in probe)
         for special in words.special_strings:
@@ -241,6 +251,12 @@ class WordCounter:
 
     def index(self, text: str) -> WordIndex:
         return WordIndex(text)
+
+
+def _special_strings(spec: dict[str, object]) -> list[str]:
+    added = spec.get("added_tokens")
+    tokens = added if isinstance(added, list) else []
+    return [t["content"] for t in tokens if isinstance(t, dict) and isinstance(t.get("content"), str)]
 
 
 def _splits_at_whitespace(spec: dict[str, object]) -> bool:

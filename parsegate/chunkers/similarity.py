@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,6 +126,10 @@ def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
 def model_folder(spec: str) -> Path:
     """all-MiniLM-L6-v2 from its PyPI package, or a local sentence-transformers folder: never a hub name."""
     if spec == DEFAULT_MODEL:
+        # Imported here: importlib.resources took 5 ms of every worker's start, for a strategy
+        # (semantic-embedding) few runs use.
+        from importlib import resources
+
         try:
             return Path(str(resources.files(_MODEL_PACKAGE) / "model"))
         except ModuleNotFoundError:
