@@ -25,6 +25,7 @@ class Agreement:
     theirs: list[str]
     furniture: Counter[str] = field(default_factory=Counter)  # words we declared furniture
     everything: Counter[str] = field(default_factory=Counter)  # all of docling's words, every layer
+    elsewhere: list[str] = field(default_factory=list)  # our words from docling's other layers (notes)
 
     @property
     def ratio(self) -> float:
@@ -46,17 +47,30 @@ class Agreement:
                 continue  # the same words, split differently
             added += [w for w in self.ours[a0:a1] if self.everything[w] == 0]
             lost += [w for w in self.theirs[b0:b1] if self.furniture[w] == 0]
+        added += [w for w in self.elsewhere if self.everything[w] == 0]
         return lost, added
 
 
+# Body text we read from docling's other layers, which its body export leaves out: a slide's
+# speaker notes (its notes layer) and a DOCX's footnotes (its furniture layer).
+OTHER_LAYERS = {"pptx": frozenset({"speaker_notes"}), "docx": frozenset({"footnote"})}
+
+
 def body_words(doc: Document) -> list[str]:
-    """Our body text in reading order, without the headings we make up (a sheet's name)."""
+    """Our body text in reading order, without the headings we make up (a sheet's name) and
+    without what docling's body export does not hold (OTHER_LAYERS)."""
     out: list[str] = []
+    elsewhere = OTHER_LAYERS.get(doc.format, frozenset())
     for el in doc.leaves():
-        if el.kind == "heading" and getattr(el.data, "sheet", None):
+        if (el.kind == "heading" and getattr(el.data, "sheet", None)) or el.kind in elsewhere:
             continue
         out += words(doc.text[el.start : el.end])
     return out
+
+
+def other_layer_words(doc: Document) -> list[str]:
+    elsewhere = OTHER_LAYERS.get(doc.format, frozenset())
+    return [w for el in doc.leaves() if el.kind in elsewhere for w in words(doc.text[el.start : el.end])]
 
 
 def agreement(doc: Document, path: Path) -> Agreement:
@@ -70,4 +84,4 @@ def agreement(doc: Document, path: Path) -> Agreement:
             held = words(doc.text[e.start : e.end])
             furniture.update(held)
             furniture.update(list(runs(held)))  # docling runs inline items together: "habitat" + "5"
-    return Agreement(body_words(doc), words(body), furniture, Counter(words(everything)))
+    return Agreement(body_words(doc), words(body), furniture, Counter(words(everything)), other_layer_words(doc))

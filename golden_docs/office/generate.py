@@ -123,6 +123,33 @@ def pptx_deck(path: Path) -> None:
     deck.save(path)
 
 
+def pptx_presenter_notes(path: Path) -> None:
+    """A deck whose speaker notes hold what the slides leave out; a hidden slide's notes stay out."""
+    deck = Presentation()
+    slides = [
+        ("Refund Policy", ["Refunds within 30 days of purchase", "Keep the receipt"],
+         "Gift cards bought in a store are not refundable, except where local law requires it.\n"
+         "Online orders follow the same rule."),
+        ("Shipping", ["Free shipping on orders over 50 euros"],
+         "Deliveries to the islands cost 12 euros more because of the ferry surcharge."),
+        ("Draft Prices", ["Premium plan: 19 euros a month"], "Do not present: the premium price is not final."),
+        ("Contacts", ["Support answers within one business day", "Urgent outages go to the on-call phone line"], ""),
+    ]  # fmt: skip
+    for title, bullets, notes in slides:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        body = slide.placeholders[1].text_frame
+        body.text = bullets[0]
+        for line in bullets[1:]:
+            body.add_paragraph().text = line
+        if notes:
+            slide.notes_slide.notes_text_frame.text = notes
+        if title == "Draft Prices":
+            slide._element.set("show", "0")  # Hide Slide: PowerPoint does not present it
+    deck.core_properties.created = deck.core_properties.modified = FIXED
+    deck.save(path)
+
+
 def xlsx_workbook(path: Path) -> None:
     wb = Workbook()
     ducks = wb.active
@@ -145,6 +172,7 @@ def main() -> None:
         ("docx/incident-policy", docx_policy, "input.docx"),
         ("docx/footnoted-policy", docx_footnoted, "input.docx"),
         ("pptx/quarterly-review", pptx_deck, "input.pptx"),
+        ("pptx/presenter-notes", pptx_presenter_notes, "input.pptx"),
         ("xlsx/ducks-and-budget", xlsx_workbook, "input.xlsx"),
     ):
         target = HERE / folder

@@ -26,6 +26,7 @@ KINDS: dict[str, KindRule] = {
     "caption": KindRule(PROSE, glue_next=True),
     "paragraph": KindRule(PROSE),
     "footnote": KindRule(PROSE),
+    "speaker_notes": KindRule(PROSE),
     "list_item": KindRule(PROSE, context="list"),
     "table_row": KindRule(CELLS, context="header"),
     "turn": KindRule(PROSE, context="speaker"),

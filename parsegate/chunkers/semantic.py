@@ -34,7 +34,7 @@ from parsegate.chunkers.units import Unit, fit_units, leaf_units
 from parsegate.parsers.model import Document
 
 SEMANTIC = ("semantic-lexical", "semantic-embedding")
-PROSE_KINDS = frozenset({"paragraph", "list_item", "turn", "footnote"})
+PROSE_KINDS = frozenset({"paragraph", "list_item", "turn", "footnote", "speaker_notes"})
 MIN_SIDE = 2  # sentences a shift leaves on each side
 
 

@@ -4,8 +4,9 @@ as provenance.
 
 Nothing docling holds is dropped silently: an inline group (a paragraph docling split by
 formatting) is one paragraph; a chart's data is a table under its caption; text on docling's
-other layers (page headers and footers, hidden paragraphs, speaker notes) is furniture with its
-reason; an XLSX one-cell row is a caption only when a table follows right below it.
+other layers (page headers and footers, hidden paragraphs, comments) is furniture with its
+reason, but a DOCX's footnotes and a slide's speaker notes are evidence and follow what they
+belong to; an XLSX one-cell row is a caption only when a table follows right below it.
 """
 
 from __future__ import annotations
@@ -121,14 +122,32 @@ class _Walk:
         if isinstance(item, TextItem) and _label(item) == "footnote" and item.text.strip():
             self.footnote(item)
             return
+        slide = _notes_slide(self.ddoc, item) if self.fmt == "pptx" else None
+        if slide == ContentLayer.BODY:
+            self.speaker_notes(item, depth)
+            return
         reason = _LAYER_REASONS.get(item.content_layer, f"docling's {item.content_layer} layer")
         if item.content_layer == ContentLayer.NOTES and self.fmt == "docx":
             reason = "a reviewer's comment (not part of the document's text)"
+        elif slide is not None:
+            reason = "speaker notes of a hidden slide (PowerPoint does not present it)"
         if isinstance(item, TableItem):
             self.b.add_furniture("\n".join(" | ".join(row) for row in self.grid(item)), reason, ref=item.self_ref)
             self.skip = depth
         elif isinstance(item, TextItem):
             self.b.add_furniture(item.text, reason, ref=item.self_ref)
+
+    def speaker_notes(self, item: Any, depth: int) -> None:
+        """A slide's speaker notes are evidence: what the presenter says about the slide (the
+        exception a bullet leaves out, the figure behind a chart). docling files them on its notes
+        layer; they follow the slide's own text, under its title, with its slide number, one
+        element per paragraph of the notes, as their own kind (``speaker_notes``) so that a
+        user can tell them from the slide's text."""
+        self.close_lists(depth)
+        self.flush_title()
+        for paragraph in item.text.split("\n"):
+            if paragraph.strip():
+                self.emit_text("speaker_notes", paragraph.strip(), [], item)
 
     def footnote(self, item: Any) -> None:
         """A footnote is evidence (often the exception to the claim that cites it), though docling
@@ -307,6 +326,18 @@ class _Walk:
         title, self.pending = self.pending, None
         if title is not None:
             self.b.emit("paragraph", title.text, data=TextData(ref=title.ref, cells=title.cells))
+
+
+def _notes_slide(ddoc: Any, item: Any) -> ContentLayer | None:
+    """For a slide's speaker notes (text on docling's notes layer whose parent is a slide), the
+    layer of that slide: the body when it is shown, another when hidden. None for anything else
+    (comments sit in groups of their own)."""
+    if item.content_layer != ContentLayer.NOTES or not isinstance(item, TextItem) or not item.text.strip():
+        return None
+    parent = item.parent.resolve(ddoc) if item.parent is not None else None
+    if isinstance(parent, GroupItem) and str(getattr(parent, "name", "")).startswith("slide-"):
+        return ContentLayer(parent.content_layer)
+    return None
 
 
 def _label(item: Any) -> str:
