@@ -13,6 +13,7 @@ from tests.conftest import GOLDEN
 
 pytest.importorskip("docling")
 FOOTNOTED = GOLDEN / "office" / "docx" / "footnoted-policy" / "input.docx"
+IN_CELLS = GOLDEN / "office" / "docx" / "footnoted-rates" / "input.docx"
 
 
 def kinds_and_texts(data: bytes, anchors: dict[str, list[str]] | None = None) -> list[tuple[str, tuple[str, ...], str]]:
@@ -43,6 +44,26 @@ def test_a_footnote_follows_the_paragraph_that_cites_it_under_its_headings() -> 
     returns = ("Refunds and Returns", "Returns")
     at = elements.index(("footnote", returns, "Opened software and personalised items cannot be returned."))
     assert elements[at - 1] == ("paragraph", returns, "Items must be returned in their original packaging.")
+
+
+def test_a_note_cited_from_a_table_cell_is_anchored_to_the_whole_cell() -> None:
+    # The second note is cited from the second paragraph of its cell: docling's cell joins both.
+    assert note_anchors(IN_CELLS.read_bytes()) == {
+        key("Islands"): [key("Island rates include the ferry surcharge and do not apply from November to March.")],
+        key("25 euros plus customs"): [key("Customs fees are charged by the receiving country, not by us.")],
+    }
+
+
+def test_notes_cited_from_table_cells_follow_the_table_under_its_headings() -> None:
+    elements = kinds_and_texts(IN_CELLS.read_bytes())
+    kinds = [(kind, path) for kind, path, _ in elements]
+    rates = ("Shipping Rates",)
+    last_row = max(i for i, (kind, _) in enumerate(kinds) if kind == "table_row")
+    assert elements[last_row + 1 : last_row + 3] == [
+        ("footnote", rates, "Island rates include the ferry surcharge and do not apply from November to March."),
+        ("footnote", rates, "Customs fees are charged by the receiving country, not by us."),
+    ]
+    assert elements[last_row + 3] == ("heading", ("Returns",), "Returns")
 
 
 def test_a_reviewer_s_comment_stays_out_of_the_text_with_its_own_reason() -> None:

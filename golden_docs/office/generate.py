@@ -89,13 +89,66 @@ FOOTNOTED = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+# Footnotes cited from table cells: one from a cell of one paragraph, one from the second
+# paragraph of a cell.
+FOOTNOTED_TABLE = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+ office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:body><office:text>
+  <text:h text:outline-level="1">Shipping Rates</text:h>
+  <text:p>Rates depend on where the parcel goes.</text:p>
+  <table:table table:name="Rates">
+   <table:table-column table:number-columns-repeated="3"/>
+   <table:table-header-rows><table:table-row>
+    <table:table-cell office:value-type="string"><text:p>Destination</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>Rate</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>Delivery</text:p></table:table-cell>
+   </table:table-row></table:table-header-rows>
+   <table:table-row>
+    <table:table-cell office:value-type="string"><text:p>Mainland</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>5 euros</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>2 days</text:p></table:table-cell>
+   </table:table-row>
+   <table:table-row>
+    <table:table-cell office:value-type="string"><text:p>Islands<text:note text:note-class="footnote"
+     ><text:note-citation>1</text:note-citation><text:note-body><text:p>Island rates include the ferry surcharge
+     and do not apply from November to March.</text:p></text:note-body></text:note></text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>17 euros</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>5 days</text:p></table:table-cell>
+   </table:table-row>
+   <table:table-row>
+    <table:table-cell office:value-type="string"><text:p>Abroad</text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>25 euros</text:p><text:p>plus customs<text:note
+     text:note-class="footnote"><text:note-citation>2</text:note-citation><text:note-body><text:p>Customs fees are
+     charged by the receiving country, not by us.</text:p></text:note-body></text:note></text:p></table:table-cell>
+    <table:table-cell office:value-type="string"><text:p>7 days</text:p></table:table-cell>
+   </table:table-row>
+  </table:table>
+  <text:h text:outline-level="1">Returns</text:h>
+  <text:p>Returns are free within 14 days of delivery.</text:p>
+ </office:text></office:body>
+</office:document>
+"""
+
+
 def docx_footnoted(path: Path) -> None:
+    libreoffice_docx(FOOTNOTED, path)
+
+
+def docx_footnoted_table(path: Path) -> None:
+    libreoffice_docx(FOOTNOTED_TABLE, path)
+
+
+def libreoffice_docx(fodt: str, path: Path) -> None:
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     if soffice is None:
         raise SystemExit("the footnoted DOCX needs LibreOffice (soffice) to convert it")
     with tempfile.TemporaryDirectory() as work:
         source = Path(work) / "input.fodt"
-        source.write_text(FOOTNOTED, encoding="utf-8")
+        source.write_text(fodt, encoding="utf-8")
         subprocess.run(
             [soffice, f"-env:UserInstallation=file://{work}/profile", "--headless", "--convert-to", "docx",
              "--outdir", work, str(source)],
@@ -171,6 +224,7 @@ def main() -> None:
     for folder, make, name in (
         ("docx/incident-policy", docx_policy, "input.docx"),
         ("docx/footnoted-policy", docx_footnoted, "input.docx"),
+        ("docx/footnoted-rates", docx_footnoted_table, "input.docx"),
         ("pptx/quarterly-review", pptx_deck, "input.pptx"),
         ("pptx/presenter-notes", pptx_presenter_notes, "input.pptx"),
         ("xlsx/ducks-and-budget", xlsx_workbook, "input.xlsx"),

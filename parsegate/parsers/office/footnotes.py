@@ -4,8 +4,9 @@ docling files a DOCX's footnotes with the page headers (its furniture layer) and
 that cite them, so its document cannot say which paragraph a note belongs to. A note is often
 the exception to the claim that cites it ("a refund within thirty days¹ … ¹ except gift cards"):
 it belongs beside that paragraph, under its headings, not in a pile after the body. Here each
-citing paragraph's text is paired with the texts of the notes it cites; mapping.py matches both
-to docling's items by their letters and digits (docling's spacing and marks differ from Word's).
+citing paragraph's text (in a table, its cell's) is paired with the texts of the notes it cites;
+mapping.py matches both to docling's items by their letters and digits (docling's spacing and
+marks differ from Word's).
 """
 
 from __future__ import annotations
@@ -76,14 +77,19 @@ def _cite(body: etree._Element, reference_tag: str, notes: dict[str, str], ancho
         cited = [notes[r.get(f"{_W}id", "")] for r in paragraph.iter(reference_tag) if r.get(f"{_W}id", "") in notes]
         if not cited:
             continue
-        # The paragraph's own text: a text box inside it is a paragraph of its own to docling.
-        own = "".join(t.text or "" for t in paragraph.iter(f"{_W}t") if _owner(t) is paragraph)
+        cell = _ancestor(paragraph, f"{_W}tc")
+        if cell is not None:
+            # In a table, docling's unit is the cell (its paragraphs joined): the cell's own text.
+            own = "".join(t.text or "" for t in cell.iter(f"{_W}t") if _ancestor(t, f"{_W}tc") is cell)
+        else:
+            # The paragraph's own text: a text box inside it is a paragraph of its own to docling.
+            own = "".join(t.text or "" for t in paragraph.iter(f"{_W}t") if _ancestor(t, f"{_W}p") is paragraph)
         if key(own):
             anchors.setdefault(key(own), []).extend(cited)
 
 
-def _owner(element: etree._Element) -> etree._Element | None:
+def _ancestor(element: etree._Element, tag: str) -> etree._Element | None:
     parent = element.getparent()
-    while parent is not None and parent.tag != f"{_W}p":
+    while parent is not None and parent.tag != tag:
         parent = parent.getparent()
     return parent

@@ -293,6 +293,9 @@ class _Walk:
             extra["cells"] = cells.label
             extra["sheet"] = self.b.headings.open[0][1] if self.b.headings.open else None
         self.emit_table(item, grid, header_rows(item.data, len(grid)), title_el, **extra)
+        if self.anchors:  # a DOCX's notes cited from cells follow the table (by a row, they would cut it)
+            for cell in dict.fromkeys(text for row in grid for text in row):
+                self.cited(cell)
 
     def emit_table(self, item: Any, grid: list[list[str]], headers: int, title: Element | None, **extra: Any) -> None:
         last = self.b.last()
