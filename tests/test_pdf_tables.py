@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from parsegate.parsers.pdf import tables
 from parsegate.parsers.pdf.layout import Box, Line
-from parsegate.parsers.pdf.tables import grid_table, header_rows, nested
+from parsegate.parsers.pdf.tables import drawings, grid_table, header_rows, nested, ruled_tables
 from parsegate.parsers.pdf.unruled import table_between_rules, unruled_tables
 from tests.pdf_samples import glyph_line
 
@@ -210,3 +211,27 @@ def test_a_page_ruled_301_by_301_is_read_in_seconds_not_minutes() -> None:
     started = time.process_time()
     doc = pdf.parse(grid_pdf(301), "grid.pdf")
     assert doc.elements and time.process_time() - started < 30
+
+
+def test_a_diagram_beside_a_ruled_table_does_not_pull_its_rules_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pdfplumber snaps each rule to the mean of every rule within 3 pt of the next across the
+    # page: the boxes of a diagram in the other column (edges every 2.5 pt) chained the table's
+    # rules together, and the last three rows of a real table became one row (pdf_structure, seed 31).
+    table_rules: list[Box] = [(300, 100 + 15 * r, 460, 100.6 + 15 * r) for r in range(6)]
+    table_rules += [(x, 100, x + 0.6, 175) for x in (300, 380, 459.4)]
+    diagram: list[Box] = [(50, 95 + 2.5 * k, 200, 95.6 + 2.5 * k) for k in range(34)]
+    cells = [("Region", "Revenue"), ("North", "4.2"), ("South", "3.1"), ("West", "2.7"), ("East", "1.9")]
+    lines = [
+        line
+        for r, (name, value) in enumerate(cells)
+        for line in (
+            glyph_line(name, 305, 102 + 15 * r, 10 * r, row=r),
+            glyph_line(value, 385, 102 + 15 * r, 10 * r + 5, row=r),
+        )
+    ]
+    assert [len(d) for d in drawings(table_rules + diagram)] == [len(table_rules), len(diagram)]
+    (table,) = ruled_tables(table_rules + diagram, lines, 1)
+    assert table.rows == [list(c) for c in cells]
+    # Snapped as one drawing, as pdfplumber does, the grid no longer holds the table.
+    monkeypatch.setattr(tables, "drawings", lambda edges: [list(edges)])
+    assert [t.rows for t in ruled_tables(table_rules + diagram, lines, 1)] != [[list(c) for c in cells]]

@@ -39,8 +39,15 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list
 
     from parsegate.parsers.pdf.unruled import table_between_rules
 
-    merged = merge_edges([_edge(*e) for e in edges], 3, 3, 3, 3)
-    grids = cells_to_tables(intersections_to_cells(edges_to_intersections(merged, 3, 3)))  # type: ignore[arg-type]
+    # Snapped and intersected one drawing at a time: pdfplumber snaps a rule to the mean of every
+    # rule within 3 pt of the next across the whole page, so the boxes of a diagram in the other
+    # column pulled a table's rules together and merged three of its rows into one.
+    merged: list[dict[str, Any]] = []
+    grids: list[list[Any]] = []
+    for drawing in drawings(edges):
+        snapped = merge_edges([_edge(*e) for e in drawing], 3, 3, 3, 3)
+        merged += snapped
+        grids += cells_to_tables(intersections_to_cells(edges_to_intersections(snapped, 3, 3)))  # type: ignore[arg-type]
     free = list(lines)
     tables: list[Table] = []
     tried: list[Box] = []
@@ -59,6 +66,37 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list
             tables.append(table)
             free = _without(free, table.lines)
     return tables
+
+
+_DRAWING_GAP = 6.0  # points: rules closer than this belong to one drawing
+
+
+def drawings(edges: Sequence[Box]) -> list[list[Box]]:
+    """The page's rules in groups that touch or nearly touch, in the order first seen: each rule
+    is registered in the cells of a grid of _DRAWING_GAP-pt squares that its box, grown by half
+    that gap, covers, and rules sharing a cell are one drawing (union-find). So rules apart by
+    more than twice the gap are never joined through that cell, and the cost grows with the
+    rules' length, never with pairs of rules (the 301 x 301 grid page: 2.8 s before and after)."""
+    parent = list(range(len(edges)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    first: dict[tuple[int, int], int] = {}
+    half = _DRAWING_GAP / 2
+    for n, (x0, top, x1, bottom) in enumerate(edges):
+        for bx in range(int((x0 - half) // _DRAWING_GAP), int((x1 + half) // _DRAWING_GAP) + 1):
+            for by in range(int((top - half) // _DRAWING_GAP), int((bottom + half) // _DRAWING_GAP) + 1):
+                other = first.setdefault((bx, by), n)
+                if other != n:
+                    parent[root(n)] = root(other)
+    groups: dict[int, list[Box]] = {}
+    for n, edge in enumerate(edges):
+        groups.setdefault(root(n), []).append(edge)
+    return list(groups.values())
 
 
 def _without(lines: list[Line], taken: Sequence[Line]) -> list[Line]:
