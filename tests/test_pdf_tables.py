@@ -127,6 +127,33 @@ def test_columns_of_short_cells_in_rows_are_an_unruled_table() -> None:
     assert table.rows[0] == ["Name", "Team", "Ext"] and table.rows[2] == ["Ben Okafor", "Lab", "4117"]
 
 
+def header_and_rows(header_size: float = 10.0) -> list[Line]:
+    # PDFium gives a bold header whose cells are a word space apart as one line; its words start
+    # in the columns the rows below make (rivers at x 95-105 and 150-160).
+    lines = [glyph_line("Bandwidth Rendering  Covered", 50, 100, 0, size=header_size)]
+    for n, cells in enumerate(
+        [("Called", "626", "91.2"), ("Including", "311", "59.6"), ("Extend", "validated", "596")]
+    ):
+        top = 114 + 14 * n
+        lines += [
+            glyph_line(text, x, top, 100 * (n + 1) + 20 * c, row=n + 1)
+            for c, (text, x) in enumerate(zip(cells, (50, 105, 160), strict=True))
+        ]
+    return lines
+
+
+def test_a_header_given_as_one_line_is_cut_into_the_columns_below_it() -> None:
+    (table,) = unruled_tables(header_and_rows(), 1)
+    assert table.rows == [["Bandwidth", "Rendering", "Covered"], ["Called", "626", "91.2"],
+                          ["Including", "311", "59.6"], ["Extend", "validated", "596"]]  # fmt: skip
+    assert table.header_rows == 1
+
+
+def test_a_line_set_larger_above_the_rows_is_no_header() -> None:
+    (table,) = unruled_tables(header_and_rows(header_size=12.0), 1)
+    assert table.rows[0] == ["Called", "626", "91.2"]
+
+
 def test_prose_in_two_columns_is_no_table() -> None:
     # Two columns whose lines PDFium ran together on each baseline, cut at the gutter.
     prose = [

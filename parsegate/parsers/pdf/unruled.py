@@ -70,22 +70,39 @@ def _rows_outside(
     above = _nearest_row([ln for ln in near if box[1] - 1.6 * size <= ln.bottom <= box[1] + 1], last=True)
     below = _nearest_row([ln for ln in near if box[3] - 1 <= ln.top <= box[3] + 1.6 * size], last=False)
 
-    def fits(row: list[Line]) -> list[Line]:
-        """A row of two cells or more: no word of it across a column's river, and a gap as wide
-        as a river wherever it goes from one column to the next (a caption's word spaces
-        are not)."""
-        words = sorted((word for ln in row for word in ln.words()), key=lambda w: min(g.x0 for g in w))
-        if not rivers or any(_across(word, rivers) for word in words):
-            return []
-        if any(ln.size > size + 0.5 or (ln.style.italic and not band_italic) for ln in row):
-            return []  # set larger, or in italics: a caption's last line, not a header
-        columns = [_word_column(word, rivers) for word in words]
-        for (a, ca), (b, cb) in itertools.pairwise(zip(words, columns, strict=True)):
-            if ca != cb and min(g.x0 for g in b) - max(g.x1 for g in a) < _RIVER * size:
-                return []
-        return sorted(row, key=lambda ln: ln.x0) if len(set(columns)) >= 2 else []
+    return _fits(above, rivers, size, band_italic), _fits(below, rivers, size, band_italic)
 
-    return fits(above), fits(below)
+
+def _fits(row: list[Line], rivers: list[River], size: float, band_italic: bool) -> list[Line]:
+    """The row, when it is a row of two cells or more of the table whose columns ``rivers``
+    separate: no word of it across a river, and a gap as wide as a river wherever it goes from
+    one column to the next (a caption's word spaces are not); else nothing."""
+    words = sorted((word for ln in row for word in ln.words()), key=lambda w: min(g.x0 for g in w))
+    if not rivers or any(_across(word, rivers) for word in words):
+        return []
+    if any(ln.size > size + 0.5 or (ln.style.italic and not band_italic) for ln in row):
+        return []  # set larger, or in italics: a caption's last line, not a header
+    columns = [_word_column(word, rivers) for word in words]
+    for (a, ca), (b, cb) in itertools.pairwise(zip(words, columns, strict=True)):
+        if ca != cb and min(g.x0 for g in b) - max(g.x1 for g in a) < _RIVER * size:
+            return []
+    return sorted(row, key=lambda ln: ln.x0) if len(set(columns)) >= 2 else []
+
+
+def _header(row: list[Line], below: list[list[Line]]) -> bool:
+    """A row of one line (PDFium joins a bold header's cells when a word space sets them
+    apart) that splits into the columns of the rows of several below it, as a row of the
+    table would (``_fits``), with a word starting each of those columns."""
+    cells = [ln for r in below if len(r) >= 2 for ln in r]
+    if len(cells) < 4:
+        return False
+    size = statistics.median(ln.size for ln in cells)
+    rivers = _rivers(cells, size)
+    italic = sum(ln.style.italic for ln in cells) * 2 > len(cells)
+    words = [word for ln in row for word in ln.words()]
+    return bool(_fits(row, rivers, size, italic)) and {_word_column(w, rivers) for w in words} == set(
+        range(len(rivers) + 1)
+    )
 
 
 def _nearest_row(lines: list[Line], last: bool) -> list[Line]:
@@ -136,7 +153,7 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
     for r in runs:
         while r and len(r[-1]) < 2:
             r = r[:-1]  # rows of one fragment only count between rows of several
-        while r and len(r[0]) < 2:
+        while len(r) > 1 and len(r[0]) < 2 and not (len(r[1]) >= 2 and _header(r[0], r[1:])):
             r = r[1:]
         if sum(len(row) >= 2 for row in r) >= 2:
             out.append(r)
