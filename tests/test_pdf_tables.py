@@ -262,3 +262,31 @@ def test_a_diagram_beside_a_ruled_table_does_not_pull_its_rules_together(monkeyp
     # Snapped as one drawing, as pdfplumber does, the grid no longer holds the table.
     monkeypatch.setattr(tables, "drawings", lambda edges: [list(edges)])
     assert [t.rows for t in ruled_tables(table_rules + diagram, lines, 1)] != [[list(c) for c in cells]]
+
+
+def table_rows(cells: list[tuple[str, ...]], top: float, index: int) -> list[Line]:
+    return [
+        glyph_line(text, x, top + 14 * n, index + 10 * n + c, row=index + n)
+        for n, row in enumerate(cells)
+        for c, (text, x) in enumerate(zip(row, (50, 150, 250), strict=True))
+    ]
+
+
+def test_rows_a_page_break_left_at_the_top_of_the_next_page_go_on_with_the_table() -> None:
+    from parsegate.parsers.pdf.layout import Page
+    from parsegate.parsers.pdf.unruled import continue_table, open_table
+
+    first = table_rows([("Name", "Team", "Ext"), ("Ana Ruiz", "Survey", "4102"), ("Ben Okafor", "Lab", "4117")], 700, 0)
+    before = Page(1, 595, 842, [], unruled_tables(first, 1))
+    head = glyph_line("Staff list", 250, 20, 500, row=500)  # a running head above them is no row
+    rest = table_rows([("Chen Wei", "Survey", "4120"), ("Dee Park", "Lab", "4133")], 60, 600)
+    page = Page(2, 595, 842, [head, *rest])
+    assert unruled_tables(rest, 2) == []  # two rows are no table on their own
+    above = open_table(before)
+    assert above is not None
+    continue_table(page, above)
+    assert [t.rows for t in page.tables] == [[["Chen Wei", "Survey", "4120"], ["Dee Park", "Lab", "4133"]]]
+    assert [ln.text for ln in page.lines] == ["Staff list"]
+    # Text below the table on its own page: the table does not go on.
+    before.lines = [glyph_line("A closing remark under the table.", 50, 750, 900, row=900)]
+    assert open_table(before) is None

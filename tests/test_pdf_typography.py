@@ -89,3 +89,25 @@ def test_a_folio_line_on_a_page_of_its_own_but_not_a_footnote() -> None:
     assert [ln.text for ln in furniture_lines([folio], BODY)] == ["Annual report 2024 12"]
     footnote = Page(1, 595, 842, [*body(100, 20), line("12 Calibration follows the manual", 800)])
     assert furniture_lines([footnote], BODY) == set()
+
+
+def piece(text: str, x0: float, top: float, row: int, index: int) -> Line:
+    """A fragment of a PDFium line cut at a wide gap (fragments of one line share its row)."""
+    return Line(2, text, x0, top, x0 + 6 * len(text), top + 10, BODY, True, index, row)
+
+
+def test_a_number_in_a_table_row_at_the_top_of_a_page_is_no_folio() -> None:
+    # A table cut by a page break leaves its last rows at the top of the next page: "8058" stands
+    # alone in the top band like a page number (rows padded a line apart), but it is a cell of a
+    # row whose column goes on below it.
+    rows = [
+        piece("Files", 58, 67, 5, 1), piece("8058", 127, 67, 5, 2), piece("benefit 8367", 194, 67, 5, 3),
+        piece("Once", 58, 89, 6, 4), piece("returning", 127, 89, 6, 5), piece("special", 194, 89, 6, 6),
+        piece("7817", 250, 89, 6, 7),
+    ]  # fmt: skip
+    page = Page(2, 595, 842, [*rows, *body(200, 20, page=2)])
+    assert furniture_lines([page], BODY) == set()
+    # A running head with the page number at its end, over text that does not line up with it.
+    head = [piece("Annual report", 50, 40, 1, 1), piece("12", 530, 40, 1, 2)]
+    page = Page(2, 595, 842, [*head, *body(80, 20, page=2)])
+    assert [ln.text for ln in furniture_lines([page], BODY)] == ["12"]

@@ -33,7 +33,7 @@ from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_bl
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
-from parsegate.parsers.pdf.unruled import unruled_tables
+from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "pdf"
@@ -87,6 +87,7 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Pa
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
+    above: OpenTable | None = None  # the table the page before ended with
     for index in range(len(pdf)):
         where = f"page {index + 1}"
         if time.perf_counter() - started > max_seconds:
@@ -97,6 +98,9 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Pa
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
         page = _page(raw, warnings)
+        if above is not None:
+            continue_table(page, above)
+        above = open_table(page)  # while the page still has its glyphs
         if not page.lines and not page.tables and raw.images:
             warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?)", where))
         _let_go_of_glyphs(page)

@@ -84,9 +84,30 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
                 and len(line.text) <= 80
                 and len(by_place[(round(line.top / 3), round(line.size))]) >= max(3, 0.4 * len(pages))
             )
-            if repeated or placed or (isolated and _folio(line, page)):
+            if repeated or placed or (isolated and _folio(line, page) and not _table_cell(line, page)):
                 out.add(line)
     return out
+
+
+def _table_cell(line: Line, page: Page) -> bool:
+    """A fragment of a line cut at wide gaps, next to another such line (just above or below)
+    that starts two or more of its fragments where this one's start: a row of a table (a table
+    cut by a page break leaves rows at the top of the next page: "Files  8058  benefit"), not
+    a page number at the end of a running head."""
+    rows: dict[int, list[Line]] = defaultdict(list)
+    for ln in page.lines:
+        rows[ln.row].append(ln)
+    mine = rows[line.row]
+    if len(mine) < 2:
+        return False
+    reach = 2.5 * line.size
+    return any(
+        row != line.row
+        and len(pieces) >= 2
+        and abs(pieces[0].top - line.top) <= reach
+        and sum(any(abs(p.x0 - q.x0) <= 2.0 for q in mine) for p in pieces) >= 2
+        for row, pieces in rows.items()
+    )
 
 
 def _edge_lines(page: Page) -> list[tuple[Line, bool]]:

@@ -18,15 +18,17 @@ import bisect
 import itertools
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from parsegate.parsers.pdf.layout import Box, Glyph, Line, Table
+from parsegate.parsers.pdf.layout import Box, Glyph, Line, Page, Table
 from parsegate.parsers.pdf.tables import cell_text, make_table
 
 _MIN_ROWS = 3
 _PROSE_WORDS = 7  # median words per cell from which a column reads as prose
 _ROW_GAP = 2.0  # rows of one table are at most this many type sizes apart
 _RIVER = 0.45  # ems: a blank strip this wide through every row separates two columns
+_EDGE_BAND = 0.08  # of the page's height, at its head and foot: running heads, footers, folios
 
 
 def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
@@ -36,6 +38,54 @@ def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
         if table is not None:
             tables.append(table)
     return tables
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """The columns of the table a page ends with, for the rows the next page begins with."""
+
+    rivers: list[River]
+    size: float
+    italic: bool
+    x0: float
+    x1: float
+
+
+def open_table(page: Page) -> OpenTable | None:
+    """The page's lowest table, when nothing but its foot band (a footer, a folio) lies below."""
+    if not page.tables:
+        return None
+    last = max(page.tables, key=lambda t: t.bottom)
+    foot = page.height * (1 - _EDGE_BAND)
+    if not last.lines or any(last.bottom < ln.top < foot for ln in page.lines):
+        return None
+    if any(f.top > last.bottom for f in page.figures):
+        return None
+    size = statistics.median(ln.size for ln in last.lines)
+    italic = sum(ln.style.italic for ln in last.lines) * 2 > len(last.lines)
+    rivers = _rivers(last.lines, size)
+    return OpenTable(rivers, size, italic, last.x0, last.x1) if rivers else None
+
+
+def continue_table(page: Page, above: OpenTable) -> None:
+    """Rows at the top of a page that go on with the table the page before ended with, in its
+    columns: too few to be a table on their own (a page break leaves one or two behind), and
+    read as lines their cells would go column by column, the rows mixed. They become a table
+    that the builder stitches to the one before."""
+    head = page.height * _EDGE_BAND  # a running head above them is no row
+    lines = [ln for ln in page.lines if ln.bottom > head]
+    rows: list[list[Line]] = []
+    for row in sorted(_rows(lines), key=lambda r: r[0].top):
+        inside = all(_within(ln, above.x0, above.x1) for ln in row)
+        fits = _fits(row, above.rivers, above.size, above.italic) if inside else []
+        if not fits or (rows and not _follows(rows[-1], row)):
+            break
+        rows.append(fits)
+    table = _table(rows, page.number, 1, rivers=above.rivers) if rows else None
+    if table is not None:
+        page.tables.append(table)
+        taken = {id(ln) for ln in table.lines}
+        page.lines = [ln for ln in page.lines if id(ln) not in taken]
 
 
 def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequence[Line], page: int) -> Table | None:
@@ -220,7 +270,7 @@ def _table(
     if any(not all(where[id(g)] in keep for g in ln.ink()) for ln in taken):
         return None  # a line half in the table, half in the prose beside it
     full = sum(sum(bool(c) for c in r) >= 2 for r in grid)
-    if len(grid) < min_rows or full < max(2, 0.6 * len(grid)):
+    if len(grid) < min_rows or full < max(min(2, min_rows), 0.6 * len(grid)):
         return None
     return make_table(grid, boxes, _box(taken), taken, page, ruled=every_line)
 
