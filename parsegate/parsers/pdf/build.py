@@ -23,8 +23,9 @@ from parsegate.parsers.pdf.typography import Heading
 _SEP = "\n\n"
 _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
-_FOOTNOTE = re.compile(r"^(\d{1,3}|[*†‡§¶])\s*\S")
+_FOOTNOTE = re.compile(r"^(\d{1,3}(?!\d)|[*†‡§¶])\s*\S")  # "2018, and" is a year, not note 201
 _END = '.!?:;"”’)»'
+_SENTENCE_END = re.compile(r"[.!?][\"”’)»\]]*$")
 
 
 # -- element data (one place per kind) ------------------------------------------------------------
@@ -201,8 +202,12 @@ def _hanging(unit: list[Line], line: Line) -> bool:
 def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
     text = join_lines(lines)
     page, box = lines[0].page, _box(lines)
-    if max(ln.size for ln in lines) < b.body.size - 0.75 and _FOOTNOTE.match(text):
+    small = max(ln.size for ln in lines) < b.body.size - 0.75
+    if small and _FOOTNOTE.match(text):
         b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
+    elif small and _continues_footnote(b, page, box):
+        note, _, note_box = b.footnotes[-1]
+        b.footnotes[-1] = (f"{note} {text}", page, _union(note_box, box))
     elif _ITEM.match(text):
         _emit_item(b, text, page, box)
     elif _continues_paragraph(b, lines, text):
@@ -212,6 +217,21 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
     else:
         b.emit("paragraph", text, page, box)
         b.hyphenated, b.last_style = lines[-1].hyphen, lines[-1].style
+
+
+def _continues_footnote(b: Builder, page: int, box: Box) -> bool:
+    """Small type right under the last footnote of its page, which stops mid-sentence, starting
+    with no mark: that note's next line, in a block of its own when it starts left of the note's
+    first line (TeX indents a note's first line only)."""
+    if not b.footnotes or _SENTENCE_END.search(b.footnotes[-1][0]):
+        return False  # the note ends a sentence: what follows is not its next line
+    _, note_page, note = b.footnotes[-1]
+    gap = box[1] - note[3]
+    return note_page == page and -1.0 <= gap <= 0.6 * b.body.size and box[0] < note[2] and box[2] > note[0]
+
+
+def _union(a: Box, c: Box) -> Box:
+    return (min(a[0], c[0]), min(a[1], c[1]), max(a[2], c[2]), max(a[3], c[3]))
 
 
 def _emit_item(b: Builder, text: str, page: int, box: Box) -> None:

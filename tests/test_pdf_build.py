@@ -1,0 +1,52 @@
+"""Text blocks into elements (build.py), on synthetic lines (no PDF)."""
+
+from __future__ import annotations
+
+from parsegate.parsers.pdf.build import Builder, emit_page
+from parsegate.parsers.pdf.layout import Style
+from parsegate.parsers.pdf.order import text_block
+from tests.pdf_samples import glyph_line
+
+
+def test_a_footnote_line_set_left_of_the_notes_first_line_goes_on_with_that_note() -> None:
+    # TeX indents a note's first line only: its next line starts further left and comes out as
+    # a block of its own, which was a paragraph of the body ("etc.") cut from its note.
+    body = glyph_line("Scopes are declared on each path operation of the app.", 62, 700, 0)
+    first = glyph_line("\u2020OAuth2 with scopes is used by many providers, like X (Twitter),", 72, 753, 10, size=8)
+    rest = glyph_line("etc.", 62, 763, 20, size=8)
+    other = glyph_line("\u2021It was removed in FastAPI 0.128.0.", 72, 773, 30, size=8)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([body]), text_block([first]), text_block([rest]), text_block([other])], {})
+    found = [(e.kind, b.text()[e.start : e.end]) for e in b.elements]
+    assert found == [
+        ("paragraph", "Scopes are declared on each path operation of the app."),
+        ("footnote", "\u2020OAuth2 with scopes is used by many providers, like X (Twitter), etc."),
+        ("footnote", "\u2021It was removed in FastAPI 0.128.0."),
+    ]
+
+
+def test_a_note_line_that_starts_with_a_year_goes_on_with_the_note() -> None:
+    # "2018, and" matched the note-mark pattern (note 201, then "8"): the rest of note 1 became
+    # a note of its own, and a body sentence cut by such a line lost its end to the page's foot.
+    body = glyph_line("The reports are listed below.", 62, 700, 0)
+    first = glyph_line("1Preliminary Aircraft Accident Investigation Report, dated November", 62, 753, 10, size=8)
+    rest = glyph_line("2018, and the Final Report, dated October 2019, are in the docket.", 62, 762, 20, size=8)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([body]), text_block([first, rest])], {})
+    found = [(e.kind, b.text()[e.start : e.end]) for e in b.elements]
+    assert found == [
+        ("paragraph", "The reports are listed below."),
+        ("footnote", "1Preliminary Aircraft Accident Investigation Report, dated November 2018, and the Final "
+         "Report, dated October 2019, are in the docket."),
+    ]  # fmt: skip
+
+
+def test_small_type_under_a_note_that_ends_its_sentence_is_not_that_note() -> None:
+    note = glyph_line("*All figures are in thousands of euros.", 72, 753, 10, size=8)
+    after = glyph_line("Printed in Belgium", 62, 763, 20, size=8)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([note]), text_block([after])], {})
+    assert [(e.kind, b.text()[e.start : e.end]) for e in b.elements] == [
+        ("paragraph", "Printed in Belgium"),
+        ("footnote", "*All figures are in thousands of euros."),
+    ]
