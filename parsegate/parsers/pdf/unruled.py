@@ -34,6 +34,8 @@ _EDGE_BAND = 0.08  # of the page's height, at its head and foot: running heads, 
 def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
     tables = []
     for run in _runs(_rows(lines)):
+        if _justified(run):
+            continue
         table = _table(run, page, _MIN_ROWS)
         if table is not None:
             tables.append(table)
@@ -103,7 +105,12 @@ def table_between_rules(box: Box, edges: Sequence[dict[str, Any]], lines: Sequen
     size = statistics.median(ln.size for ln in band)
     rivers = _rivers(band, size)  # from the rows between the rules: a header may be wider
     above, below = _rows_outside(band, lines, box, x0, x1, rivers)
-    rows = ([above] if above else []) + _rows(band) + ([below] if below else [])
+    inside = _rows(band)
+    rows = ([above] if above else []) + inside + ([below] if below else [])
+    if below and len(inside) == 1:
+        # Rules over and under the header only: the body below, with no rule to close it (the
+        # table goes on in the next column or page), runs as far as its rows fit the columns.
+        rows += _rows_on(below, lines, (x0, x1), rivers, size)
     return _table(rows, page, 2, every_line=True, rivers=rivers) if len(rows) >= 2 else None
 
 
@@ -153,6 +160,24 @@ def _header(row: list[Line], below: list[list[Line]]) -> bool:
     return bool(_fits(row, rivers, size, italic)) and {_word_column(w, rivers) for w in words} == set(
         range(len(rivers) + 1)
     )
+
+
+def _rows_on(
+    row: list[Line], lines: Sequence[Line], span: tuple[float, float], rivers: list[River], size: float
+) -> list[list[Line]]:
+    """The rows that follow ``row`` one after another, each fitting the columns."""
+    taken = {id(ln) for ln in row}
+    later = [ln for ln in lines if id(ln) not in taken and ln.top > row[0].top and _within(ln, *span)]
+    italic = sum(ln.style.italic for ln in row) * 2 > len(row)
+    out: list[list[Line]] = []
+    last = row
+    for candidate in sorted(_rows(later), key=lambda r: r[0].top):
+        fits = _fits(candidate, rivers, size, italic)
+        if not fits or not _follows(last, candidate):
+            break
+        out.append(fits)
+        last = candidate
+    return out
 
 
 def _nearest_row(lines: list[Line], last: bool) -> list[Line]:
@@ -208,6 +233,19 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
         if sum(len(row) >= 2 for row in r) >= 2:
             out.append(r)
     return out
+
+
+def _justified(run: list[list[Line]]) -> bool:
+    """Lines of a justified paragraph, which PDFium cuts where justification opened wide word
+    spaces: nearly every row runs from the run's left edge to its right edge, and some row
+    of four words or more is not cut at all (a table's row that fills its width is cut at its
+    columns)."""
+    size = statistics.median(ln.size for row in run for ln in row)
+    x0 = min(ln.x0 for row in run for ln in row)
+    x1 = max(ln.x1 for row in run for ln in row)
+    full = [row for row in run if row[0].x0 <= x0 + 0.5 * size and row[-1].x1 >= x1 - 0.5 * size]
+    uncut = any(len(row) == 1 and len(row[0].text.split()) >= 4 for row in full)
+    return uncut and len(full) >= 0.8 * len(run)
 
 
 def _splits(line: Line, run: list[list[Line]]) -> bool:
