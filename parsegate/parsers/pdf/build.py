@@ -10,13 +10,14 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsegate.parsers.model import Element, ListData, RowData, TableData, TextBuilder
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
+from parsegate.parsers.pdf.tables import header_rows
 from parsegate.parsers.pdf.text import BULLETS
 from parsegate.parsers.pdf.typography import Heading
 
@@ -67,6 +68,7 @@ class Builder(TextBuilder):
     footnotes: list[tuple[str, int, Box]] = field(default_factory=list)  # waiting for their page's end
     furniture: list[tuple[str, int, Box]] = field(default_factory=list)  # besides the pages' own lines
     hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
+    paragraph_lines: int = 0  # and has this many lines
     last_style: Style | None = None  # and in this type
 
     def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
@@ -76,6 +78,15 @@ class Builder(TextBuilder):
         el = Element(f"e{len(self.elements)}", kind, start, end, section_path=tuple(t for _, t in self.headings),
                      page=page, bbox=box, **fields)  # fmt: skip
         self.elements.append(el)
+        return el
+
+    def take_back(self) -> Element:
+        """Remove the last element emitted (a leaf: its text is the last piece)."""
+        el = self.elements.pop()
+        self.pieces.pop()
+        if self.pieces:
+            self.pieces.pop()  # its separator
+        self.size = sum(map(len, self.pieces))
         return el
 
     def container(self, kind: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
@@ -216,7 +227,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         b.emit("caption", text, page, box)
     else:
         b.emit("paragraph", text, page, box)
-        b.hyphenated, b.last_style = lines[-1].hyphen, lines[-1].style
+        b.hyphenated, b.last_style, b.paragraph_lines = lines[-1].hyphen, lines[-1].style, len(lines)
 
 
 def _continues_footnote(b: Builder, page: int, box: Box) -> bool:
@@ -232,6 +243,13 @@ def _continues_footnote(b: Builder, page: int, box: Box) -> bool:
 
 def _union(a: Box, c: Box) -> Box:
     return (min(a[0], c[0]), min(a[1], c[1]), max(a[2], c[2]), max(a[3], c[3]))
+
+
+def _union_boxes(boxes: list[Box]) -> Box:
+    box = boxes[0]
+    for other in boxes[1:]:
+        box = _union(box, other)
+    return box
 
 
 def _emit_item(b: Builder, text: str, page: int, box: Box) -> None:
@@ -321,17 +339,55 @@ def _emit_table(b: Builder, table: Table) -> None:
         previous.data.pages.append(table.page)
         previous.end = b.size
         return
+    orphan = _orphan_header(b, table)
+    header_at = (table.page, _row_box(table, 0))
+    if orphan is not None:
+        cells, paragraphs = orphan
+        left = [b.take_back() for _ in range(paragraphs)]  # read as paragraphs before the table was found
+        header_box = _union_boxes([el.bbox for el in left if el.bbox is not None])
+        header_at = (left[0].page or table.page, header_box)
+        rows = [cells, *rows]
+        table = replace(table, rows=rows, header_rows=1, row_boxes=[header_box, *table.row_boxes])
     box = round_box(table.x0, table.top, table.x1, table.bottom)
     lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
     el = b.container("table", table.page, box, data=table_data(table, rows, lead_in))
     if table.header_rows:
-        b.emit("table_row", row_text(rows[0]), table.page, _row_box(table, 0), parent=el.id,
-               data=row_data(rows[0], True))  # fmt: skip
+        b.emit("table_row", row_text(rows[0]), *header_at, parent=el.id, data=row_data(rows[0], True))
         _emit_rows(b, el, rows[1:], table, first=False, skip=1)
     else:
         _emit_rows(b, el, rows, table, first=True)
     el.end = b.size
     b.last_table = el
+
+
+def _orphan_header(b: Builder, table: Table) -> tuple[list[str], int] | None:
+    """The header of a table whose rows went on in the next column or page while it stayed at
+    the foot of the last one, read as paragraphs of one line right before the table, at the
+    foot of another column: one paragraph per cell on one baseline, or one paragraph whose
+    words are one per column. Taken (with how many paragraphs it was) when it ends no sentence
+    and the header test passes on it over all the table's rows (text over figures, or over
+    rows that repeat none of it)."""
+    last = b.elements[-1] if b.elements else None
+    if last is None or last.kind != "paragraph" or b.paragraph_lines != 1 or last.bbox is None:
+        return None
+    if last.page == table.page and last.bbox[1] <= table.top:
+        return None  # above the table in its own column: text before it, not its header
+    row = [last]
+    for el in reversed(b.elements[:-1]):
+        box = el.bbox
+        if el.kind != "paragraph" or el.page != last.page or box is None or abs(box[1] - last.bbox[1]) > 1:
+            break
+        if abs(box[3] - last.bbox[3]) > 1:
+            break
+        row.insert(0, el)
+    texts = [b.text()[el.start : el.end] for el in sorted(row, key=lambda el: el.bbox[0] if el.bbox else 0)]
+    columns = len(table.rows[0]) if table.rows else 0
+    cells = texts if len(texts) == columns else texts[0].split() if len(texts) == 1 else []
+    if len(cells) != columns or columns < 2 or _SENTENCE_END.search(cells[-1]) or cells == table.rows[0]:
+        return None
+    # The rows' own first row may have been taken for a header by a weaker test (text over rows
+    # that repeat none of it): under this header it is a row like the others.
+    return (cells, len(row)) if header_rows([cells, *table.rows]) == 1 else None
 
 
 def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool, skip: int = 0) -> None:
