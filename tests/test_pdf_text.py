@@ -71,3 +71,16 @@ def test_a_footnote_mark_set_apart_joins_its_line() -> None:
     mark = glyphs("3", 45, 99, size=6)
     note = glyphs("The gauge was replaced.", 50, 100, index=10)
     assert texts([mark, note]) == ["3The gauge was replaced."]
+
+
+def test_an_unreadable_mark_set_small_and_raised_before_small_text_is_a_note_mark_not_a_bullet() -> None:
+    # TeX's dagger in a font without a ToUnicode map comes out as U+0084 (held-out pdf_structure
+    # seed 47): read as a bullet, the note became a list item of the body and cut a table off
+    # the rows it goes on with on the next page.
+    mark = glyphs("\x84", 72, 772, 0, size=6.0)
+    note = glyphs("But at the same time.", 78, 774, 1, size=8.0)  # its baseline 782, the mark's 778
+    ((line,), _) = build_lines([mark + note], 1)
+    assert line.text == "*But at the same time."
+    bullet = glyphs("\x84", 72, 774, 0, size=8.0)  # the same size, on the baseline: a bullet
+    ((line,), _) = build_lines([bullet + glyphs(" Keep the receipt", 77, 774, 1, size=8.0)], 1)
+    assert line.text.startswith("• ")

@@ -198,9 +198,10 @@ def _alike(a: Style, b: Style) -> bool:
 
 
 def _text(glyphs: list[Glyph], garbage: bool) -> str:
-    """The glyphs' text: a control code that leads the line is its bullet, other control codes
-    go; lam-alef put back in logical order; a space where scripts change between glyphs that
-    do not touch (PDFium often leaves it out between right-to-left and left-to-right runs)."""
+    """The glyphs' text: a control code that leads the line is its bullet (a note mark when set
+    small and raised), other control codes go; lam-alef put back in logical order; a space
+    where scripts change between glyphs that do not touch (PDFium often leaves it out between
+    right-to-left and left-to-right runs)."""
     plain = "".join(g.text for g in glyphs)
     if not garbage and not has_rtl(plain):
         return plain
@@ -211,7 +212,7 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
     for g in glyphs:
         text = g.text
         if garbage and text != " " and is_garbage(text):
-            text = "• " if g is lead and len(ink) > 1 else ""
+            text = _lead_mark(ink) if g is lead and len(ink) > 1 else ""
         elif prev is not None and text != " " and out and out[-1] != " ":
             if swapped_lam_alef(prev.text, text) and abs(prev.x0 - g.x0) < 0.01:
                 out[-1], text = text, prev.text
@@ -221,6 +222,16 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
         if g.text != " ":
             prev = g
     return "".join(out)
+
+
+def _lead_mark(ink: list[Glyph]) -> str:
+    """What an unreadable glyph leading a line stands for: set smaller than the text after it and
+    raised above its baseline, a note's mark (a dagger in a TeX font without a ToUnicode map
+    comes out as U+0084), written "*" so that the line stays a footnote; else a bullet."""
+    mark, first = ink[0], ink[1]
+    size = first.style.size
+    raised = mark.bottom < first.bottom - 0.15 * size
+    return "*" if mark.style.size <= 0.8 * size and raised else "• "
 
 
 def _script_change(a: Glyph, b: Glyph) -> bool:
