@@ -280,11 +280,11 @@ def test_a_diagram_beside_a_ruled_table_does_not_pull_its_rules_together(monkeyp
     assert [t.rows for t in ruled_tables(table_rules + diagram, lines, 1)] != [[list(c) for c in cells]]
 
 
-def table_rows(cells: list[tuple[str, ...]], top: float, index: int) -> list[Line]:
+def table_rows(cells: list[tuple[str, ...]], top: float, index: int, left: float = 50) -> list[Line]:
     return [
-        glyph_line(text, x, top + 14 * n, index + 10 * n + c, row=index + n)
+        glyph_line(text, left + x, top + 14 * n, index + 10 * n + c, row=index + n)
         for n, row in enumerate(cells)
-        for c, (text, x) in enumerate(zip(row, (50, 150, 250), strict=True))
+        for c, (text, x) in enumerate(zip(row, (0, 100, 200), strict=True))
     ]
 
 
@@ -344,3 +344,23 @@ def test_rules_over_and_under_the_header_only_take_the_body_rows_below_them() ->
     table = table_between_rules((50, 100, 250, 118), edges, lines, 1)
     assert table is not None
     assert table.rows == [["Station", "Level"], ["S1", "100"], ["S2", "137"], ["S3", "121"]]
+
+
+def test_rows_at_the_top_of_the_first_column_go_on_with_a_table_that_ended_in_the_last() -> None:
+    from parsegate.parsers.pdf.layout import Page
+    from parsegate.parsers.pdf.unruled import continue_table, open_table
+
+    # The table ends the right column of page 1 (the left column runs lower: read before it) and
+    # goes on at the top of page 2's left column, beside the right column's first line.
+    first = table_rows([("Name", "Team", "Ext"), ("Ana Ruiz", "Survey", "4102"), ("Ben Okafor", "Lab", "4117")],
+                       700, 0, left=300)  # fmt: skip
+    left_column = [glyph_line("the last line of the left column", 50, 740, 90, row=90)]
+    before = Page(1, 595, 842, left_column, unruled_tables(first, 1))
+    rest = table_rows([("Chen Wei", "Survey", "4120"), ("Dee Park", "Lab", "4133")], 60, 600)
+    beside = glyph_line("A note that heads the right column.", 320, 58, 700, row=700)
+    page = Page(2, 595, 842, [*rest, beside])
+    above = open_table(before)
+    assert above is not None
+    continue_table(page, above)
+    assert [t.rows for t in page.tables] == [[["Chen Wei", "Survey", "4120"], ["Dee Park", "Lab", "4133"]]]
+    assert [ln.text for ln in page.lines] == ["A note that heads the right column."]

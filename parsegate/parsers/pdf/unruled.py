@@ -54,15 +54,20 @@ class OpenTable:
 
 
 def open_table(page: Page) -> OpenTable | None:
-    """The page's lowest table, when nothing but its foot band (a footer, a folio) lies below."""
-    if not page.tables:
-        return None
-    last = max(page.tables, key=lambda t: t.bottom)
+    """The table the page ends with: the one in the rightmost column after which nothing but
+    the foot band (a footer, a folio) is read, below it in its column or in a column to its
+    right (a column to its left that runs lower is read before it)."""
     foot = page.height * (1 - _EDGE_BAND)
-    if not last.lines or any(last.bottom < ln.top < foot for ln in page.lines):
+    ends = [
+        t for t in page.tables
+        if t.lines
+        and not any(t.bottom < ln.top < foot and ln.x1 > t.x0 for ln in page.lines)
+        and not any(f.top > t.bottom and f.x1 > t.x0 for f in page.figures)
+        and not any(o.top > t.bottom and o.x1 > t.x0 for o in page.tables)
+    ]  # fmt: skip
+    if not ends:
         return None
-    if any(f.top > last.bottom for f in page.figures):
-        return None
+    last = max(ends, key=lambda t: t.x0)
     size = statistics.median(ln.size for ln in last.lines)
     italic = sum(ln.style.italic for ln in last.lines) * 2 > len(last.lines)
     rivers = _rivers(last.lines, size)
@@ -76,14 +81,22 @@ def continue_table(page: Page, above: OpenTable) -> None:
     that the builder stitches to the one before."""
     head = page.height * _EDGE_BAND  # a running head above them is no row
     lines = [ln for ln in page.lines if ln.bottom > head]
+    if not lines:
+        return
+    # The table goes on at the top of the page's first column, which may stand elsewhere than
+    # the column it ended in: its columns move with that first line.
+    top = min(ln.top for ln in lines)
+    first = min((ln for ln in lines if ln.top <= top + ln.size), key=lambda ln: ln.x0)
+    shift = first.x0 - above.x0
+    rivers = [(lo + shift, hi + shift) for lo, hi in above.rivers]
+    column = [ln for ln in lines if _within(ln, above.x0 + shift, above.x1 + shift)]
     rows: list[list[Line]] = []
-    for row in sorted(_rows(lines), key=lambda r: r[0].top):
-        inside = all(_within(ln, above.x0, above.x1) for ln in row)
-        fits = _fits(row, above.rivers, above.size, above.italic) if inside else []
+    for row in sorted(_rows(column), key=lambda r: r[0].top):
+        fits = _fits(row, rivers, above.size, above.italic)
         if not fits or (rows and not _follows(rows[-1], row)):
             break
         rows.append(fits)
-    table = _table(rows, page.number, 1, rivers=above.rivers) if rows else None
+    table = _table(rows, page.number, 1, rivers=rivers) if rows else None
     if table is not None:
         page.tables.append(table)
         taken = {id(ln) for ln in table.lines}
