@@ -364,3 +364,36 @@ def test_rows_at_the_top_of_the_first_column_go_on_with_a_table_that_ended_in_th
     continue_table(page, above)
     assert [t.rows for t in page.tables] == [[["Chen Wei", "Survey", "4120"], ["Dee Park", "Lab", "4133"]]]
     assert [ln.text for ln in page.lines] == ["A note that heads the right column."]
+
+
+def test_a_header_under_its_caption_at_a_page_foot_heads_the_rows_on_the_next_page() -> None:
+    # The page's notes come after the header in reading order: they wait, as they do for a table
+    # that runs on, instead of coming between the header and its rows (held-out seed 23).
+    from fpdf import FPDF
+
+    from parsegate.parsers import pdf
+
+    doc = FPDF(format="A4")
+    doc.add_page()
+    doc.set_font("Helvetica", size=10)
+    doc.set_xy(20, 30)
+    doc.multi_cell(170, 5, "The readings of each station are entered in the log. " * 50)
+    doc.set_xy(20, 255)
+    doc.cell(170, 6, "Table 1: Levels by station.")
+    for c, text in enumerate(("Station", "Level")):
+        doc.set_xy(20 + 40 * c, 262)
+        doc.cell(40, 6, text)
+    doc.set_font("Helvetica", size=7)
+    doc.set_xy(20, 275)
+    doc.cell(170, 4, "* Levels are in centimetres.")
+    doc.add_page()
+    doc.set_font("Helvetica", size=10)
+    for n, cells in enumerate([("North", "12"), ("South", "15"), ("East", "9")]):
+        for c, text in enumerate(cells):
+            doc.set_xy(20 + 40 * c, 30 + 6 * n)
+            doc.cell(40, 6, text)
+    parsed = pdf.parse(bytes(doc.output()), "header-page-foot.pdf")
+    (table,) = [e for e in parsed.elements if e.kind == "table"]
+    assert table.data.header == ["Station", "Level"]
+    kinds = [e.kind for e in parsed.elements if e.kind not in ("table_row", "furniture")]
+    assert kinds == ["paragraph", "caption", "table", "footnote"]

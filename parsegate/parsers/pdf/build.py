@@ -123,8 +123,21 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
     for figure in figure_text:
         _emit_figure_text(b, figure)
     last = b.elements[-1] if b.elements else None
-    if last is None or last.kind != "table_row":
+    if last is None or (last.kind != "table_row" and not _waiting_header(b)):
         _flush_footnotes(b)
+
+
+def _waiting_header(b: Builder) -> bool:
+    """The page ends with a table's caption and one line after it: the header of a table whose
+    rows start the next page (_orphan_header), which the page's notes must not come between."""
+    last, before = (b.elements[-1], b.elements[-2]) if len(b.elements) >= 2 else (None, None)
+    return (
+        last is not None
+        and before is not None
+        and last.kind == "paragraph"
+        and before.kind == "caption"
+        and (b.paragraph_lines == 1)
+    )
 
 
 def _flush_footnotes(b: Builder) -> None:
