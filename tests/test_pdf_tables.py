@@ -328,6 +328,11 @@ def test_a_justified_paragraph_cut_at_its_wide_spaces_is_no_table() -> None:
     table = [row(n, (name, 50), (f"{value:>6}", 150)) for n, (name, value) in enumerate([("Revenue", 4200),
              ("Costs", 310), ("Net income", 3890)])]  # fmt: skip
     assert not _justified(table)
+    # A table whose header PDFium left whole (its cells a word space apart), full width (held-out
+    # seed 83: the whole table was lost to this test before it looked past the first row).
+    header = row(0, ("Definition Asked Manually T", 50))
+    cut = [row(n, ("Base", 50), ("8953", 100), ("edit", 140), ("7383", 165)) for n in range(1, 5)]
+    assert not _justified([header, *cut])
 
 
 def test_rules_over_and_under_the_header_only_take_the_body_rows_below_them() -> None:

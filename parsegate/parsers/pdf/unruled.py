@@ -251,13 +251,14 @@ def _runs(rows: list[list[Line]]) -> list[list[list[Line]]]:
 def _justified(run: list[list[Line]]) -> bool:
     """Lines of a justified paragraph, which PDFium cuts where justification opened wide word
     spaces: nearly every row runs from the run's left edge to its right edge, and some row
-    of four words or more is not cut at all (a table's row that fills its width is cut at its
-    columns)."""
+    of four words or more after the first is not cut at all (a table's row that fills its
+    width is cut at its columns)."""
     size = statistics.median(ln.size for row in run for ln in row)
     x0 = min(ln.x0 for row in run for ln in row)
     x1 = max(ln.x1 for row in run for ln in row)
     full = [row for row in run if row[0].x0 <= x0 + 0.5 * size and row[-1].x1 >= x1 - 0.5 * size]
-    uncut = any(len(row) == 1 and len(row[0].text.split()) >= 4 for row in full)
+    # The first row may be a header PDFium left whole (its cells a word space apart).
+    uncut = any(len(row) == 1 and len(row[0].text.split()) >= 4 for row in full if row is not run[0])
     return uncut and len(full) >= 0.8 * len(run)
 
 
