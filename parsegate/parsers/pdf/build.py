@@ -303,6 +303,7 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
         last.bbox = (min(last.bbox[0], box[0]), min(last.bbox[1], box[1]),
                      max(last.bbox[2], box[2]), max(last.bbox[3], box[3]))  # fmt: skip
     b.hyphenated = lines[-1].hyphen
+    b.paragraph_lines += len(lines)
     return True
 
 
