@@ -76,3 +76,13 @@ def test_furniture_counts_only_what_the_truth_body_does_not_hold() -> None:
     assert score.furniture_counts(furniture, body, body) == (0, 4)
     leaked = [*body, "page", "1", "field", "notes", "12"]
     assert score.furniture_counts(furniture, body, leaked) == (2, 4)
+
+
+def test_a_folio_number_in_a_footnote_is_no_leak() -> None:
+    pytest.importorskip("rapidfuzz")
+    truth = {"words": "the body of the page".split(), "floating": ["A token lasts, say, 1 week."],
+             "furniture": ["Technical Memo", "1"], "headings": [], "tables": []}  # fmt: skip
+    note = {"body": ["The body of the page.", "A token lasts, say, 1 week."]}
+    assert score.score_document(truth, note, False)["furniture"] == (0, 2)
+    leaked = {"body": ["The body of the page.", "A token lasts, say, 1 week.", "1"]}
+    assert score.score_document(truth, leaked, False)["furniture"] == (1, 2)

@@ -174,7 +174,8 @@ def score_document(truth: dict[str, Any], record: dict[str, Any], structure: boo
     out: dict[str, Any] = {
         "order": order_similarity(truth["words"], flow),
         "words": words_counts(truth["words"] + [w for f in floating for w in f], body),
-        "furniture": furniture_counts(truth["furniture"], truth["words"], body),
+        # A folio's number in a footnote's text ("let's say, 1 week") is the note's, not a leak.
+        "furniture": furniture_counts(truth["furniture"], truth["words"] + [w for f in floating for w in f], body),
         "error": record.get("error"),
     }
     if structure:
