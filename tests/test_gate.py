@@ -11,7 +11,7 @@ import pytest
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import markdown, text
 from parsegate.quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
-from parsegate.quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates
+from parsegate.quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates, short_chunks
 
 SOURCE = b"""# Handbook
 
@@ -167,6 +167,27 @@ def test_short_chunks_count_only_in_documents_with_more_than_one_chunk() -> None
     single = text.parse(b"Yes.", "one.txt")
     one = measure(single, [c.to_dict() for c in chunker.chunk(single)], chunker.counter, 16)
     assert rates(one, 8)["short_chunk_rate"] == 0.0
+
+
+def test_a_chunk_that_holds_a_whole_short_section_is_not_abnormally_short() -> None:
+    # A deck of slides, a reference page: a section of one short line is short because the source
+    # is. A chunk cut from a longer section, or a heading alone, still counts.
+    source = (
+        b"# Review\n\n## Agenda\n\nResults\n\n## Results\n\nRevenue grew 12% over the quarter, and churn "
+        b"fell to 2.1% in every region we sell in, which is the best figure since 2019.\n\n## Questions\n"
+    )
+    chunker = Chunker(ChunkConfig(max_tokens=24))
+    doc = markdown.parse(source, "deck.md")
+    records = [c.to_dict() for c in chunker.chunk(doc)]
+    facts = measure(doc, records, chunker.counter, 24)
+    texts = [r["text"] for r in records]
+    agenda = texts.index("# Review\n\n## Agenda\n\nResults")  # the title glued to the first section
+    assert facts.text_tokens[agenda] < 8 and agenda in (facts.whole_sections or [])
+    short = [texts[i] for i, _ in short_chunks(facts, 8)]
+    assert short == ["## Questions"]  # a heading alone is no section with text of its own
+    # Without the sections the same chunk counts (the check can fail).
+    facts.whole_sections = None
+    assert texts[agenda] in [texts[i] for i, _ in short_chunks(facts, 8)]
 
 
 def test_warnings_can_fail_a_document() -> None:

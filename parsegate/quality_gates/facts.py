@@ -26,6 +26,7 @@ class DocFacts:
     chunks: int = 0
     empty: int = 0
     text_tokens: list[int] = field(default_factory=list)  # per chunk, the evidence alone
+    whole_sections: list[int] | None = None  # chunks holding a whole section (never abnormally short)
     # Headings: each chunk's section path against an independent pass over the source.
     has_headings: bool = False
     heading_checked: int | None = None

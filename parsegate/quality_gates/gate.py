@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from parsegate.quality_gates.facts import MAX_FAULTS
-from parsegate.quality_gates.metrics import DocFacts, is_short, not_measured, rates
+from parsegate.quality_gates.metrics import DocFacts, not_measured, rates, short_chunks
 
 
 class GateConfigError(ValueError):
@@ -151,7 +151,7 @@ def evaluate(facts: DocFacts, thresholds: Thresholds) -> Verdict:
 
 
 def _short_faults(facts: DocFacts, limit: int) -> list[dict[str, Any]]:
-    short = [(i, t) for i, t in enumerate(facts.text_tokens) if is_short(facts, t, limit)]
+    short = short_chunks(facts, limit)
     return [{"chunk_index": i, "why": f"{t} tokens of text (under {limit})"} for i, t in short[:MAX_FAULTS]]
 
 

@@ -23,7 +23,7 @@ from parsegate.chunkers.budget import Counter as TokenCounter
 from parsegate.parsers.model import NON_BODY_KINDS, CodeData, Document, Element, RowData, TableData
 from parsegate.quality_gates.facts import DocFacts
 
-__all__ = ["DocFacts", "aggregate", "is_short", "measure", "not_measured", "rates"]
+__all__ = ["DocFacts", "aggregate", "measure", "not_measured", "rates", "short_chunks"]
 
 _WHITESPACE = " \t\n\r\x0b\x0c\x85\xa0\u2028\u2029\u3000"
 # The tokenizer a record names (its fingerprint) → a loaded counter, or None when unknown.
@@ -56,6 +56,7 @@ def measure(
     _measure_tables(facts, doc, records)
     _measure_duplicates(facts, records)
     facts.body_chars, facts.covered_chars = _coverage(doc, records, facts)
+    facts.whole_sections = _whole_sections(doc, records)
     _measure_code_context(facts, doc, records)
     # Imported here: the gate and the reports read facts with this module (an incremental re-run
     # only that), and these bring markdown-it, tree-sitter and PDFium.
@@ -260,14 +261,32 @@ def _coverage(doc: Document, records: list[dict[str, Any]], facts: DocFacts) -> 
     return body, body - uncovered
 
 
-def is_short(facts: DocFacts, tokens: int, threshold: int) -> bool:
-    """Abnormally short: under the threshold in a document that has more than this one chunk
-    (an empty chunk is counted as empty, not as short)."""
-    return facts.chunks > 1 and 0 < tokens < threshold
+def short_chunks(facts: DocFacts, threshold: int) -> list[tuple[int, int]]:
+    """(index, tokens) of the abnormally short chunks: under the threshold in a document that has
+    more than this one chunk (an empty chunk is counted as empty, not as short), unless the chunk
+    holds a whole section, its heading and all of its own text (a slide with one bullet: short
+    because the source is, not because a chunker cut it)."""
+    if facts.chunks <= 1:
+        return []
+    whole = set(facts.whole_sections or ())
+    return [(i, t) for i, t in enumerate(facts.text_tokens) if 0 < t < threshold and i not in whole]
 
 
 def short_count(facts: DocFacts, threshold: int) -> int:
-    return sum(is_short(facts, t, threshold) for t in facts.text_tokens)
+    return len(short_chunks(facts, threshold))
+
+
+def _whole_sections(doc: Document, records: list[dict[str, Any]]) -> list[int]:
+    """Indices of the chunks that hold a whole section: from its heading to the end of the last
+    element before the next heading, that section having text of its own besides the heading."""
+    body = [e for e in doc.elements if e.kind not in NON_BODY_KINDS]
+    heads = [n for n, e in enumerate(body) if e.kind == "heading"]
+    sections = []
+    for n, at in enumerate(heads):
+        own = body[at + 1 : heads[n + 1] if n + 1 < len(heads) else len(body)]
+        if own:
+            sections.append((body[at].start, max(e.end for e in own)))
+    return [i for i, r in enumerate(records) if any(r["start"] <= s and r["end"] >= e for s, e in sections)]
 
 
 def _share(part: int | None, whole: int | None) -> float | None:
