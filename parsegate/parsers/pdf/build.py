@@ -130,14 +130,8 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
 def _waiting_header(b: Builder) -> bool:
     """The page ends with a table's caption and one line after it: the header of a table whose
     rows start the next page (_orphan_header), which the page's notes must not come between."""
-    last, before = (b.elements[-1], b.elements[-2]) if len(b.elements) >= 2 else (None, None)
-    return (
-        last is not None
-        and before is not None
-        and last.kind == "paragraph"
-        and before.kind == "caption"
-        and (b.paragraph_lines == 1)
-    )
+    kinds = [el.kind for el in b.elements[-2:]]
+    return kinds == ["caption", "paragraph"] and b.paragraph_lines == 1
 
 
 def _flush_footnotes(b: Builder) -> None:
@@ -300,8 +294,7 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
     last.end = b.size
     if last.bbox is not None:
         box = _box(lines)
-        last.bbox = (min(last.bbox[0], box[0]), min(last.bbox[1], box[1]),
-                     max(last.bbox[2], box[2]), max(last.bbox[3], box[3]))  # fmt: skip
+        last.bbox = _union(last.bbox, box)
     b.hyphenated = lines[-1].hyphen
     b.paragraph_lines += len(lines)
     return True
