@@ -116,6 +116,30 @@ def unruled_table(path: Path) -> None:
     pdf.output(str(path))
 
 
+def rows_over_page(path: Path) -> None:
+    """An unruled table whose last two rows a page break carries to the next page, rows padded
+    apart: the rows at the top of page 2 go on with the table (its header carried), and the
+    number that stands alone at that page's top is a cell, not a page number."""
+    pdf = new("Station Survey")
+    pdf.add_page()
+    title(pdf, "Gauge Readings")
+    for site in ("North", "South", "East", "West", "Harbour"):
+        para(pdf, f"At the {site} station: " + GAUGES + PROSE)
+    rows = [("Station", "Level", "Gauge"), ("North", "412", "steel"), ("South", "388", "steel"),
+            ("East", "405", "wood"), ("West", "8058", "wood"), ("Harbour", "397", "steel")]  # fmt: skip
+    tops = [218, 226, 234, 242, 30, 38]  # millimetres; the last two on page 2
+    for n, (row, top) in enumerate(zip(rows, tops, strict=True)):
+        if n == 4:
+            pdf.add_page()
+        pdf.set_font("Helvetica", "B" if n == 0 else "", 10)
+        for x, text in zip((20, 70, 110), row, strict=True):
+            pdf.set_xy(x, top)
+            pdf.cell(40, 6, text)
+    pdf.set_xy(20, 50)
+    para(pdf, "Readings above 400 are checked again the next morning before they are entered.")
+    pdf.output(str(path))
+
+
 def footnote(path: Path) -> None:
     pdf = new()
     pdf.add_page()
@@ -287,6 +311,7 @@ def main() -> None:
         ("open-table", open_table),
         ("manual-furniture", manual_furniture),
         ("banded-table", banded_table),
+        ("rows-over-page", rows_over_page),
     ):
         target = HERE / folder
         target.mkdir(parents=True, exist_ok=True)
