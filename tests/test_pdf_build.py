@@ -50,3 +50,15 @@ def test_small_type_under_a_note_that_ends_its_sentence_is_not_that_note() -> No
         ("paragraph", "Printed in Belgium"),
         ("footnote", "*All figures are in thousands of euros."),
     ]
+
+
+def test_a_caption_line_that_starts_with_a_version_number_stays_in_the_caption() -> None:
+    # "0.128.0, the latest …" matched the note-mark pattern (note 0, then "."): the caption's
+    # second line went to the page's foot as a note (held-out pdf_structure seed 127).
+    first = glyph_line("Figure 1: It was removed in FastAPI", 62, 600, 0, size=8)
+    rest = glyph_line("0.128.0, the latest versions require v2 models.", 62, 609, 10, size=8)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([first, rest])], {})
+    assert [(e.kind, b.text()[e.start : e.end]) for e in b.elements] == [
+        ("caption", "Figure 1: It was removed in FastAPI 0.128.0, the latest versions require v2 models.")
+    ]

@@ -24,7 +24,8 @@ from parsegate.parsers.pdf.typography import Heading
 _SEP = "\n\n"
 _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
-_FOOTNOTE = re.compile(r"^(\d{1,3}(?!\d)|[*†‡§¶])\s*\S")  # "2018, and" is a year, not note 201
+# A note's mark: "2018, and" is a year, not note 201; "0.128.0, the" a version, not note 0.
+_FOOTNOTE = re.compile(r"^(\d{1,3}(?![\d]|[.,]\d)|[*†‡§¶])\s*\S")
 _END = '.!?:;"”’)»'
 _SENTENCE_END = re.compile(r"[.!?][\"”’)»\]]*$")
 
