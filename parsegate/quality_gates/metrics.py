@@ -281,12 +281,21 @@ def _whole_sections(doc: Document, records: list[dict[str, Any]]) -> list[int]:
     element before the next heading, that section having text of its own besides the heading."""
     body = [e for e in doc.elements if e.kind not in NON_BODY_KINDS]
     heads = [n for n, e in enumerate(body) if e.kind == "heading"]
-    sections = []
+    starts: list[int] = []
+    ends: list[int] = []
     for n, at in enumerate(heads):
         own = body[at + 1 : heads[n + 1] if n + 1 < len(heads) else len(body)]
         if own:
-            sections.append((body[at].start, max(e.end for e in own)))
-    return [i for i, r in enumerate(records) if any(r["start"] <= s and r["end"] >= e for s, e in sections)]
+            starts.append(body[at].start)
+            ends.append(max(e.end for e in own))
+    # Sections follow one another in the text: a chunk holds a whole one if it holds the first
+    # that starts inside it (one lookup per chunk; a reference page has thousands of sections).
+    whole = []
+    for i, r in enumerate(records):
+        n = bisect.bisect_left(starts, r["start"])
+        if n < len(starts) and ends[n] <= r["end"]:
+            whole.append(i)
+    return whole
 
 
 def _share(part: int | None, whole: int | None) -> float | None:

@@ -7,6 +7,7 @@ Element data is built in one place (the ``*_data`` functions) so its shape per k
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import statistics
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsegate.parsers.model import Element, ListData, RowData, TableData, TextBuilder
-from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box
+from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
 from parsegate.parsers.pdf.tables import header_rows
@@ -84,10 +85,9 @@ class Builder(TextBuilder):
     def take_back(self) -> Element:
         """Remove the last element emitted (a leaf: its text is the last piece)."""
         el = self.elements.pop()
-        self.pieces.pop()
+        self.size -= len(self.pieces.pop())
         if self.pieces:
-            self.pieces.pop()  # its separator
-        self.size = sum(map(len, self.pieces))
+            self.size -= len(self.pieces.pop())  # its separator
         return el
 
     def container(self, kind: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
@@ -226,7 +226,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
     elif small and _continues_footnote(b, page, box):
         note, _, note_box = b.footnotes[-1]
-        b.footnotes[-1] = (f"{note} {text}", page, _union(note_box, box))
+        b.footnotes[-1] = (f"{note} {text}", page, union(note_box, box))
     elif _ITEM.match(text):
         _emit_item(b, text, page, box)
     elif _continues_paragraph(b, lines, text):
@@ -247,17 +247,6 @@ def _continues_footnote(b: Builder, page: int, box: Box) -> bool:
     _, note_page, note = b.footnotes[-1]
     gap = box[1] - note[3]
     return note_page == page and -1.0 <= gap <= 0.6 * b.body.size and box[0] < note[2] and box[2] > note[0]
-
-
-def _union(a: Box, c: Box) -> Box:
-    return (min(a[0], c[0]), min(a[1], c[1]), max(a[2], c[2]), max(a[3], c[3]))
-
-
-def _union_boxes(boxes: list[Box]) -> Box:
-    box = boxes[0]
-    for other in boxes[1:]:
-        box = _union(box, other)
-    return box
 
 
 def _emit_item(b: Builder, text: str, page: int, box: Box) -> None:
@@ -295,7 +284,7 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
     last.end = b.size
     if last.bbox is not None:
         box = _box(lines)
-        last.bbox = _union(last.bbox, box)
+        last.bbox = union(last.bbox, box)
     b.hyphenated = lines[-1].hyphen
     b.paragraph_lines += len(lines)
     return True
@@ -352,7 +341,7 @@ def _emit_table(b: Builder, table: Table) -> None:
     if orphan is not None:
         cells, paragraphs = orphan
         left = [b.take_back() for _ in range(paragraphs)]  # read as paragraphs before the table was found
-        header_box = _union_boxes([el.bbox for el in left if el.bbox is not None])
+        header_box = functools.reduce(union, [el.bbox for el in left if el.bbox is not None])
         header_at = (left[0].page or table.page, header_box)
         rows = [cells, *rows]
         table = replace(table, rows=rows, header_rows=1, row_boxes=[header_box, *table.row_boxes])

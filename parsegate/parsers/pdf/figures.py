@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from parsegate.parsers.pdf.layout import Box, Figure, Line, Table
+from parsegate.parsers.pdf.layout import Box, Figure, Line, Table, union
 
 _JOIN = 6.0  # paths this close belong to one drawing
 _MIN_SIDE = 24.0  # a smaller region is an icon, a bullet or a rule
@@ -80,10 +80,10 @@ def _clusters(marks: Sequence[Mark]) -> list[_Cluster]:
             continue
         first = hits[0]
         first.marks.append(mark)
-        first.box = _union(first.box, mark.box)
+        first.box = union(first.box, mark.box)
         for other in hits[1:]:
             first.marks.extend(other.marks)
-            first.box = _union(first.box, other.box)
+            first.box = union(first.box, other.box)
             clusters.remove(other)
     # Merging can make clusters that now overlap: repeat until none do.
     merged = True
@@ -93,7 +93,7 @@ def _clusters(marks: Sequence[Mark]) -> list[_Cluster]:
             for b in clusters[i + 1 :]:
                 if _overlap(_grow(a.box, _JOIN), b.box):
                     a.marks.extend(b.marks)
-                    a.box = _union(a.box, b.box)
+                    a.box = union(a.box, b.box)
                     clusters.remove(b)
                     merged = True
                     break
@@ -112,10 +112,6 @@ def _area(b: Box) -> float:
 
 def _grow(b: Box, by: float) -> Box:
     return (b[0] - by, b[1] - by, b[2] + by, b[3] + by)
-
-
-def _union(a: Box, b: Box) -> Box:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 def _overlap(a: Box, b: Box) -> bool:

@@ -130,5 +130,10 @@ class Bookmark:
     page: int | None  # 1-based page it points to, when it says
 
 
+def union(a: Box, b: Box) -> Box:
+    """The smallest box holding both."""
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
 def round_box(x0: float, top: float, x1: float, bottom: float) -> Box:
     return (round(x0, 1), round(top, 1), round(x1, 1), round(bottom, 1))

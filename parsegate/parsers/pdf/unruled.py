@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsegate.parsers.pdf.layout import Box, Glyph, Line, Page, Table
+from parsegate.parsers.pdf.layout import Box, Glyph, Line, Page, Table, union
 from parsegate.parsers.pdf.tables import cell_text, make_table
 
 _MIN_ROWS = 3
@@ -90,12 +90,7 @@ def continue_table(page: Page, above: OpenTable) -> None:
     shift = first.x0 - above.x0
     rivers = [(lo + shift, hi + shift) for lo, hi in above.rivers]
     column = [ln for ln in lines if _within(ln, above.x0 + shift, above.x1 + shift)]
-    rows: list[list[Line]] = []
-    for row in sorted(_rows(column), key=lambda r: r[0].top):
-        fits = _fits(row, rivers, above.size, above.italic)
-        if not fits or (rows and not _follows(rows[-1], row)):
-            break
-        rows.append(fits)
+    rows = _fitting_rows(column, rivers, above.size, above.italic)
     table = _table(rows, page.number, 1, rivers=rivers) if rows else None
     if table is not None:
         page.tables.append(table)
@@ -182,14 +177,22 @@ def _rows_on(
     taken = {id(ln) for ln in row}
     later = [ln for ln in lines if id(ln) not in taken and ln.top > row[0].top and _within(ln, *span)]
     italic = sum(ln.style.italic for ln in row) * 2 > len(row)
+    return _fitting_rows(later, rivers, size, italic, after=row)
+
+
+def _fitting_rows(
+    lines: Sequence[Line], rivers: list[River], size: float, italic: bool, after: list[Line] | None = None
+) -> list[list[Line]]:
+    """The rows of ``lines`` from the top, each fitting the columns and following the one before
+    (the first following ``after``, when given), up to the first that does not."""
     out: list[list[Line]] = []
-    last = row
-    for candidate in sorted(_rows(later), key=lambda r: r[0].top):
-        fits = _fits(candidate, rivers, size, italic)
-        if not fits or not _follows(last, candidate):
+    last = after
+    for row in sorted(_rows(lines), key=lambda r: r[0].top):
+        fits = _fits(row, rivers, size, italic)
+        if not fits or (last is not None and not _follows(last, row)):
             break
         out.append(fits)
-        last = candidate
+        last = fits
     return out
 
 
@@ -314,7 +317,7 @@ def _table(
         if grid and len(filled) == 1 and filled[0] > 0 and not grid[-1][filled[0]].endswith("."):
             n = filled[0]
             grid[-1][n] = f"{grid[-1][n]} {kept[n][0]}".strip()  # a wrapped line of a cell
-            boxes[-1] = _union(boxes[-1], _box(mine))
+            boxes[-1] = union(boxes[-1], _box(mine))
         else:
             grid.append([text for text, _ in kept])
             boxes.append(_box(mine))
@@ -334,10 +337,6 @@ def _box(lines: Sequence[Line]) -> Box:
         max(ln.x1 for ln in lines),
         max(ln.bottom for ln in lines),
     )
-
-
-def _union(a: Box, b: Box) -> Box:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
 River = tuple[float, float]  # a blank strip between two columns: from, to
