@@ -1,6 +1,13 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from parsegate.parsers import text
+from parsegate.parsers.model import flows_across
+
+# A manual page of our own (source.1 beside it) as man(1) sets it, through groff and col -b: tabs
+# wherever justification padding reached a tab stop, a word hyphenated with U+2010 at a line end.
+MAN_PAGE = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
 
 
 def test_paragraphs_and_title() -> None:
@@ -58,6 +65,42 @@ def test_flattened_table_rows_become_rows_and_tab_separated_too() -> None:
     ]
     assert doc.elements[2].data.to_json() == {"cells": ["year", "revenue", "margin"], "header": True}
     assert doc.elements[3].parent == doc.elements[1].id
+
+
+def test_tabs_that_stand_for_spaces_are_no_table_cells() -> None:
+    doc = text.parse(MAN_PAGE.read_bytes(), "tidewatch.txt")
+    # Lines of a justified paragraph with one tab each (by chance the same count on consecutive
+    # lines) were read as a two-column table: an option's description cut into rows mid-sentence.
+    assert not {"table", "table_row"} & {e.kind for e in doc.elements}
+    by_start = {doc.text[e.start : e.end].split("\n")[0]: doc.text[e.start : e.end] for e in doc.elements}
+    assert by_start["OPTIONS"].endswith("and the previous configuration stays in force.")
+    assert by_start["-n, --dry-run"].endswith("nobody relies on warnings that  will\n\t      not come.")
+    assert len(doc.elements) == 14
+
+
+def test_a_table_aligned_with_tabs_stays_a_table_beside_tab_spaced_prose() -> None:
+    prose = MAN_PAGE.read_text(encoding="utf-8").split("\n\n")[3]  # DESCRIPTION
+    assert "\t" in prose
+    table = "       Status\t Meaning\n       0\t Stopped by a signal\n       1\t Configuration could not be read\n"
+    table += "       2\t No gauge answered in five minutes"
+    doc = text.parse(f"{prose}\n\n{table}\n".encode(), "exit.txt")
+    assert [e.kind for e in doc.elements] == ["paragraph", "table"] + ["table_row"] * 4
+    assert doc.elements[2].data.to_json() == {"cells": ["Status", "Meaning"], "header": True}
+    assert doc.elements[4].data.to_json() == {"cells": ["1", "Configuration could not be read"], "header": False}
+    # Rows as wide as one another, tabs expanded, and a word or a figure per cell: a table.
+    quarters = "Quarter\tNet revenue\tGross profit\tNet income\tDiluted EPS\n" + "".join(
+        f"{q} quarter\t1,{n}72.6\t59{n}.5\t17{n}.9\t1.3{n}\n"
+        for n, q in enumerate(["First", "Second", "Third", "Fourth"])
+    )
+    assert [e.kind for e in text.parse(quarters.encode(), "q.txt").elements] == ["table"] + ["table_row"] * 5
+
+
+def test_a_word_hyphenated_at_a_line_end_runs_on() -> None:
+    for hyphen in ("-", "\u2010", "\u00ad"):  # ASCII, groff's U+2010, a soft hyphen
+        source = f"sent between midnight and five in the morn{hyphen}\n       ing to vessels"
+        assert flows_across(source, source.index("\n"), source.index("\n") + 1), hyphen
+    ended = "sent at five in the morning.\n       Then"
+    assert not flows_across(ended, ended.index("\n"), ended.index("\n") + 1)
 
 
 def test_a_single_line_with_a_pipe_stays_prose() -> None:

@@ -21,6 +21,12 @@ _MIN_FIGURES = 2
 _HEADER_WORDS = 16
 _YEAR = re.compile(r"(?:fiscal\s*|fy\s*)?(?:19|20)\d\d", re.IGNORECASE)
 _DELIMITER = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# Tabs that stand for spaces (see _tabs_are_spacing): a paragraph read with its tabs expanded.
+_WRAP_MIN_LINES = 3
+_WRAP_MIN_WIDTH = 40  # columns: nobody wraps prose narrower than this
+_WRAP_NEAR = 0.8
+_WIDTH_QUANTILE = 0.9
+_PROSE_WORDS_PER_CELL = 2.5  # a table's cells hold a word or two; sentence fragments hold more
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,8 @@ def find_tables(text: str, lines: list[tuple[int, int]]) -> list[FlatTable]:
     before: tuple[int, int] | None = None  # the line before the run
 
     def close() -> None:
-        if len(run) >= _MIN_ROWS and _cell_sizes_plausible(run_cells):
+        spacing = run_key is not None and run_key[0] == "\t" and _tabs_are_spacing(text, lines, run, run_cells)
+        if len(run) >= _MIN_ROWS and _cell_sizes_plausible(run_cells) and not spacing:
             heads_itself = _years(run_cells[0]) and not all(_years(row) for row in run_cells[1:])
             if run_key is not None and run_key[0] == "figures" and before is not None and not heads_itself:
                 _add_header(text, before, run, run_cells, found)
@@ -143,6 +150,33 @@ def _years(cells: list[str]) -> bool:
     """A figures row whose figures are all years ("(in millions) 2022 2021 2020") is the
     header of the run it opens, not a row under the line above it."""
     return all(_YEAR.fullmatch(c) for c in cells[1:])
+
+
+def _tabs_are_spacing(
+    text: str, block: list[tuple[int, int]], run: list[tuple[int, int]], cells: list[list[str]]
+) -> bool:
+    """Whether a run of lines with the same number of tabs is wrapped prose whose tabs stand
+    for spaces. Text set with tabs as whitespace compression (man pages as groff and col(1) write
+    them, files passed through unexpand) has a tab wherever padding reached a tab stop: in a
+    justified paragraph, line after line holds one or two, and runs of lines with the same count
+    happen by chance. Read with its tabs expanded, such a run is full lines of its paragraph (as
+    wide as most of the paragraph's lines), and its "cells" are fragments of sentences, several
+    words each; a table's rows end where their last cell ends, and its cells hold a word or two."""
+    if len(block) < _WRAP_MIN_LINES:
+        return False
+    words = [len(cell.split()) for row in cells for cell in row]
+    if sum(words) < _PROSE_WORDS_PER_CELL * len(words):
+        return False
+    widths = sorted(_columns(text, start, end) for start, end in block)
+    width = widths[int(_WIDTH_QUANTILE * (len(widths) - 1))]
+    return width >= _WRAP_MIN_WIDTH and all(_columns(text, s, e) >= _WRAP_NEAR * width for s, e in run[:-1])
+
+
+def _columns(text: str, start: int, end: int) -> int:
+    """How wide a line is on screen, from its line's first column to ``end`` (trailing space
+    left out), tabs expanded to the next multiple of eight columns."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return len(text[line_start:end].rstrip().expandtabs(8))
 
 
 def _cell_sizes_plausible(rows: list[list[str]]) -> bool:

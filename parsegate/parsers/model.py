@@ -316,6 +316,9 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
 # What may end a sentence or a heading's run-in ("Note:"), closers after it included.
 _SENTENCE_END = frozenset(".!?:;。！？；：")
 _CLOSERS = frozenset("\"')]}”’»")
+# What a line may end with when its sentence runs on: a comma, an opening parenthesis, a dash, or
+# a hyphen breaking a word (ASCII, U+2010 as groff sets it in man pages, a soft hyphen).
+_RUNS_ON = frozenset(",-–(\u2010\u00ad")
 
 
 def flows_across(text: str, left: int, right: int) -> bool:
@@ -336,7 +339,7 @@ def flows_across(text: str, left: int, right: int) -> bool:
     if last in _SENTENCE_END:
         return False
     if nxt.islower():
-        return last.isalnum() or last in ",-–("
+        return last.isalnum() or last in _RUNS_ON
     return nxt.isdigit() and last.isalpha() and last.islower()
 
 

@@ -237,7 +237,10 @@ def _block_elements(
     # The block's own lines, found by bisection: a scan of every line for every block made a
     # 5 MB text file of 9,000 paragraphs take 8 s here alone.
     own = []
-    for k in range(bisect.bisect_left(lines, (start, -1)), len(lines)):  # not islice: it walks from 0
+    first = bisect.bisect_left(lines, (start, -1))
+    if first and lines[first - 1][1] > start:
+        first -= 1  # the block's start is trimmed: its first line starts before it, when indented
+    for k in range(first, len(lines)):  # not islice: it walks from 0
         if lines[k][1] > end:
             break
         own.append(lines[k])
