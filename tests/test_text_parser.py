@@ -103,6 +103,35 @@ def test_a_word_hyphenated_at_a_line_end_runs_on() -> None:
     assert not flows_across(ended, ended.index("\n"), ended.index("\n") + 1)
 
 
+def test_a_block_under_an_underlined_title_is_no_run_on() -> None:
+    # Lower case after no stop reads as a sentence that a page break cut: but not when what follows
+    # opens with an underlined title (info pages, READMEs), nor across a rule of dashes.
+    source = (
+        "possible assignments to bzerror: bz_ok if the stream was closed\n"
+        "     normally, up: high-level interface\n\n"
+        "3.4.7 bz2_bzwriteclose\n----------------------\n\n"
+        "     void bz2_bzwriteclose( int *bzerror, bzfile* f );\n"
+    )
+    doc = text.parse(source.encode(), "bzip2.txt")
+    assert [doc.text[e.start : e.end] for e in doc.elements] == [
+        "possible assignments to bzerror: bz_ok if the stream was closed\n     normally, up: high-level interface",
+        "3.4.7 bz2_bzwriteclose\n----------------------",
+        "void bz2_bzwriteclose( int *bzerror, bzfile* f );",
+    ]
+    # A page break inside a sentence still joins: "the db has headroom, cpu is at" | "54%."
+    joined = text.parse(
+        b"The load test passed and the db has headroom, cpu is at\n\n54%. Next week we scale.\n", "p.txt"
+    )
+    assert [e.kind for e in joined.elements] == ["paragraph"]
+
+
+def test_a_rule_of_dashes_is_no_hyphenated_word() -> None:
+    rule = "3.4.7 bz2_bzwriteclose\n----------------------\n\n\n     void bz2_bzwriteclose"
+    assert not flows_across(rule, rule.index("\n\n"), rule.index("void"))
+    dash = "the rate went up -\n   which nobody expected"  # a dash, spaced: the sentence runs on
+    assert flows_across(dash, dash.index("\n"), dash.index("which"))
+
+
 def test_a_single_line_with_a_pipe_stays_prose() -> None:
     doc = text.parse(b"Run cat a | grep b to see it.\nThen stop.\n", "p.txt")
     assert [e.kind for e in doc.elements] == ["paragraph"]

@@ -318,7 +318,8 @@ _SENTENCE_END = frozenset(".!?:;。！？；：")
 _CLOSERS = frozenset("\"')]}”’»")
 # What a line may end with when its sentence runs on: a comma, an opening parenthesis, a dash, or
 # a hyphen breaking a word (ASCII, U+2010 as groff sets it in man pages, a soft hyphen).
-_RUNS_ON = frozenset(",-–(\u2010\u00ad")
+_RUNS_ON = frozenset(",–(")
+_HYPHENS = frozenset("-\u2010\u00ad")
 
 
 def flows_across(text: str, left: int, right: int) -> bool:
@@ -339,6 +340,8 @@ def flows_across(text: str, left: int, right: int) -> bool:
     if last in _SENTENCE_END:
         return False
     if nxt.islower():
+        if last in _HYPHENS:  # a word broken at a hyphen, or a dash; not a rule ("-------")
+            return before > 0 and (text[before - 1].isalpha() or text[before - 1].isspace())
         return last.isalnum() or last in _RUNS_ON
     return nxt.isdigit() and last.isalpha() and last.islower()
 

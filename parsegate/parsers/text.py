@@ -54,6 +54,7 @@ _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 # so a lower-case block after it is not read as its sentence running on.
 _RUN_ON_MIN_LINE = 40
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
+_UNDERLINE = re.compile(r"([-=*~^])\1{2,}")
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -166,11 +167,19 @@ def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[i
                 and line[-1] not in "-,"
                 and not _SENTENCE_INSIDE.search(line)
             )
-            if not short and flows_across(text, p_end, start):
+            if not short and flows_across(text, p_end, start) and not _opens_with_title(text, start, end):
                 out[-1] = (p_start, end, p_count + count)
                 continue
         out.append((start, end, count))
     return out
+
+
+def _opens_with_title(text: str, start: int, end: int) -> bool:
+    """Whether the block at ``start`` opens with an underlined title ("3.4.7 bz2_bzwriteclose"
+    over a line of dashes, as info and many READMEs write them): it starts a section of its own,
+    never the rest of a sentence a page break cut off, however that sentence ended."""
+    below = text[start:end].split("\n", 2)
+    return len(below) > 1 and _UNDERLINE.fullmatch(below[1].strip()) is not None
 
 
 def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
