@@ -48,6 +48,44 @@ def test_labels_like_note_are_not_speakers() -> None:
     assert [e.kind for e in doc.elements] == ["paragraph"]
 
 
+def test_a_manual_with_a_few_labelled_lines_is_no_transcript() -> None:
+    # Node.js's API docs as plain text: "Stability:" and "Modules:" open a few lines; read as
+    # speakers they made the whole manual turns, its table rows parts of a turn without header.
+    para = "Experimental features may change in a minor release, so use them with care in libraries.\n\n" * 3
+    source = (
+        "Stability index\n\n"
+        + para
+        + "Stability: 0 - Deprecated. The feature may emit warnings.\n\n"
+        + para
+        + "Stability: 1 - Experimental. The feature is not subject to semantic versioning.\n\n"
+        + para
+        + "Stability: 2 - Stable. Compatibility with the npm ecosystem is a high priority.\n\n"
+        + para
+        + "API\tStability\nAssert\t(2) Stable\nModules: CommonJS modules\t(2) Stable\nTest runner\t(2) Stable\n"
+    )
+    doc = text.parse(source.encode(), "documentation.txt")
+    assert "turn" not in {e.kind for e in doc.elements}
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.data.header_text == "API\tStability"
+    # Nor an info file's tag table: records that name the same label line after line.
+    tags = "".join(f"Node: {name}\x7f{n * 997}\n" for n, name in enumerate(["Top", "Overview", "Commands", "Limits"]))
+    tags += "Ref: print suffixes\x7f25049\nNode: Problems\x7f43082\n"
+    assert "turn" not in {e.kind for e in text.parse(("Tag Table:\n" + tags).encode(), "ed.info").elements}
+    # Nor a message whose header names each field once.
+    body = "".join(f"Line {n} of the message body, which says what was decided at the meeting.\n" for n in range(12))
+    mail = "From: Dana Reyes\nTo: Oskar Lind\nSubject: Backups\nDate: 3 March\n\n" + body
+    assert "turn" not in {e.kind for e in text.parse(mail.encode(), "mail.txt").elements}
+
+
+def test_a_chat_pasted_among_other_text_is_still_a_conversation() -> None:
+    report = "".join(
+        f"Paragraph {n} of the weekly report, which says what the team did and why.\n\n" for n in range(20)
+    )
+    chat = "[09:01] Dana: Is the backup done?\n[09:02] Oskar: Yes, at 08:55.\n[09:02] Dana: Thanks.\n[09:03] Oskar: No problem.\n"
+    doc = text.parse((report + chat).encode(), "mixed.txt")
+    assert [e.data.speaker for e in doc.elements if e.kind == "turn"] == ["Dana", "Oskar", "Dana", "Oskar"]
+
+
 def test_flattened_table_rows_become_rows_and_tab_separated_too() -> None:
     source = "Results\n\nyear | revenue | margin\n2009 | 10 | 3\n2008 | 9 | 2\nthe margin grew.\n\na\tb\tc\n1\t2\t3\n"
     doc = text.parse(source.encode(), "t.txt")

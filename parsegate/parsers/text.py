@@ -44,10 +44,17 @@ _SPEAKER = re.compile(
     r"|(?P<handle>[a-z][\w.-]{0,31}):)[ \t]+\S"
 )
 # Labels that introduce content rather than a speaker.
-_NOT_SPEAKERS = frozenset({"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"})
+_NOT_SPEAKERS = frozenset(
+    {"note", "warning", "example", "tip", "important", "caution", "step", "answer", "question"}
+    | {"from", "to", "cc", "bcc", "subject", "date", "sent", "reply-to"}  # a message's header fields
+)
 _TITLE_MAX = 80
 _MAX_TURN_PARAGRAPHS = 4  # paragraphs without a speaker label that may still belong to a turn
 _CHAT_MIN_TURNS = 4
+_MIN_TURNS = 3
+_TURN_SHARE = 0.25  # of the non-blank lines, or of the paragraphs, that open with a speaker
+_MIN_RUN = 3  # lines in a row that open with a speaker: a conversation among other text
+_TURN_CHANGES = 0.5  # of consecutive turns in such a run that change speaker
 _CHAT_TURNS_PER_HANDLE = 2  # on average each handle speaks at least twice
 _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
@@ -62,9 +69,10 @@ def parse(data: bytes, doc_id: str) -> Document:
     starts = line_starts(text)
     lines = list(_lines(text, starts))
     speakers = [_speaker(text, s, e) for s, e in lines]
-    if not _is_transcript(speakers):
+    blank = [not text[s:e].strip() for s, e in lines]
+    if not _is_transcript(speakers, blank):
         handles = [_speaker(text, s, e, handles=True) for s, e in lines]
-        if _is_chat(handles, sum(1 for s, e in lines if text[s:e].strip())):
+        if _is_chat(handles, blank.count(False)):
             speakers = handles
     doc = Document(
         doc_id=doc_id,
@@ -74,7 +82,7 @@ def parse(data: bytes, doc_id: str) -> Document:
         elements=[],
         parser=f"{NAME} {VERSION}",
     )
-    if _is_transcript(speakers):
+    if _is_transcript(speakers, blank):
         doc.elements = _transcript_elements(text, lines, speakers)
     else:
         doc.elements = _prose_elements(text, lines)
@@ -116,9 +124,42 @@ def _speaker(text: str, start: int, end: int, handles: bool = False) -> str | No
     return name
 
 
-def _is_transcript(speakers: list[str | None]) -> bool:
+def _is_transcript(speakers: list[str | None], blank: list[bool]) -> bool:
+    """Speakers take turns, and their turns make the document. Turns: the label changes from one
+    labelled line to the next more often than not (an info file's tag table, "Node: Top",
+    "Node: Overview", ..., is a list of records). The document: a good share of its lines, or of
+    its paragraphs, open with a speaker, or a run of lines does (a chat pasted among other text).
+    A manual whose "Stability:" or "Default:" lines open a paragraph here and there is no
+    transcript."""
     labelled = [s for s in speakers if s]
-    return len(labelled) >= 3 and len(set(labelled)) >= 2
+    if len(labelled) < _MIN_TURNS or len(set(labelled)) < 2:
+        return False
+    if sum(1 for a, b in itertools.pairwise(labelled) if a != b) < _TURN_CHANGES * (len(labelled) - 1):
+        return False
+    lines = [n for n, b in enumerate(blank) if not b]
+    paragraphs = [n for n in lines if n == 0 or blank[n - 1]]
+    return (
+        len(labelled) >= _TURN_SHARE * len(lines)
+        or sum(1 for n in paragraphs if speakers[n]) >= _TURN_SHARE * len(paragraphs)
+        or _conversation(speakers, lines)
+    )
+
+
+def _conversation(speakers: list[str | None], lines: list[int]) -> bool:
+    """Whether some run of consecutive non-blank lines all open with a speaker: two at least, one
+    of them speaking again (a message's "From:", "To:", "Subject:" header names each once)."""
+    run: set[str] = set()
+    length = 0
+    for n in [*lines, -1]:
+        speaker = speakers[n] if n >= 0 else None
+        if speaker:
+            run.add(speaker)
+            length += 1
+            continue
+        if length >= _MIN_RUN and 2 <= len(run) < length:
+            return True
+        run, length = set(), 0
+    return False
 
 
 def _is_chat(handles: list[str | None], non_blank: int) -> bool:
