@@ -109,3 +109,49 @@ def test_text_the_parser_declared_furniture_is_not_counted_lost() -> None:
     assert "draft-tool" not in " ".join(r["text"] for r in records)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["extraction_recall"] == 1.0
+
+
+# An HTML 3.2 page that names no encoding, in Latin-1 (as TeX Live ships some of its docs): the HTML
+# standard reads it as windows-1252, browsers show "ægis"; left to guess, docling's backend read
+# the byte as "ć" (ISO-8859-2) and the gate reported the page's own word as not in the file.
+LATIN1 = (
+    '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2//EN">\n<html><head><title>The NTS Group</title></head>'
+    "<body><h1>The NTS Group</h1>\n<p>The NTS group was created under the \xe6gis of DANTE at Hamburg in"
+    " 1992, to perpetuate and develop the spirit and philosophy of TeX.</p>\n<p>Its members are Joachim"
+    " Lammarsch, Philip Taylor and Peter Breitenlohner, with Rainer Sch\xf6pf before them.</p></body></html>"
+).encode("latin-1")
+
+
+def test_a_page_naming_no_encoding_is_read_as_the_html_standard_reads_it() -> None:
+    records, verdict = gate(LATIN1, "nts-group.html")
+    assert "under the \u00e6gis of DANTE" in records[0]["text"]
+    assert verdict.metrics["localization"] == 1.0
+    assert verdict.passed, verdict.failed
+    # A page that is UTF-8 but for a broken byte stays UTF-8 to the references.
+    broken = (
+        "<html><body><p>Gr\u00f6\u00dfe und H\u00f6he der \u00dcberg\u00e4nge, gemessen in Metern.</p></body></html>"
+    )
+    _, kept = gate(broken.encode("utf-8") + b"\xff", "broken.html")
+    assert kept.metrics["localization"] == 1.0, kept.failed
+
+
+# A search box in a layout table's menu cell (libxslt's documentation pages): docling's export writes
+# the field by its name ("query"), which no reader sees; the gate quarantined every such page.
+SEARCH = b"""<html><body><table><tr><td><form action="search.php"><input name="query" type="text" />
+<input name="submit" type="submit" value="Search ..." /></form><ul><li><a href="index.html">Home</a></li>
+<li><a href="docs.html">Documentation</a></li></ul></td><td><h1>Introduction</h1>
+<p>libxslt is the XSLT C library developed for the GNOME project, based on libxml2.</p>
+<p>It implements most of the XSLT 1.0 specification and passes the conformance tests.</p></td></tr></table>
+</body></html>"""
+
+
+def test_a_form_field_s_name_is_no_word_of_the_page() -> None:
+    _, verdict = gate(SEARCH, "intro.html")
+    assert verdict.metrics["extraction_recall"] == 1.0, verdict.failed
+    # The page's own words still count: drop a sentence and recall falls, naming it.
+    dropped = SEARCH.replace(
+        b"<p>It implements most of the XSLT 1.0 specification and passes the conformance tests.</p>", b""
+    )
+    _, lost = gate(SEARCH, "intro.html", parsed=dropped)
+    (check,) = [c for c in lost.failed if c.metric == "extraction_recall"]
+    assert "conformance" in check.faults[0]["words"] and "query" not in check.faults[0]["words"]

@@ -117,3 +117,39 @@ def test_a_heading_s_link_to_itself_is_not_its_text() -> None:
 def test_the_page_title_comes_from_the_content_else_from_title() -> None:
     assert chunks_of("mdbook-chapter")[0].metadata["title"] == "Recoverable Errors with Result"
     assert chunks_of("api-toc")[0].metadata["title"] == "Timers | Harbor v3.2 API Documentation"
+
+
+def _index_page() -> bytes:
+    """An API index as libxslt's documentation writes one: a layout table, a title block, a menu
+    cell, and the content: a definition list of words, each with links to the functions."""
+    entries = "".join(
+        f"<dt>{word}</dt><dd><a href='html/api.html#xslt{word}'>xslt{word}Context</a><br />"
+        f"<a href='html/api.html#xslt{word}Free'>xslt{word}Free</a><br /></dd>"
+        for word in ("Save", "Saxon", "Scaling", "Search", "Set", "Should", "Shutdown", "Signature", "Sort") * 4
+    )
+    return (
+        "<html><head><title>API Alphabetic Index S-a for libxslt</title></head><body>"
+        "<table><tr><td><h1>The XSLT C library for GNOME</h1><h2>API Alphabetic Index S-a for libxslt</h2>"
+        "</td></tr></table><table><tr><td><ul><li><a href='index.html'>Home</a></li>"
+        "<li><a href='intro.html'>Introduction</a></li></ul></td><td>"
+        f"<h2>Letter S:</h2><dl>{entries}</dl></td></tr></table></body></html>"
+    ).encode()
+
+
+def test_a_page_whose_content_is_links_is_read_whole_with_a_warning() -> None:
+    # Read by prose density, the index's content is all links (chrome to a readability score): the
+    # densest block was the 64-character title, and the index was furniture, out of every chunk.
+    doc = parse_file_bytes(_index_page(), "APIchunk2.html")
+    assert doc.metadata["main_content"] == "the whole page (its densest prose block was too small a part of it)"
+    assert [w.code for w in doc.warnings] == ["main_content_unclear"]
+    body = " ".join(doc.text[e.start : e.end] for e in doc.elements if e.kind != "furniture")
+    assert "xsltShutdownFree" in body and "Letter S:" in body
+    # A page with a block of prose keeps reading that block alone.
+    article, _ = chunks_of("api-toc")
+    assert article.metadata["main_content"] == "text density" and not article.warnings
+
+
+def parse_file_bytes(data: bytes, name: str) -> Document:
+    from parsegate.parsers import office
+
+    return office.parse(data, name)

@@ -155,11 +155,25 @@ def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: R
     joined = {w for r in records for w in runs(words(r["embed_text"]))}
     split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
     lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
+    if ref.html_nodes is not None:
+        lost = _shown_only(lost, ref.html_nodes)
     facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
     if lost:
         facts.fault("extraction_recall", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
     if ref.html_nodes is not None:
         _beyond_export(facts, doc, records, ref.html_nodes, ref.everything or ref.text)
+
+
+def _shown_only(lost: Counter[str], nodes: list[str]) -> Counter[str]:
+    """HTML: the lost words that are text of the page. docling's export writes a form field by
+    its name attribute (``<input name="query">`` as "query"), which no reader sees: not found in
+    the file's visible text nodes (as words, or run together as docling runs them), such a word
+    is no loss."""
+    shown = words(" ".join(nodes))
+    visible = set(shown)
+    if any(w not in visible for w in lost):
+        visible.update(runs(shown))
+    return Counter({w: n for w, n in lost.items() if w in visible})
 
 
 def _beyond_export(

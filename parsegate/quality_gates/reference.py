@@ -57,6 +57,9 @@ _BOMS = (
 )
 
 
+_CHARSET = re.compile(rb"charset\s*=", re.IGNORECASE)
+
+
 def _decode(data: bytes) -> str:
     """The source's text, decoded here on its own (not by the parser's decoder): the encoding a
     byte-order mark names; UTF-16 when the file has zero bytes (ASCII in UTF-16 is every other
@@ -68,6 +71,26 @@ def _decode(data: bytes) -> str:
         big_endian = data[0::2].count(0) > data[1::2].count(0)
         return data.decode("utf-16-be" if big_endian else "utf-16-le")
     return data.decode("utf-8")
+
+
+def _standard_html_bytes(data: bytes) -> bytes:
+    """A web page as the HTML standard decodes it, in UTF-8, for the references to read. A page
+    that names no encoding (no byte-order mark, no charset in its first 1,024 bytes) and is not
+    UTF-8 is windows-1252 (WHATWG Encoding, the default for such documents); left to guess,
+    docling's backend (BeautifulSoup, charset detection) read an old Latin-1 page's "\xe6gis" as
+    "\u0107gis" (ISO-8859-2), and the gate then reported the page's own word as not in the file.
+    Mostly UTF-8 with a broken byte or two is UTF-8, the broken bytes replaced (the detector
+    took such a page for Shift-JIS)."""
+    if any(data.startswith(bom) for bom, _ in _BOMS) or _CHARSET.search(data[:1024]):
+        return data
+    as_utf8 = data.decode("utf-8", errors="replace")
+    broken = as_utf8.count("\ufffd")
+    if not broken:
+        return data
+    multibyte = sum(1 for ch in as_utf8 if ord(ch) > 0x7F) - broken
+    if multibyte > broken:
+        return as_utf8.encode("utf-8")  # not a guess at Shift-JIS ("Grテカテ歹") for a broken byte
+    return data.decode("cp1252", errors="replace").encode("utf-8")
 
 
 def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
@@ -86,6 +109,8 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
         pdf = open_pdf(data)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:
+        if fmt == "html":
+            data = _standard_html_bytes(data)
         exported = docling_text(data, fmt, doc_id)
         nodes = None
         if fmt == "html":

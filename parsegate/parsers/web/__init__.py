@@ -12,7 +12,7 @@ from typing import Any
 
 from parsegate.parsers.build import DocBuilder, title_from_first_heading
 from parsegate.parsers.model import Document, ParseWarning, content_version
-from parsegate.parsers.web.regions import find_regions
+from parsegate.parsers.web.regions import WHOLE_PAGE_FALLBACK, find_regions
 from parsegate.parsers.web.source import TooDeep, decode, flat_paragraphs, pages, tree
 from parsegate.parsers.web.walk import Walker
 
@@ -33,6 +33,14 @@ def parse_html(data: bytes, doc_id: str) -> Document:
         if walker is None:
             meta["main_content"] = regions.how
             walker = Walker(regions)
+            if regions.how == WHOLE_PAGE_FALLBACK:
+                walker.b.warnings.append(
+                    ParseWarning(
+                        "main_content_unclear",
+                        "no block of prose stands out as the page's content (an index or a list of links?):"
+                        " the whole page is read, less the chrome it names (navigation, sidebars, ...)",
+                    )
+                )
         else:
             walker.next_page(regions)
         walker.walk(body)

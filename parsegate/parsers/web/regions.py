@@ -67,12 +67,16 @@ _MAX_CLIMB = 12  # levels the densest block may grow upwards
 
 
 _MAX_CANDIDATES = 16  # <main>/<article> elements weighed against each other (each is one text scan)
+# The densest block is the content unless it is both short and a small part of the page.
+_MIN_CONTENT_CHARS = 200
+_MIN_CONTENT_SHARE = 0.25
+WHOLE_PAGE_FALLBACK = "the whole page (its densest prose block was too small a part of it)"
 
 
 @dataclass
 class Regions:
     main: Node
-    how: str  # "<main>", "<article>", "text density", "the whole page"
+    how: str  # "<main>", "<article>", "text density", "the whole page", WHOLE_PAGE_FALLBACK
     chrome: dict[Node, str] = field(default_factory=dict)  # region root → reason
     main_path: set[Node] = field(default_factory=set)  # the main content's ancestors
 
@@ -128,7 +132,18 @@ def _densest(body: Node) -> tuple[Node, str]:
         return body, "the whole page"
     top = sorted(scores, key=scores.__getitem__, reverse=True)[:_TOP_BLOCKS]
     best = max(top, key=lambda el: scores[el] * (1 - _link_density(el)))
-    return _grown(best, body), "text density"
+    main = _grown(best, body)
+    if _too_small(main, body):
+        return body, WHOLE_PAGE_FALLBACK
+    return main, "text density"
+
+
+def _too_small(main: Node, body: Node) -> bool:
+    """Whether the densest block is too little of the page to be its content: a title block of
+    64 characters on an API index of 9,500, whose content is lists of links (read as prose
+    density, links are chrome). Such a page is its whole self, less the chrome it names."""
+    size = _size(main)
+    return size < _MIN_CONTENT_CHARS and size < _MIN_CONTENT_SHARE * _size(body)
 
 
 def _grown(best: Node, body: Node) -> Node:
