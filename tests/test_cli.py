@@ -20,7 +20,10 @@ def corpus(tmp_path: Path) -> Path:
     (root / "sub" / "notes.txt").write_text("Notes\n\nPlain text here.\n")
     (root / "empty.md").write_bytes(b"")
     (root / "binary.md").write_bytes(b"\x00\x01\x02PNG")
-    (root / "latin1.md").write_bytes(b"caf\xe9")
+    # Latin-1, not UTF-8: read as Windows-1252 (as browsers read such a page), with a warning.
+    (root / "latin1.md").write_bytes(
+        b"# Caf\xe9 menu\n\nCaf\xe9 au lait costs three euros, the cr\xe8me br\xfbl\xe9e five.\n"
+    )
     (root / "image.png").write_bytes(b"\x89PNG\r\n")  # binary, no parser: left out (counted in run.json)
     (root / "blank.dat").write_bytes(b"")  # no parser, no content to sniff: unsupported
     (root / "gone.md").symlink_to(root / "nowhere.md")
@@ -39,7 +42,7 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
         "gone.md": ("failed", "unreadable"),
         "good.md": ("chunked", None),
         "blank.dat": ("skipped", "unsupported"),
-        "latin1.md": ("failed", "invalid_utf8"),
+        "latin1.md": ("chunked", None),
         "sub/notes.txt": ("chunked", None),
     }
     summary = run["summary"]
@@ -47,13 +50,14 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     assert run["left_out"] == {"binary file (no parser for its suffix, content not text)": 1}
     assert run["schema"] == "parsegate.run/1" and run["chunk_set"].startswith("cs-")
     records = [json.loads(line) for line in (out / "chunks.jsonl").read_text().splitlines()]
-    assert {r["doc_id"] for r in records} == {"good.md", "sub/notes.txt"}
+    assert {r["doc_id"] for r in records} == {"good.md", "sub/notes.txt", "latin1.md"}
+    assert any("Café au lait costs three euros, the crème brûlée five." in r["text"] for r in records)
     assert summary["chunks"] == len(records)
     empty = next(f for f in run["files"] if f["path"] == "empty.md")
     assert [w["code"] for w in empty["warnings"]] == ["empty"]
     latin = next(f for f in run["files"] if f["path"] == "latin1.md")
-    assert "byte 0xe9 at offset 3" in latin["reason"]
-    assert "latin1.md" in result.output and "not valid UTF-8" in result.output
+    assert [w["code"] for w in latin["warnings"]] == ["not_utf8"]
+    assert "byte 0xe9 at offset 5" in latin["warnings"][0]["message"]
     # Nothing is lost: whatever is not in chunks.jsonl is in quarantine.jsonl, with its reason.
     quarantine = {q["doc_id"]: q for q in map(json.loads, (out / "quarantine.jsonl").read_text().splitlines())}
     assert {k: q["reason"] for k, q in quarantine.items()} == {
@@ -61,15 +65,14 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
         "gone.md": "parse_failed",
         "empty.md": "gate_failed",
         "blank.dat": "unsupported",
-        "latin1.md": "parse_failed",
     }
     assert quarantine["empty.md"]["failed_checks"] == [
         {"check": "min_chunks", "metric": "chunks", "value": 0, "threshold": 1, "passed": False, "faults": []}
     ]
     report = json.loads((out / "report.json").read_text())
     assert report["schema"] == "parsegate.report/1" and report["verdict"] == "fail"
-    assert report["counts"]["quarantined"] == 5 and report["counts"]["gate_passed"] == 2
-    assert [d["doc_id"] for d in report["documents"][:4]] == ["binary.md", "empty.md", "gone.md", "latin1.md"]
+    assert report["counts"]["quarantined"] == 4 and report["counts"]["gate_passed"] == 3
+    assert [d["doc_id"] for d in report["documents"][:3]] == ["binary.md", "empty.md", "gone.md"]
 
 
 def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ def make_corpus(root: Path) -> Path:
     shutil.copy(next((GOLDEN / "code").glob("*/input.py")), root / "sub" / "tool.py")
     shutil.copy(next((GOLDEN / "pdf").glob("*/input.pdf")), root / "sub" / "paper.pdf")
     (root / "notes.txt").write_text("Plain notes.\n\nA second paragraph, long enough to be a chunk of its own.\n")
-    (root / "latin1.txt").write_bytes(b"caf\xe9 au lait\n")  # invalid UTF-8: quarantined with its reason
+    (root / "broken.txt").write_bytes(b"caf\x00 au lait\n")  # binary content: quarantined with its reason
     (root / "empty.md").write_text("")
     return root
 
@@ -72,7 +72,7 @@ def test_ray_writes_what_the_local_engine_writes(tmp_path: Path) -> None:
     assert len(ids) >= 5 and len(set(ids)) == len(ids)
     assert outcomes(tmp_path / "ray") == outcomes(tmp_path / "local")
     codes = {f["path"]: f["code"] for f in outcomes(tmp_path / "ray")}
-    assert codes["latin1.txt"] == "invalid_utf8" and codes["sub/paper.pdf"] is None
+    assert codes["broken.txt"] == "binary" and codes["sub/paper.pdf"] is None
     assert store_rows(tmp_path / "ray.sqlite") == store_rows(tmp_path / "local.sqlite")
     record = json.loads((tmp_path / "ray" / "run.json").read_text())
     assert record["engine"] == "ray" and record["store"]["parsed"] == 6

@@ -51,6 +51,23 @@ def test_the_guide_passes_as_parsed(chunker: Chunker) -> None:
     assert verdict.metrics["heading_inheritance"] == verdict.metrics["extraction_recall"] == 1.0
 
 
+def test_a_latin_1_file_is_checked_against_its_own_bytes(chunker: Chunker) -> None:
+    """A file that is not UTF-8 is read as Windows-1252 by the parser (with a warning) and by the
+    gate's reference on its own: recall and localization are measured (the reference was None:
+    no check at all), and a parser that read it otherwise fails them."""
+    latin = GUIDE.replace(b"licence.", b"licence (\xe9dition fran\xe7aise).")
+    doc = markdown.parse(latin, "guide.md")
+    assert [w.code for w in doc.warnings] == ["not_utf8"] and "(édition française)" in doc.text
+    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, latin)
+    assert verdict.passed, verdict.failed
+    assert verdict.metrics["localization"] == verdict.metrics["extraction_recall"] == 1.0
+    misread = markdown.parse(latin, "guide.md")
+    misread.text = misread.text.replace("é", "Ã©")  # the same bytes read as UTF-8 mojibake would be
+    misread.text = misread.text[: len(doc.text)]
+    records = [c.to_dict() for c in chunker.chunk(misread)]
+    assert not verdict_of(misread, records, chunker.counter, 64, latin).passed
+
+
 def test_a_parser_that_files_content_under_the_wrong_heading(chunker: Chunker) -> None:
     """Every element claims to sit under "Install": the chunks agree with the parser (the old
     check scored 1.0), markdown-it's own headings do not."""

@@ -75,7 +75,7 @@ def test_langchain_loader_reads_a_folder_with_run_ids_and_skips_only_when_asked(
 
     (corpus / "sub").mkdir()
     (corpus / "sub" / "notes.md").write_text("# Notes\n\nOne line.\n")
-    (corpus / "broken.md").write_bytes(b"# Menu\n\ncaf\xe9 au lait\n")  # not UTF-8
+    (corpus / "broken.md").write_bytes(b"# Menu\n\ncaf\x00 au lait\n")  # binary content
     with pytest.raises(ParseError):
         ParsegateLoader(corpus).load()
     with caplog.at_level(logging.WARNING, logger="parsegate"):

@@ -146,18 +146,25 @@ def test_empty_document_warns() -> None:
     assert doc.elements == [] and [w.code for w in doc.warnings] == ["empty"]
 
 
-def test_binary_and_invalid_utf8_are_refused_with_a_reason() -> None:
-    for data, code in ((b"# hi\x00\x01\x02", "binary"), (b"caf\xe9 au lait", "invalid_utf8")):
-        try:
-            markdown.parse(data, "x.md")
-        except ParseError as exc:
-            assert exc.code == code
-        else:
-            raise AssertionError("expected a ParseError")
+def test_binary_is_refused_with_a_reason_and_latin_1_is_read_with_a_warning() -> None:
     try:
-        markdown.parse(b"caf\xe9", "x.md")
+        markdown.parse(b"# hi\x00\x01\x02", "x.md")
     except ParseError as exc:
-        assert "byte 0xe9 at offset 3" in exc.message
+        assert exc.code == "binary" and "NUL byte at offset 4" in exc.message
+    else:
+        raise AssertionError("expected a ParseError")
+    # Not UTF-8: read as Windows-1252, as a browser reads a page that names no encoding.
+    doc = markdown.parse(b"# Caf\xe9\n\nCaf\xe9 au lait, cr\xe8me br\xfbl\xe9e.\n", "x.md")
+    assert doc.text == "# Café\n\nCafé au lait, crème brûlée.\n"
+    assert [(w.code, w.message) for w in doc.warnings] == [
+        (
+            "not_utf8",
+            "not valid UTF-8 (byte 0xe9 at offset 5): read as Windows-1252, as browsers read a page that names no encoding",
+        )
+    ]
+    # Mostly UTF-8 with a broken byte (a cut download): UTF-8, the byte replaced.
+    cut = markdown.parse("Größe und Höhe der Übergänge.".encode() + b"\xe2\x82", "y.md")
+    assert cut.text == "Größe und Höhe der Übergänge.\ufffd" and cut.warnings[0].code == "not_utf8"
 
 
 def test_a_stray_setext_underline_does_not_make_a_paragraph_a_heading() -> None:

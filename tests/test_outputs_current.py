@@ -25,7 +25,7 @@ def make_corpus(tmp_path: Path) -> Path:
     root.mkdir()
     for name in ("a", "b", "c"):
         (root / f"{name}.md").write_text(DOC.format(name=name))
-    (root / "bad.md").write_bytes(b"# caf\xe9\n")  # invalid UTF-8: quarantined, the same way every time
+    (root / "bad.md").write_bytes(b"# caf\x00\n")  # binary content: quarantined, the same way every time
     return root
 
 

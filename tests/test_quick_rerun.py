@@ -161,7 +161,7 @@ def test_a_failed_gate_is_answered_with_the_same_exit_status(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "a.md").write_text(DOC.format(name="a"))
-    (tmp_path / "corpus" / "bad.md").write_bytes(b"# caf\xe9\n")  # invalid UTF-8: the gate fails
+    (tmp_path / "corpus" / "bad.md").write_bytes(b"# caf\x00\n")  # binary content: the gate fails
     assert command(monkeypatch, main, ARGV) == 1
     capsys.readouterr()
     assert quick.rerun(ARGV) == 1

@@ -21,7 +21,7 @@ def test_outputs_of_a_mixed_run_validate(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(GOLDEN, corpus, ignore=shutil.ignore_patterns("expected", "*.json", "*.py"))
     (corpus / "empty.md").write_text("")  # gate failure
-    (corpus / "latin1.md").write_bytes(b"caf\xe9")  # parse failure
+    (corpus / "latin1.md").write_bytes(b"caf\x00")  # parse failure (binary content)
     (corpus / "blank.dat").write_bytes(b"")  # unsupported
     out = tmp_path / "out"
     result = runner.invoke(app, ["run", str(corpus), "--out", str(out), "--allow-failures"])

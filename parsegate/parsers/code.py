@@ -25,7 +25,7 @@ from tree_sitter_language_pack import get_language, get_parser
 
 from parsegate.parsers.code_offsets import Offsets as _Offsets
 from parsegate.parsers.code_offsets import first_on_line as _first_on_line
-from parsegate.parsers.decode import decode_text
+from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
 from parsegate.parsers.versions import OUTPUT_VERSIONS
 
@@ -96,7 +96,7 @@ def language_for(doc_id: str, text: str) -> str | None:
 
 
 def parse(data: bytes, doc_id: str) -> Document:
-    text = decode_text(data)
+    text, encoding_note = decode_noted(data)
     language = language_for(doc_id, text)
     if language is None:
         raise ParseError("unknown_language", "neither the suffix nor a shebang line names a supported language")
@@ -115,6 +115,8 @@ def parse(data: bytes, doc_id: str) -> Document:
         el.lines = doc.lines_of(el.start, el.end)
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    if encoding_note is not None:
+        doc.warnings.insert(0, encoding_note)
     return doc
 
 

@@ -6,16 +6,19 @@ mark is dropped (it is an encoding signature, not content).
 
 UTF-8 is the norm. UTF-16 and UTF-32 are read when a byte-order mark says so, and UTF-16
 without one when its zero bytes give it away (ASCII-range text in UTF-16 has a zero in every
-other byte, on one side only); anything else that is not valid UTF-8 is refused with the
-byte and its offset. So is binary content (a NUL byte anywhere, or many control bytes), and
-text that is mostly control or replacement characters (U+FFFD: what a wrong decoding leaves).
+other byte, on one side only). A file that is not valid UTF-8 is read as browsers read a page
+that names no encoding, and says so in a warning: UTF-8 with its few broken bytes replaced
+(U+FFFD) when it is mostly UTF-8 (a cut download, a stray byte), else Windows-1252 (the
+Latin-1 READMEs and NEWS files of older projects: "Schr\xf6der" is "Schröder"). Refused:
+binary content (a NUL byte anywhere, or many control bytes), and text that is mostly control
+or replacement characters (U+FFFD: what a wrong decoding leaves).
 """
 
 from __future__ import annotations
 
 import codecs
 
-from parsegate.parsers.model import ParseError
+from parsegate.parsers.model import ParseError, ParseWarning
 
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
 _MAX_CONTROL_BYTES = 0.1  # share of the file
@@ -32,12 +35,18 @@ _SNIFF = 8192
 
 
 def decode_text(data: bytes) -> str:
-    """Decode a text file, refusing binary content, invalid bytes and garbage with a clear reason."""
+    """Decode a text file, refusing binary content and garbage with a clear reason."""
+    return decode_noted(data)[0]
+
+
+def decode_noted(data: bytes) -> tuple[str, ParseWarning | None]:
+    """The text, and a warning when the file was not valid UTF-8 (how it was read instead)."""
     encoding, body = _encoding(data)
     skipped = len(data) - len(body)
+    note = None
     if encoding == "utf-8":
         _refuse_binary(body, skipped)
-        text = _utf8(body, skipped)
+        text, note = _utf8(body, skipped)
     else:
         try:
             text = body.decode(encoding)
@@ -48,7 +57,7 @@ def decode_text(data: bytes) -> str:
         if "\x00" in text:
             raise ParseError("binary", f"binary content (NUL character in {encoding.upper()} text), not a text file")
     refuse_garbage(text)
-    return text
+    return text, note
 
 
 def _encoding(data: bytes) -> tuple[str, bytes]:
@@ -89,15 +98,19 @@ def _refuse_binary(data: bytes, skipped: int) -> None:
         raise ParseError("binary", "binary content (over 10% control bytes), not a text file")
 
 
-def _utf8(data: bytes, skipped: int) -> str:
+def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        bad = data[exc.start : exc.start + 1].hex()
-        raise ParseError(
-            "invalid_utf8",
-            f"not valid UTF-8: byte 0x{bad} at offset {exc.start + skipped} ({exc.reason}); re-save the file as UTF-8",
-        ) from None
+        first = f"byte 0x{data[exc.start : exc.start + 1].hex()} at offset {exc.start + skipped}"
+    replaced = data.decode("utf-8", errors="replace")
+    broken = replaced.count("\ufffd") - data.count("\ufffd".encode())
+    valid = len(replaced) - len(replaced.encode("ascii", "ignore")) - broken  # non-ASCII characters read
+    if valid > broken:
+        why = f"not valid UTF-8 ({first}): read as UTF-8, {broken} broken byte sequence(s) replaced by U+FFFD"
+        return replaced, ParseWarning("not_utf8", why)
+    why = f"not valid UTF-8 ({first}): read as Windows-1252, as browsers read a page that names no encoding"
+    return data.decode("cp1252", errors="replace"), ParseWarning("not_utf8", why)
 
 
 def garbage_share(text: str) -> float:

@@ -25,7 +25,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from parsegate.parsers import markdown_pyromark
 from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
-from parsegate.parsers.decode import decode_text
+from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import (
@@ -102,7 +102,7 @@ def _md() -> MarkdownIt:
 
 
 def parse(data: bytes, doc_id: str) -> Document:
-    text = decode_text(data)
+    text, encoding_note = decode_noted(data)
     builder = _Builder(text)
     name = engine()
     builder.walk(block_tokens(text, name))
@@ -128,6 +128,8 @@ def parse(data: bytes, doc_id: str) -> Document:
         el.lines = lines_of(el.start, el.end)
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    if encoding_note is not None:
+        doc.warnings.insert(0, encoding_note)
     return doc
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsegate.parsers.decode import decode_text, refuse_garbage
+from parsegate.parsers.decode import decode_noted, refuse_garbage
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import setting
 from parsegate.parsers.preflight import preflight
@@ -185,13 +185,16 @@ def parser_for(path: Path, head: bytes = b"") -> Parser | None:
 
 
 def looks_like_text(head: bytes) -> bool:
+    """Whether a file with no parser for its suffix is text: it decodes as UTF-8 (or a
+    byte-order mark's encoding). A text file *named* as text may be Windows-1252 (decode.py);
+    an unnamed one that is not UTF-8 is taken for binary (a PNG's header decodes as cp1252)."""
     sample = head[:4096]
     cut = sample.rfind(b"\n")
     try:
-        decode_text(sample[: cut + 1] if cut > 0 else sample)
+        _, note = decode_noted(sample[: cut + 1] if cut > 0 else sample)
     except ParseError:
         return False
-    return True
+    return note is None
 
 
 def supported_suffixes() -> list[str]:

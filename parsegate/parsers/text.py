@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from parsegate.parsers.decode import decode_text
+from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import CellTable, find_cell_tables, find_tables, label_above, table_elements
 from parsegate.parsers.model import (
     Document,
@@ -65,7 +65,7 @@ _UNDERLINE = re.compile(r"([-=*~^])\1{2,}")
 
 
 def parse(data: bytes, doc_id: str) -> Document:
-    text = decode_text(data)
+    text, encoding_note = decode_noted(data)
     starts = line_starts(text)
     lines = list(_lines(text, starts))
     speakers = [_speaker(text, s, e) for s, e in lines]
@@ -98,6 +98,8 @@ def parse(data: bytes, doc_id: str) -> Document:
         doc.metadata["title"] = text[title.start : title.end]
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
+    if encoding_note is not None:
+        doc.warnings.insert(0, encoding_note)
     return doc
 
 

@@ -70,7 +70,20 @@ def _decode(data: bytes) -> str:
     if b"\x00" in data:
         big_endian = data[0::2].count(0) > data[1::2].count(0)
         return data.decode("utf-16-be" if big_endian else "utf-16-le")
-    return data.decode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _not_utf8(data)
+
+
+def _not_utf8(data: bytes) -> str:
+    """Bytes that are not valid UTF-8, read as a browser reads a page naming no encoding: UTF-8
+    with its broken bytes replaced when most of what is beyond ASCII is valid UTF-8 (a cut
+    download), else Windows-1252 (the WHATWG default: a Latin-1 README's "Schr\xf6der")."""
+    as_utf8 = data.decode("utf-8", errors="replace")
+    broken = as_utf8.count("\ufffd") - data.count(b"\xef\xbf\xbd")  # not the file's own U+FFFD
+    multibyte = sum(1 for ch in as_utf8 if ord(ch) > 0x7F) - broken
+    return as_utf8 if multibyte > broken else data.decode("cp1252", errors="replace")
 
 
 def _standard_html_bytes(data: bytes) -> bytes:
@@ -83,14 +96,11 @@ def _standard_html_bytes(data: bytes) -> bytes:
     took such a page for Shift-JIS)."""
     if any(data.startswith(bom) for bom, _ in _BOMS) or _CHARSET.search(data[:1024]):
         return data
-    as_utf8 = data.decode("utf-8", errors="replace")
-    broken = as_utf8.count("\ufffd")
-    if not broken:
-        return data
-    multibyte = sum(1 for ch in as_utf8 if ord(ch) > 0x7F) - broken
-    if multibyte > broken:
-        return as_utf8.encode("utf-8")  # not a guess at Shift-JIS ("Grテカテ歹") for a broken byte
-    return data.decode("cp1252", errors="replace").encode("utf-8")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _not_utf8(data).encode("utf-8")  # not a guess at Shift-JIS ("Grテカテ歹") for a broken byte
+    return data
 
 
 def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
