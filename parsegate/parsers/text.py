@@ -62,6 +62,7 @@ _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 _RUN_ON_MIN_LINE = 40
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
 _UNDERLINE = re.compile(r"([-=*~^])\1{2,}")
+_COLUMN_GAP = re.compile(r"\S(?:\t|[ \t]{3,})\S")  # a tab, or three spaces, between words
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -226,8 +227,17 @@ def _opens_with_title(text: str, start: int, end: int) -> bool:
 
 
 def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
+    """A short first line that ends no sentence, and is one run of words: a line set in columns
+    ("LESS(1)    General Commands Manual    LESS(1)", a man page's running header) is no title,
+    and as one it would ride in the context of every chunk of the document."""
     line = text[start:end].strip()
-    return line_count == 1 and 0 < len(line) <= _TITLE_MAX and line[-1] not in ".!?:;," and line[0].isalnum()
+    return (
+        line_count == 1
+        and 0 < len(line) <= _TITLE_MAX
+        and line[-1] not in ".!?:;,"
+        and line[0].isalnum()
+        and _COLUMN_GAP.search(line) is None
+    )
 
 
 def _prose_elements(
