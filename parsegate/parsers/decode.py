@@ -9,7 +9,8 @@ without one when its zero bytes give it away (ASCII-range text in UTF-16 has a z
 other byte, on one side only). A file that is not valid UTF-8 is read as browsers read a page
 that names no encoding, and says so in a warning: UTF-8 with its few broken bytes replaced
 (U+FFFD) when it is mostly UTF-8 (a cut download, a stray byte), else Windows-1252 (the
-Latin-1 READMEs and NEWS files of older projects: "Schr\xf6der" is "Schröder"). Refused:
+Latin-1 READMEs and NEWS files of older projects: "Schr\xf6der" is "Schröder") unless too many of
+its bytes lie beyond ASCII for Western text (Cyrillic or CJK in a legacy encoding). Refused:
 binary content (a NUL byte anywhere, or many control bytes), and text that is mostly control
 or replacement characters (U+FFFD: what a wrong decoding leaves).
 """
@@ -32,6 +33,10 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _SNIFF = 8192
+_BEYOND_ASCII = bytes(range(0x80, 0x100))
+# Western European text in Windows-1252 has a few accented letters in a hundred (French, German,
+# Portuguese: 1-6 %); Cyrillic, Greek or CJK in a legacy 8-bit or double-byte encoding, most bytes.
+_MAX_LATIN_SHARE = 0.2
 
 
 def decode_text(data: bytes) -> str:
@@ -109,6 +114,15 @@ def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     if valid > broken:
         why = f"not valid UTF-8 ({first}): read as UTF-8, {broken} broken byte sequence(s) replaced by U+FFFD"
         return replaced, ParseWarning("not_utf8", why)
+    beyond = (len(data) - len(data.translate(None, _BEYOND_ASCII))) / max(1, len(data))
+    if beyond > _MAX_LATIN_SHARE:
+        # Cyrillic, Greek or CJK in a legacy encoding: read as Windows-1252 it would be all
+        # accented Latin letters, and the gate, reading the bytes the same way, could not tell.
+        raise ParseError(
+            "invalid_utf8",
+            f"not valid UTF-8 ({first}), and {beyond:.0%} of its bytes lie beyond ASCII: text in a legacy"
+            " encoding other than Windows-1252 (Cyrillic, Greek, CJK?); re-save the file as UTF-8",
+        )
     why = f"not valid UTF-8 ({first}): read as Windows-1252, as browsers read a page that names no encoding"
     return data.decode("cp1252", errors="replace"), ParseWarning("not_utf8", why)
 
