@@ -54,7 +54,7 @@ _CHAT_MIN_TURNS = 4
 _MIN_TURNS = 3
 _TURN_SHARE = 0.25  # of the non-blank lines, or of the paragraphs, that open with a speaker
 _MIN_RUN = 3  # lines in a row that open with a speaker: a conversation among other text
-_TURN_CHANGES = 0.5  # of consecutive turns in such a run that change speaker
+_TURN_CHANGES = 0.5  # of consecutive labelled lines whose speaker changes (turns, not records)
 _CHAT_TURNS_PER_HANDLE = 2  # on average each handle speaks at least twice
 _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
