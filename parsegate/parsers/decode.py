@@ -109,9 +109,9 @@ def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     except UnicodeDecodeError as exc:
         first = f"byte 0x{data[exc.start : exc.start + 1].hex()} at offset {exc.start + skipped}"
     replaced = data.decode("utf-8", errors="replace")
-    broken = replaced.count("\ufffd") - data.count("\ufffd".encode())
-    valid = len(replaced) - len(replaced.encode("ascii", "ignore")) - broken  # non-ASCII characters read
-    if valid > broken:
+    own = data.count("\ufffd".encode())  # the file's own U+FFFD characters are no broken bytes
+    if mostly_utf8(replaced, own):
+        broken = replaced.count("\ufffd") - own
         why = f"not valid UTF-8 ({first}): read as UTF-8, {broken} broken byte sequence(s) replaced by U+FFFD"
         return replaced, ParseWarning("not_utf8", why)
     beyond = (len(data) - len(data.translate(None, _BEYOND_ASCII))) / max(1, len(data))
@@ -136,6 +136,18 @@ def garbage_share(text: str) -> float:
         return 0.0
     bad = len(data) - len(data.translate(None, _CONTROL + b"\x7f")) + data.count(b"\xef\xbf\xbd")
     return bad / visible
+
+
+def mostly_utf8(replaced: str, own: int = 0) -> bool:
+    """Whether bytes decoded as UTF-8 with replacement (``replaced``; ``own`` U+FFFD characters
+    were in the file already) are UTF-8 with a few broken bytes (a truncated download, a stray
+    byte from a concatenation): more valid non-ASCII characters than invalid sequences. Read as
+    Windows-1252, every accented letter of such a file becomes two or three wrong ones ("GrÃ¶ÃŸe");
+    Windows-1252 text has almost no valid multi-byte sequence (an accented letter before ASCII is
+    invalid)."""
+    invalid = replaced.count("\ufffd") - own
+    beyond_ascii = len(replaced) - len(replaced.encode("ascii", "ignore"))  # counted in C, not per character
+    return beyond_ascii - invalid > invalid
 
 
 def refuse_garbage(text: str) -> None:

@@ -71,10 +71,12 @@ def parse(data: bytes, doc_id: str) -> Document:
     lines = list(_lines(text, starts))
     speakers = [_speaker(text, s, e) for s, e in lines]
     blank = [not text[s:e].strip() for s, e in lines]
-    if not _is_transcript(speakers, blank):
+    transcript = _is_transcript(speakers, blank)
+    if not transcript:
         handles = [_speaker(text, s, e, handles=True) for s, e in lines]
         if _is_chat(handles, blank.count(False)):
             speakers = handles
+            transcript = _is_transcript(speakers, blank)
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),
@@ -83,7 +85,7 @@ def parse(data: bytes, doc_id: str) -> Document:
         elements=[],
         parser=f"{NAME} {VERSION}",
     )
-    if _is_transcript(speakers, blank):
+    if transcript:
         doc.elements = _transcript_elements(text, lines, speakers)
     else:
         doc.elements = _prose_elements(text, lines)

@@ -155,7 +155,7 @@ def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: R
     joined = {w for r in records for w in runs(words(r["embed_text"]))}
     split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
     lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
-    if ref.html_nodes is not None:
+    if lost and ref.html_nodes is not None:
         lost = _shown_only(lost, ref.html_nodes)
     facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
     if lost:

@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 
 from lxml import etree
 
-from parsegate.parsers.decode import refuse_garbage
+from parsegate.parsers.decode import mostly_utf8, refuse_garbage
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]{0,200}\?>")
@@ -50,19 +50,9 @@ def decode(data: bytes) -> str:
     # binary data under an .html name), and Windows-1252 would read every byte as a letter.
     as_utf8 = data.decode("utf-8", errors="replace")
     refuse_garbage(as_utf8)
-    if _mostly_utf8(as_utf8):
+    if mostly_utf8(as_utf8):
         return as_utf8
     return data.decode("cp1252", errors="replace")
-
-
-def _mostly_utf8(text: str) -> bool:
-    """UTF-8 with a few broken bytes (a truncated download, a stray byte from a concatenation):
-    more valid multi-byte characters than invalid sequences. Read as Windows-1252, every
-    accented letter of such a page became two or three wrong ones ("GrÃ¶ÃŸe"); a Windows-1252
-    page has almost no valid multi-byte sequence (an accented letter before ASCII is invalid)."""
-    invalid = text.count("\ufffd")
-    beyond_ascii = len(text) - len(text.encode("ascii", "ignore"))  # counted in C, not per character
-    return beyond_ascii - invalid > invalid
 
 
 def tree(text: str) -> etree._Element:
