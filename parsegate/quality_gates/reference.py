@@ -82,7 +82,7 @@ def _not_utf8(data: bytes) -> str:
     download), else Windows-1252 (the WHATWG default: a Latin-1 README's "Schr\xf6der")."""
     as_utf8 = data.decode("utf-8", errors="replace")
     broken = as_utf8.count("\ufffd") - data.count(b"\xef\xbf\xbd")  # not the file's own U+FFFD
-    multibyte = sum(1 for ch in as_utf8 if ord(ch) > 0x7F) - broken
+    multibyte = len(as_utf8) - len(as_utf8.encode("ascii", "ignore")) - broken  # counted in C
     return as_utf8 if multibyte > broken else data.decode("cp1252", errors="replace")
 
 
