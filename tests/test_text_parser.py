@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from parsegate.parsers import text
@@ -337,3 +338,31 @@ def test_a_table_written_one_cell_per_paragraph_is_a_table_with_its_header() -> 
     # Short paragraphs with a figure or two are not a table.
     prose = text.parse(b"Totals\n\nWe sold 12 units.\n\nRevenue\n\n4.5\n\nThat is all.\n", "p.txt")
     assert not {"table", "table_row"} & {e.kind for e in prose.elements}
+
+
+def test_an_answer_indented_under_its_label_stays_the_speaker_s_however_long() -> None:
+    # A FAQ sets each answer under its "A:" label with a hanging indent, and its examples deeper
+    # still (xz-utils' FAQ). Five paragraphs are more than a turn holds at the margin; indented,
+    # they are the answer's. Read as text pasted after the chat, the example's one short line was
+    # taken for a title and stood, as a level-1 heading, over every later chunk of the file.
+    answer = (
+        "A:  Read the manual first. In short, something like\n    this is a good start:\n\n"
+        "        pack --level=6 --dict=64KiB\n\n"
+        "    Or, if a filter is needed too:\n\n"
+        "        pack --level=6 --filter=x86\n\n"
+        "    Adjust the dictionary to the memory you have.\n\n"
+        "    A larger one compresses better but needs more memory.\n"
+    )
+    source = f"Q:  What is this tool?\n\nA:  A packer.\n\n\nQ:  How do I pack for a small device?\n\n{answer}\n\nQ:  Is it fast?\n\nA:  Yes.\n"
+    doc = text.parse(source.encode(), "faq.txt")
+    assert [e.kind for e in doc.elements] == ["turn"] * 6
+    assert doc.text[doc.elements[3].start : doc.elements[3].end] == answer.rstrip()
+    assert [e.section_path for e in doc.elements] == [()] * 6
+    # At the margin, the same paragraphs are text pasted after the chat, as before: the turn ends
+    # with its own paragraph. What follows a chat is no document's start: no title is taken there.
+    flush = re.sub(r"\n +", "\n", source)
+    pasted = text.parse(flush.encode(), "faq.txt")
+    kinds = [e.kind for e in pasted.elements]
+    assert kinds[:4] == ["turn"] * 4 and kinds[4:9] == ["paragraph"] * 5 and kinds[9:] == ["turn"] * 2
+    assert pasted.text[pasted.elements[4].start : pasted.elements[4].end] == "pack --level=6 --dict=64KiB"
+    assert "heading" not in kinds

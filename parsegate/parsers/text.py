@@ -248,7 +248,10 @@ def _prose_elements(
     more_follows: bool = False,
     section: tuple[str, ...] = (),
     prefix: str = "",
+    titled: bool = True,
 ) -> list[Element]:
+    """Paragraphs, lists and tables of the lines; the first block may be the document's title
+    (``titled``: not for text that follows a chat, whose later turns no title would stand over)."""
     entries = _entries(text, list(_blocks(text, lines)))
     elements: list[Element] = []
     for n, entry in enumerate(entries):
@@ -258,7 +261,7 @@ def _prose_elements(
             start, end, count = entry
             start, end = trim_span(text, start, end)
             several = len(entries) > 1 or more_follows
-            if n == 0 and not section and several and _looks_like_title(text, start, end, count):
+            if n == 0 and titled and not section and several and _looks_like_title(text, start, end, count):
                 section = (text[start:end],)
                 elements.append(Element(f"{prefix}h0", "heading", start, end, level=1, section_path=section))
                 continue
@@ -340,20 +343,29 @@ def _transcript_elements(text: str, lines: list[tuple[int, int]], speakers: list
             Element(f"u{a}", "turn", start, end, section_path=section, data=TurnData(speaker=speakers[a] or ""))
         )
         if stop < b:  # what follows is no longer the speaker's: a document pasted after the chat
-            elements.extend(_prose_elements(text, lines[stop:b], section=section, prefix=f"x{a}."))
+            elements.extend(_prose_elements(text, lines[stop:b], section=section, prefix=f"x{a}.", titled=False))
     return elements
 
 
 def _turn_end(text: str, lines: list[tuple[int, int]], a: int, b: int) -> int:
     """Where the turn that starts at line ``a`` ends (exclusive): at the next speaker's line ``b``,
     unless more than a few paragraphs without a speaker come first. A speaker's later paragraphs
-    stay with the speaker; pages of text after a chat (files concatenated) do not."""
+    stay with the speaker; pages of text after a chat (files concatenated) do not. A paragraph
+    indented under the speaker's label (a FAQ's "A:" answer, its examples set deeper still) is
+    the speaker's, however many there are: only paragraphs at the margin are counted."""
     blocks = 0
     own_end = b
+    at_margin = True  # the paragraph being read: the turn's own line opens the first
+    indented_only = True  # no paragraph at the margin has followed the turn's own yet
     for n in range(a + 1, b):
-        blank = not text[lines[n][0] : lines[n][1]].strip()
-        if blank and text[lines[n - 1][0] : lines[n - 1][1]].strip():
-            blocks += 1
-            if own_end == b:
-                own_end = n
+        line = text[lines[n][0] : lines[n][1]]
+        after_blank = not text[lines[n - 1][0] : lines[n - 1][1]].strip()
+        if not line.strip():
+            if not after_blank:  # a paragraph ended on the line before
+                blocks += at_margin
+                if own_end == b or indented_only:
+                    own_end = n
+        elif after_blank:
+            at_margin = not line[:1].isspace()
+            indented_only = indented_only and not at_margin
     return b if blocks <= _MAX_TURN_PARAGRAPHS else own_end
