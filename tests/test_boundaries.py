@@ -4,6 +4,7 @@ Japanese. Exact pieces, under the "words" counter so that budgets are easy to re
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -316,3 +317,49 @@ def test_among_ragged_lines_a_full_one_whose_sentence_runs_on_is_a_wrap() -> Non
     # A list of lower-case items keeps every break: its lines are short.
     items = "apples from the north\npears\nplums and cherries\nfigs"
     assert len(prose_lines(items, 0, len(items))) == 3
+
+
+def test_a_line_indented_deeper_than_the_one_above_continues_it() -> None:
+    # A manual page's options with its blank lines gone: each description hangs a tab further in
+    # than its option. The break before a deeper line parts a definition from its term; the break
+    # back out to the next option, or a break between lines at one depth, stays a boundary.
+    source = (
+        "OPTIONS\n"
+        "       -c, --config=FILE\n"
+        "\t      Read berths and thresholds from FILE instead of the\n"
+        "\t      default file. It is read again whenever it changes.\n"
+        "       -q, --quiet\n"
+        "\t      Send nothing between midnight and five."
+    )
+    cut_before = [source[c.start :].split("\n")[0] for c in prose_lines(source, 0, len(source))]
+    assert cut_before == ["default file. It is read again whenever it changes.", "-q, --quiet"]
+    assert pieces(source, 24) == [
+        (
+            "OPTIONS\n       -c, --config=FILE\n\t      Read berths and thresholds from FILE instead of the",
+            Level.ELEMENT,
+        ),
+        ("default file. It is read again whenever it changes.", Level.LINE),
+        ("-q, --quiet\n\t      Send nothing between midnight and five.", Level.LINE),
+    ]
+    # Only a short line (a term, a label) holds what hangs under it: after a line of prose, a
+    # deeper line is a nested item or an example of its own (Markdown lists as plain text lost
+    # spans when every deeper line was glued on).
+    nested = "Sensors are read every minute by the watcher process.\n    Gauges that fall silent are warned."
+    assert len(prose_lines(nested, 0, len(nested))) == 1
+    # Tabs count to the next multiple of eight: a tab is deeper than seven spaces, not shallower.
+    assert [source[c.start :].split("\n")[0] for c in prose_lines("a b\n       c\n\td", 0, 12)] == []
+
+
+def test_a_manual_page_without_its_blank_lines_keeps_each_option_with_its_description() -> None:
+    # Our golden manual page as man(1) sets it, its blank lines gone (as some exports leave it):
+    # every option line is chunked with the first line of its description, a tab further in.
+    page = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
+    source = "\n".join(line for line in page.read_text(encoding="utf-8").splitlines() if line.strip())
+    chunker = Chunker(ChunkConfig(max_tokens=80))
+    chunks = chunker.chunk(text.parse(source.encode(), "man.txt"))
+    options = [m for m in re.finditer(r"^ {7}(-\w, --[\w=-]+|/\S+)\n", source, re.M)]
+    assert len(options) >= 5
+    for option in options:
+        description = source[option.end() : source.index("\n", option.end())].strip()
+        (holder,) = [c for c in chunks if c.start <= option.start(1) < c.end]
+        assert description in holder.text, (option.group(1), holder.text)

@@ -92,7 +92,7 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     hard-wrapped; then only those where the writer broke a line that had room left and did not
     break a sentence (lower case running on after no stop). A blank line inside a sentence is a
     page break in text taken from a PDF, never a boundary."""
-    cuts = all_lines(text, start, end)
+    cuts = [c for c in all_lines(text, start, end) if not _hangs(text, c)]
     ours = [not flows_across(text, c.end, c.start) for c in cuts]
     if len(cuts) < 2:
         return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
@@ -127,6 +127,34 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
         if ours[n] and (needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width - slack)):
             kept.append(cut)
     return kept
+
+
+def _hangs(text: str, cut: Cut) -> bool:
+    """Whether the line after a single line break is indented deeper than a short line before
+    it: a description under its term (a manual's "-c, --config=FILE", its text a tab further in,
+    as man sets it), a section's first entry under its name. Such a line continues the one above;
+    cutting there parts a definition from what it defines. After a line of prose (40 characters
+    or more) a deeper line is more often a nested item or an example of its own: there the
+    break stays (Markdown lists stripped to plain text lost spans when it did not)."""
+    if _blank(text, cut):
+        return False
+    line_start = text.rfind("\n", 0, cut.end) + 1
+    next_start = text.rfind("\n", 0, cut.start) + 1
+    short = len(text[line_start : cut.end].strip()) < _WRAP_MIN_WIDTH
+    return short and _indent(text, next_start, cut.start) > _indent(text, line_start, cut.end)
+
+
+def _indent(text: str, line_start: int, limit: int) -> int:
+    """Columns of white space that open the line at ``line_start`` (tabs to the next multiple of 8)."""
+    column = 0
+    for ch in text[line_start:limit]:
+        if ch == " ":
+            column += 1
+        elif ch == "\t":
+            column += 8 - column % 8
+        else:
+            break
+    return column
 
 
 def _blank(text: str, cut: Cut) -> bool:
