@@ -208,3 +208,66 @@ def test_office_corpus_parses_and_table_chunks_carry_headers() -> None:
                     tables_seen += 1
                     assert table.data.header_text in chunk.embed_text, (path.name, chunk.text[:80])
     assert tables_seen >= 10
+
+
+def _docx(build) -> bytes:  # type: ignore[no-untyped-def]
+    import docx
+
+    document = docx.Document()
+    build(document)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_a_heading_style_with_no_level_is_a_paragraph() -> None:
+    # LibreOffice saves an HTML page's definition terms (<dt>) in its "List Heading" style and their
+    # descriptions in "List Contents"; docling took every style whose name holds "Heading" for a
+    # section heading, and a manual's contents list became a hundred empty level-1 sections.
+    from docx.enum.style import WD_STYLE_TYPE
+
+    def build(document) -> None:  # type: ignore[no-untyped-def]
+        document.styles.add_style("List Heading", WD_STYLE_TYPE.PARAGRAPH)
+        document.styles.add_style("List Contents", WD_STYLE_TYPE.PARAGRAPH)
+        document.add_heading("Valve maintenance", level=1)
+        for term, text in [("--check", "Verify every seal."), ("--drain", "Empty the tank first.")]:
+            document.add_paragraph(term, style="List Heading")
+            document.add_paragraph(text, style="List Contents")
+        document.add_heading("Storage", level=2)
+        document.add_paragraph("Keep valves dry.")
+
+    doc = office.parse(_docx(build), "terms.docx")
+    shown = [(e.kind, doc.text[e.start : e.end], e.section_path) for e in doc.elements if e.kind != "furniture"]
+    assert shown == [
+        ("heading", "Valve maintenance", ("Valve maintenance",)),
+        ("paragraph", "--check", ("Valve maintenance",)),
+        ("paragraph", "Verify every seal.", ("Valve maintenance",)),
+        ("paragraph", "--drain", ("Valve maintenance",)),
+        ("paragraph", "Empty the tank first.", ("Valve maintenance",)),
+        ("heading", "Storage", ("Valve maintenance", "Storage")),
+        ("paragraph", "Keep valves dry.", ("Valve maintenance", "Storage")),
+    ]
+
+
+def test_a_table_row_of_empty_cells_is_left_out() -> None:
+    # A layout table of logos (LibreOffice's DOCX of a GNOME manual page, an HTML page's banner): a
+    # row of empty cells was a chunk of its own, "|  |  |  |", the page's first.
+    def build(document) -> None:  # type: ignore[no-untyped-def]
+        banner = document.add_table(rows=1, cols=3)
+        assert all(not c.text for c in banner.rows[0].cells)
+        document.add_paragraph("Intake opens at six.")
+        table = document.add_table(rows=3, cols=2)
+        for row, cells in zip(table.rows, [("Gate", "Hours"), ("", ""), ("North", "6-18")], strict=True):
+            for cell, text in zip(row.cells, cells, strict=True):
+                cell.text = text
+
+    doc = office.parse(_docx(build), "banner.docx")
+    assert [(e.kind, doc.text[e.start : e.end]) for e in doc.elements if e.kind != "furniture"] == [
+        ("paragraph", "Intake opens at six."),
+        ("table", "| Gate | Hours |\n| North | 6-18 |"),
+        ("table_row", "| Gate | Hours |"),
+        ("table_row", "| North | 6-18 |"),
+    ]
+    page = b"<html><body><table><tr><td><img src='logo.png' alt=''></td><td></td></tr></table><p>Intake opens at six.</p></body></html>"
+    web = office.parse(page, "banner.html")
+    assert [e.kind for e in web.elements if e.kind != "furniture"] == ["paragraph"]

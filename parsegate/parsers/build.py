@@ -186,7 +186,12 @@ class DocBuilder:
         **extra: Any,
     ) -> Element | None:
         """A table container, its header row(s) as one element glued to what follows, and one
-        element per body row, one per line."""
+        element per body row, one per line. A row whose cells are all empty (a layout table's
+        logos and spacer images) holds no evidence and is left out; a table of such rows is none."""
+        kept = [n for n, cells in enumerate(grid) if any(cell.strip() for cell in cells)]
+        if len(kept) < len(grid):
+            header_rows = sum(1 for n in kept if n < header_rows)
+            grid = [grid[n] for n in kept]
         if not grid:
             return None
         rows = [row_text(cells) for cells in grid]

@@ -36,9 +36,20 @@ def _spacing_word_backend() -> Any:
     from docling.backend.msword_backend import MsWordDocumentBackend
 
     class SpacingWordBackend(MsWordDocumentBackend):
-        """docling's Word backend, noting the source's whitespace between a paragraph's pieces."""
+        """docling's Word backend, noting the source's whitespace between a paragraph's pieces,
+        and reading a "heading" style with no level as the paragraph it is."""
 
         gaps: dict[tuple[str, ...], list[str]]
+
+        def _get_label_and_level(self, paragraph: Any) -> tuple[str, int | None]:
+            # docling takes every style whose id holds "Heading" for a section heading. One with
+            # no level (no outline level, no number in its name) is not: LibreOffice writes an
+            # HTML definition term (<dt>) as "List Heading" and a table's header cell as "Table
+            # Heading"; as headings, a manual's contents list became a hundred empty sections.
+            label, level = super()._get_label_and_level(paragraph)
+            if level is None and "Heading" in label:
+                return "Normal", None
+            return label, level
 
         def _get_paragraph_elements(self, paragraph: Any) -> Any:
             pieces = super()._get_paragraph_elements(paragraph)
