@@ -2,8 +2,15 @@
 tuned on: web pages, PDFs and text documents under /usr/share/doc. What the gate quarantines, and
 why, is the finding: a parser losing content, or a gate check crying wolf.
 
+The kinds ``docx`` and ``lopdf`` are web pages from there (a seeded sample) that LibreOffice saves as
+Word files and prints to PDF (``soffice --headless --convert-to``): Office documents and PDFs made
+by a real engine from documents nobody here wrote, with LibreOffice's own styles (a definition
+term is "List Heading", a table's header cell "Table Heading").
+
     .venv/bin/python benchmarks/debian_probe.py                 # all three kinds
     .venv/bin/python benchmarks/debian_probe.py --kinds html --keep /tmp/probe
+    .venv/bin/python benchmarks/debian_probe.py --files html=1000,pdf=1000,text=5000 --out /tmp/all.json
+    .venv/bin/python benchmarks/debian_probe.py --kinds docx,lopdf --files docx=60,lopdf=60 --out /tmp/lo.json
 
 Files are copied (gzip'ed ones unpacked) into a work folder (a temporary one unless --keep) and run
 with a fresh store, two workers, the default budget. Results: benchmarks/results/debian_probe.json
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -25,10 +33,36 @@ HERE = Path(__file__).resolve().parent
 DOC = Path("/usr/share/doc")
 TEXT_NAMES = ("README*", "*.txt", "*.txt.gz", "*.md", "*.md.gz", "FAQ*", "TODO*", "NEWS*", "*.rst", "*.rst.gz")
 LIMITS = {"html": (150, 400_000), "pdf": (40, 3_000_000), "text": (600, 300_000)}  # files, bytes each
+CONVERTED = {"docx": ("docx", 'docx:"MS Word 2007 XML"'), "lopdf": ("pdf", "pdf")}  # suffix, soffice filter
+SEED = 7
 
 
-def collect(kind: str, into: Path) -> int:
+def convert(kind: str, into: Path, files: int | None = None) -> int:
+    """A seeded sample of the web pages, converted by LibreOffice into ``kind`` (docx or lopdf)."""
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        sys.exit("the docx and lopdf kinds need LibreOffice (soffice) on the PATH")
+    pages = into.parent / f".{kind}-pages"
+    pages.mkdir(exist_ok=True)
+    collect("html", pages, 10_000)
+    chosen = sorted(pages.iterdir())
+    chosen = random.Random(SEED).sample(chosen, min(files or 60, len(chosen)))
+    suffix, target = CONVERTED[kind]
+    subprocess.run(
+        [soffice, "--headless", "--convert-to", target.replace('"', ""), "--outdir", str(into), *map(str, chosen)],
+        capture_output=True,
+        check=False,
+    )
+    shutil.rmtree(pages)
+    return len(list(into.glob(f"*.{suffix}")))
+
+
+def collect(kind: str, into: Path, files: int | None = None) -> int:
+    if kind in CONVERTED:
+        return convert(kind, into, files)
     count, limit = 0, LIMITS[kind]
+    if files is not None:
+        limit = (files, limit[1])
     patterns = {"html": ("*.html",), "pdf": ("*.pdf",), "text": TEXT_NAMES}[kind]
     paths = sorted({p for pattern in patterns for p in DOC.rglob(pattern) if p.is_file() and not p.is_symlink()})
     for path in paths:
@@ -48,7 +82,14 @@ def main() -> None:
     p.add_argument("--kinds", default="html,pdf,text")
     p.add_argument("--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)")
     p.add_argument("--out", type=Path, default=HERE / "results" / "debian_probe.json")
+    p.add_argument(
+        "--files",
+        default="",
+        help="files per kind instead of the default sample (html=150,pdf=40,text=600): the first N in "
+        "sorted order, size limits unchanged; a larger N takes in documents the default never read",
+    )
     args = p.parse_args()
+    files = {kind: int(n) for kind, n in (item.split("=") for item in args.files.split(",") if item)}
     if not DOC.is_dir():
         sys.exit("no /usr/share/doc on this machine")
     work = args.keep or Path(tempfile.mkdtemp(prefix="debian-probe-"))
@@ -58,7 +99,7 @@ def main() -> None:
     counts = {}
     for kind in args.kinds.split(","):
         (corpus / kind).mkdir(parents=True, exist_ok=True)
-        counts[kind] = collect(kind, corpus / kind)
+        counts[kind] = collect(kind, corpus / kind, files.get(kind))
     print(f"collected {counts} under {corpus}", flush=True)
     cli = Path(sys.executable).parent / "parsegate"
     command = [str(cli), "run", str(corpus), "--out", str(out), "--store", str(work / ".store" / "store.sqlite")]
