@@ -273,3 +273,32 @@ def test_a_table_that_fits_whole_is_not_cut_between_its_rows() -> None:
         f"{first}\n\nThe values:\n\n| key | value |\n|---|---|\n{big}", tokenizer="words", max_tokens=30
     )
     assert chunks[0].text.startswith(first) and chunks[0].text.endswith("| r0 | value 0 |")
+
+
+def test_a_chunk_of_headings_alone_is_in_the_section_common_to_them() -> None:
+    # A contents list set as headings (a manual exported to Word or Markdown): sections with no
+    # text of their own. A chunk of three sibling headings was filed under the first of them,
+    # "Manual > 1. Scope", a section two of its three lines are not in, and the gate's heading
+    # inheritance (its own reading of the headings) failed every such chunk.
+    from parsegate.quality_gates.gate import Thresholds, evaluate
+    from parsegate.quality_gates.metrics import measure
+
+    source = "# Manual\n\n" + "".join(f"## {n}. Part {n} of the valve manual\n\n" for n in range(1, 13))
+    source += "Valves are inspected every spring.\n"
+    doc = markdown.parse(source.encode(), "manual.md")
+    chunker = Chunker(ChunkConfig(max_tokens=40))
+    chunks = chunker.chunk(doc)
+    assert [(list(c.section_path), c.text.count("## ")) for c in chunks] == [
+        (["Manual"], 3),  # the document's heading with the first parts under it: its own section
+        (["Manual"], 3),
+        (["Manual"], 3),
+        (["Manual", "12. Part 12 of the valve manual"], 3),
+    ]
+    assert chunks[0].embed_text.startswith("# Manual\n\n## 1. Part 1")  # no breadcrumb: it states it
+    assert chunks[1].embed_text.startswith("Manual\n\n## 4. Part 4")  # the breadcrumb room() priced
+    # Text under the last of three headings: only that one is on its section's path; the two
+    # siblings above it in the same chunk do not take the document's heading out of the breadcrumb.
+    assert chunks[3].embed_text.startswith("Manual\n\n## 10. Part 10")
+    assert all(c.tokens <= 40 for c in chunks)
+    verdict = evaluate(measure(doc, [c.to_dict() for c in chunks], chunker.counter, 40, source.encode()), Thresholds())
+    assert verdict.metrics["heading_inheritance"] == 1.0, verdict.failed

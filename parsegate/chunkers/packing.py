@@ -236,9 +236,11 @@ class Packer:
             while own < len(units) and units[own].kind == "heading":
                 own += 1
             # A chunk's section is its content's; bare headings above it are stated in its text.
-            # A chunk of headings alone is in its first heading's section, as room() priced it.
-            body = units[own:]
-            section = body[0].section if body else units[0].section
+            # A chunk of headings alone (sections with no text of their own, a contents list set
+            # as headings) is in the section common to them all: in its first heading's own when
+            # the others are under it, else in their parent's, whose breadcrumb room() priced.
+            body = units[own:] or units
+            section = body[0].section
             for u in body[1:]:
                 section = _common(section, u.section)
             languages = {u.language for u in units}
@@ -251,7 +253,7 @@ class Packer:
                     section_path=section,
                     kinds=list(dict.fromkeys(u.kind for u in units)),
                     context=_CodeContext(self, units).context() if code else units[0].context,
-                    own_headings=own if units[own:] else min(own, len(section)),
+                    own_headings=_stated(units[:own], section),
                     context_cap=None if code else self._context_cap(units),
                     language=languages.pop() if len(languages) == 1 else None,
                     symbol=_common_symbol(symbols),
@@ -282,6 +284,13 @@ class Packer:
                 if self.index.count(start, prev.end) <= room:
                     draft.start = start
                     break
+
+
+def _stated(headings: list[Unit], section: tuple[str, ...]) -> int:
+    """How many of the headings a chunk opens with stand on its section's path: its text states
+    them, so its breadcrumb leaves them out. A sibling that only opens the chunk ("## 10." above
+    "## 11." and its text) is no part of that path, and the breadcrumb above them stays whole."""
+    return sum(1 for h in headings if h.section == section[: len(h.section)])
 
 
 class _CodeContext:
