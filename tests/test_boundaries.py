@@ -363,3 +363,26 @@ def test_a_manual_page_without_its_blank_lines_keeps_each_option_with_its_descri
         description = source[option.end() : source.index("\n", option.end())].strip()
         (holder,) = [c for c in chunks if c.start <= option.start(1) < c.end]
         assert description in holder.text, (option.group(1), holder.text)
+
+
+def test_among_line_breaks_a_cut_after_a_sentence_is_taken_before_one_after_a_label() -> None:
+    # A manual page as text taken from a PDF: no indentation left to tell an option from its
+    # description. The chunk used to end on "OPTIONS / -c, --config=FILE", the evenest of the line
+    # breaks in reach, its description in the next chunk.
+    lines = [
+        "Predictions fall back to the tide table alone when the surge forecast is old,",
+        "and every such prediction is marked as uncertain.",
+        "OPTIONS",
+        "-c, --config=FILE",
+        "Read berths and thresholds from FILE instead of the default file.",
+        "The file is read again whenever it changes.",
+        "-q, --quiet",
+        "Send nothing between midnight and five in the morning.",
+    ]
+    doc = text.parse("\n".join(lines).encode(), "man.txt")
+
+    def chunked(budget: int) -> list[list[str]]:
+        return [c.text.split("\n") for c in Chunker(ChunkConfig(tokenizer="words", max_tokens=budget)).chunk(doc)]
+
+    assert chunked(32) == [lines[:2], lines[2:5], lines[5:]]
+    assert chunked(36) == [lines[:2], lines[2:]]

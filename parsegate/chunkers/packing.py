@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.boundaries import Level
+from parsegate.chunkers.boundaries import PROSE, Level
 from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
-from parsegate.chunkers.kinds import CODE_KINDS
+from parsegate.chunkers.kinds import CODE_KINDS, rule
 from parsegate.chunkers.records import Draft
 from parsegate.chunkers.sentences import sentence_spans
 from parsegate.chunkers.tokens import SpanIndex
@@ -23,6 +23,7 @@ from parsegate.chunkers.units import Unit
 from parsegate.parsers.model import Document
 
 _MIN_CHUNK_TOKENS = 8  # the gate's "abnormally short" chunk
+_LABEL_WIDTH = 40  # characters: a line shorter than this that ends in no stop may be a label
 
 
 @dataclass
@@ -163,11 +164,26 @@ class Packer:
         allowed = self._not_scraps(run, i, allowed, room)
         strongest = min(run[k].level for k in allowed)
         candidates = [k for k in allowed if run[k].level == strongest]
+        if strongest == Level.LINE:
+            candidates = [k for k in candidates if not self._after_label(run, k)] or candidates
         # The stretch to even out ends at the next boundary stronger than the one chosen.
         end = stretch_ends[strongest][reach]
         total = self.index.count(run[i].start, run[end - 1].end)
         target = total / -(-total // room)
         return min(candidates, key=lambda k: (abs(self.index.count(run[i].start, run[k - 1].end) - target), -k))
+
+    def _after_label(self, run: list[Unit], k: int) -> bool:
+        """Whether the line before ``run[k]``, inside prose, is a label for what follows: short,
+        and ending in no stop ("OPTIONS", "-c, --config=FILE", a file's name). Among line breaks,
+        a cut after a sentence's end is taken before one after a label (text from a PDF has lost
+        the indentation that would tell a term from its description). Code and markup lines
+        end in no stop as a rule: there every line break stays as good as any other."""
+        if rule(run[k].kind).plan is not PROSE or rule(run[k - 1].kind).plan is not PROSE:
+            return False
+        text = self.doc.text
+        line_end = len(text[: run[k].start].rstrip())
+        line = text[text.rfind("\n", 0, line_end) + 1 : line_end].strip()
+        return 0 < len(line) < _LABEL_WIDTH and line[-1] not in ".!?:;,"
 
     def _not_scraps(self, run: list[Unit], i: int, allowed: list[int], room: int) -> list[int]:
         """Leave out cuts that would make a scrap of a chunk (an import line alone, "Yes."), unless
