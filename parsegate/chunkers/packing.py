@@ -181,7 +181,9 @@ class Packer:
         if rule(run[k].kind).plan is not PROSE or rule(run[k - 1].kind).plan is not PROSE:
             return False
         text = self.doc.text
-        line_end = len(text[: run[k].start].rstrip())
+        line_end = run[k].start
+        while line_end > 0 and text[line_end - 1].isspace():  # back over the gap, not a copy of all before
+            line_end -= 1
         line = text[text.rfind("\n", 0, line_end) + 1 : line_end].strip()
         return 0 < len(line) < _LABEL_WIDTH and line[-1] not in ".!?:;,"
 
