@@ -6,6 +6,7 @@ from __future__ import annotations
 from parsegate.parsers.pdf.layout import Glyph
 from parsegate.parsers.pdf.lines import build_lines, join_lines, rejoin
 from parsegate.parsers.pdf.text import normalize
+from tests.pdf_samples import _CHAR as CHAR
 from tests.pdf_samples import glyphs
 
 
@@ -68,9 +69,14 @@ def test_a_wide_gap_cuts_a_line_but_only_a_gutter_keeps_it_cut() -> None:
 
 
 def test_a_footnote_mark_set_apart_joins_its_line() -> None:
+    # With a space, as PDFium's text has a line break there: "3The" is no word (the gate's
+    # localization found "1it" and "2n" in TeX Live's manuals in no box of PDFium's), and a
+    # reference mark after a word ("replaced3") hid the word from a search.
     mark = glyphs("3", 45, 99, size=6)
     note = glyphs("The gauge was replaced.", 50, 100, index=10)
-    assert texts([mark, note]) == ["3The gauge was replaced."]
+    assert texts([mark, note]) == ["3 The gauge was replaced."]
+    reference = glyphs("4", 50 + 23 * CHAR, 99, index=40, size=6)  # right after "replaced."
+    assert texts([note, reference]) == ["The gauge was replaced. 4"]
 
 
 def test_an_unreadable_mark_set_small_and_raised_before_small_text_is_a_note_mark_not_a_bullet() -> None:

@@ -73,7 +73,12 @@ def _attach_marks(lines: list[Line]) -> list[Line]:
             beside = min(abs(line.x0 - mark.x1), abs(mark.x0 - line.x1)) <= 0.3 * line.size
             level = line.top - 0.5 * line.size <= mark.top and mark.bottom <= line.bottom + 0.25 * line.size
             if beside and level:
-                glyphs = mark.glyphs + line.glyphs if mark.x1 <= line.x0 + 1 else line.glyphs + mark.glyphs
+                # A space between them, as PDFium's text has a line break: "1 It is assumed" for a
+                # note's mark, "patterns 1" for a reference to it ("patterns1" is no word a search
+                # finds, and "10⁶" run together reads as 106).
+                first, second = (mark, line) if mark.x1 <= line.x0 + 1 else (line, mark)
+                gap = [] if " " in (first.glyphs[-1].text, second.glyphs[0].text) else [_space(first.glyphs[-1])]
+                glyphs = first.glyphs + gap + second.glyphs
                 joined = _line(glyphs, line.page, line.row)
                 if joined is not None:
                     lines[n] = joined
