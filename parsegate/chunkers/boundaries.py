@@ -140,8 +140,18 @@ def _hangs(text: str, cut: Cut) -> bool:
         return False
     line_start = text.rfind("\n", 0, cut.end) + 1
     next_start = text.rfind("\n", 0, cut.start) + 1
-    short = len(text[line_start : cut.end].strip()) < _WRAP_MIN_WIDTH
+    short = len(line_before(text, cut.end)) < _WRAP_MIN_WIDTH
     return short and _indent(text, next_start, cut.start) > _indent(text, line_start, cut.end)
+
+
+def line_before(text: str, end: int) -> str:
+    """The line that ends at ``end``, stripped."""
+    return text[text.rfind("\n", 0, end) + 1 : end].strip()
+
+
+def is_label(line: str) -> bool:
+    """A short line that ends in no stop: a term, an option, a file's name, a section's name."""
+    return 0 < len(line) < _WRAP_MIN_WIDTH and line[-1] not in ".!?:;,"
 
 
 def _indent(text: str, line_start: int, limit: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.boundaries import PROSE, Level
+from parsegate.chunkers.boundaries import PROSE, Level, is_label, line_before
 from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.kinds import CODE_KINDS, rule
 from parsegate.chunkers.records import Draft
@@ -23,7 +23,6 @@ from parsegate.chunkers.units import Unit
 from parsegate.parsers.model import Document
 
 _MIN_CHUNK_TOKENS = 8  # the gate's "abnormally short" chunk
-_LABEL_WIDTH = 40  # characters: a line shorter than this that ends in no stop may be a label
 
 
 @dataclass
@@ -184,8 +183,7 @@ class Packer:
         line_end = run[k].start
         while line_end > 0 and text[line_end - 1].isspace():  # back over the gap, not a copy of all before
             line_end -= 1
-        line = text[text.rfind("\n", 0, line_end) + 1 : line_end].strip()
-        return 0 < len(line) < _LABEL_WIDTH and line[-1] not in ".!?:;,"
+        return is_label(line_before(text, line_end))
 
     def _not_scraps(self, run: list[Unit], i: int, allowed: list[int], room: int) -> list[int]:
         """Leave out cuts that would make a scrap of a chunk (an import line alone, "Yes."), unless
