@@ -386,3 +386,22 @@ def test_among_line_breaks_a_cut_after_a_sentence_is_taken_before_one_after_a_la
 
     assert chunked(32) == [lines[:2], lines[2:5], lines[5:]]
     assert chunked(36) == [lines[:2], lines[2:]]
+
+
+def test_code_keeps_every_line_break_as_good_as_another() -> None:
+    # Chunker 23 takes a cut after a sentence's end before one after a label, in prose only. Code
+    # lines end in no stop as a rule ("if (ready7) {"): there the evenest line break stays the cut.
+    # Without the restriction these chunks all end on the ";" lines (21 fastapi records moved).
+    from parsegate.parsers import markdown
+
+    body = [f"total = total + step({n});" if n % 3 == 0 else f"if (ready{n}) {{" for n in range(1, 19)]
+    doc = markdown.parse(("```\n" + "\n".join(body) + "\n```\n").encode(), "c.md")
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=14)).chunk(doc)
+    assert [c.text.split("\n")[-1] for c in chunks] == [
+        "total = total + step(3);",
+        "if (ready7) {",
+        "if (ready11) {",
+        "if (ready14) {",
+        "if (ready16) {",
+        "```",
+    ]
