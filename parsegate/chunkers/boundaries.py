@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import flows_across, trim_span
+from parsegate.parsers.model import flows_across, page_break_inside, trim_span
 
 
 class Level(IntEnum):
@@ -80,7 +80,22 @@ def blank_lines(text: str, start: int, end: int) -> list[Cut]:
 def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
     """Blank lines, except one inside a sentence (a page break in text taken from a PDF). Only
     prose: in code a blank line between `x = f(a)` and `y = g(b)` is a boundary."""
-    return [cut for cut in blank_lines(text, start, end) if not flows_across(text, cut.end, cut.start)]
+    cuts = blank_lines(text, start, end)
+    return [cut for cut, inside in zip(cuts, _inside_sentence(text, start, cuts), strict=True) if not inside]
+
+
+def _inside_sentence(text: str, start: int, blanks: list[Cut]) -> list[bool]:
+    """For each blank line, whether it falls inside a sentence (page_break_inside), judged on
+    the lines between it and the blank line above."""
+    above = [start, *(cut.start for cut in blanks)]
+    return [page_break_inside(text, top, cut.end, cut.start) for cut, top in zip(blanks, above, strict=False)]
+
+
+def _resumes(text: str, offset: int) -> int:
+    """The first character at or after ``offset`` that is not white space (a form feed too)."""
+    while offset < len(text) and text[offset].isspace():
+        offset += 1
+    return offset
 
 
 def all_lines(text: str, start: int, end: int) -> list[Cut]:
@@ -93,7 +108,10 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     break a sentence (lower case running on after no stop). A blank line inside a sentence is a
     page break in text taken from a PDF, never a boundary."""
     cuts = [c for c in all_lines(text, start, end) if not _hangs(text, c)]
-    ours = [not flows_across(text, c.end, c.start) for c in cuts]
+    blanks = blank_lines(text, start, end)
+    inside = _inside_sentence(text, start, blanks)
+    page_breaks = {_resumes(text, c.start) for c, broken in zip(blanks, inside, strict=True) if broken}
+    ours = [not flows_across(text, c.end, c.start) and _resumes(text, c.start) not in page_breaks for c in cuts]
     if len(cuts) < 2:
         return [c for c, mine in zip(cuts, ours, strict=True) if mine or not _blank(text, c)]
     bounds = [start, *(c.start for c in cuts)]

@@ -346,6 +346,42 @@ def flows_across(text: str, left: int, right: int) -> bool:
     return nxt.isdigit() and last.isalpha() and last.islower()
 
 
+# A page break inside a sentence that goes on with a capital or a figure ("Across 335" |
+# "NMC pouch cells, ..."): the line before it and the line after it are full lines of
+# wrapped prose. A writer's paragraph ends on a line of its own length, a heading is short.
+_FULL_LINE = 0.8  # of the widest line above
+_FULL_MIN = 40  # characters: nobody wraps prose narrower than this
+# Only a page ends there: the gap holds a form feed (pdftotext), or the text above it runs this
+# many lines without a blank one (a page's text layer; a writer's paragraphs are shorter).
+_PAGE_LINES = 20
+_COLUMNS = re.compile(r"[^.!?:\s][ \u00a0]{2,}\S|\t")
+_SENTENCE_INSIDE = re.compile(r"(?:[^\W\d_]|\))[.!?][\"')\]”’]*\s+\S")
+
+
+def page_break_inside(text: str, block_start: int, left: int, right: int) -> bool:
+    """Whether the blank line between ``left`` and ``right`` falls inside a sentence: it flows
+    across (flows_across), or the wrapped prose above it (``text[block_start:left]``, two lines
+    or more, a sentence ending inside) stops on a full line that ends no sentence and the text
+    below opens with a full line too. Text taken from a PDF puts a blank line where a page
+    ended, whatever the next page opens with: a name, an acronym, a figure."""
+    if flows_across(text, left, right):
+        return True
+    lines = text[block_start:left].rstrip().split("\n")
+    page = "\f" in text[left:right] or len(lines) >= _PAGE_LINES
+    if not page or len(lines) < 2 or not _SENTENCE_INSIDE.search(text, block_start, left):
+        return False
+    width = max(len(line.rstrip()) for line in lines)
+    last = lines[-1].strip()
+    if width < _FULL_MIN or len(last) < _FULL_LINE * width or not (last[-1].isalnum() or last[-1] in _RUNS_ON):
+        return False
+    if _COLUMNS.search(last):  # a row of a listing or a table ("tune/  - tuning files"), no prose
+        return False
+    # The next line only, however long the text below (this runs at every blank line).
+    line_end = text.find("\n", right, right + 4096)
+    first = text[right : line_end if line_end >= 0 else right + 4096].strip()
+    return first[:1].isalnum() and len(first) >= _FULL_LINE * width
+
+
 def content_version(data: bytes) -> str:
     """A document version: the hash of its source bytes."""
     return "sha256:" + hashlib.sha256(data).hexdigest()

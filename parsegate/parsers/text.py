@@ -25,8 +25,8 @@ from parsegate.parsers.model import (
     TableData,
     TurnData,
     content_version,
-    flows_across,
     line_starts,
+    page_break_inside,
     trim_span,
 )
 from parsegate.parsers.versions import OUTPUT_VERSIONS
@@ -213,7 +213,8 @@ def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[i
                 and line[-1] not in "-,"
                 and not _SENTENCE_INSIDE.search(line)
             )
-            if not short and flows_across(text, p_end, start) and not _opens_with_title(text, start, end):
+            inside = page_break_inside(text, p_start, p_end, start)
+            if not short and inside and not _opens_with_title(text, start, end):
                 out[-1] = (p_start, end, p_count + count)
                 continue
         out.append((start, end, count))

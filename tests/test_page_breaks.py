@@ -1,0 +1,97 @@
+"""A page break inside a sentence in text taken from a PDF, when the next page opens with a
+capital or a figure ("... any work containing the" | "Document or a portion of it ..."): pdftotext
+writes a form feed there, PDFium's text of a PDF with no page numbers only a blank line after a
+page of lines. Neither is a paragraph's end, and a chunk must not end there; a writer's short
+paragraph, a listing's row, a numbered heading and a running header keep their blank line."""
+
+from __future__ import annotations
+
+from parsegate.parsers import text
+from parsegate.parsers.model import page_break_inside
+
+WIDTH = 88
+
+
+def _wrap(words: str, width: int = WIDTH) -> list[str]:
+    lines, line = [], ""
+    for word in words.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]
+
+
+def _page(sentences: int, last_words: str) -> str:
+    """A page of wrapped prose (``sentences`` sentences) whose last line stops mid-sentence on a
+    full line: the words of ``last_words`` fill it to the width."""
+    body = " ".join(f"Sentence {n} of the study reports the measured capacity of the cells." for n in range(sentences))
+    lines = _wrap(body)
+    tail = last_words
+    while len(tail) < WIDTH - 8:
+        tail = "very " + tail
+    return "\n".join([*lines, tail])
+
+
+NEXT = "NMC pouch cells, fast charging changed the capacity fade by 21.6% relative to controls (p = 0.03).\n"
+
+
+def _gap(source: str) -> tuple[int, int]:
+    left = source.index("\n\n")
+    return left, left + len(source[left:]) - len(source[left:].lstrip())
+
+
+def test_a_page_of_lines_that_stops_mid_sentence_runs_on_after_the_blank_line() -> None:
+    source = _page(30, "across 335") + "\n\n" + NEXT
+    left, right = _gap(source)
+    assert len(source[:left].split("\n")) >= 20
+    assert page_break_inside(source, 0, left, right)
+    doc = text.parse(source.encode(), "p.txt")
+    assert [e.kind for e in doc.elements] == ["paragraph"]
+
+
+def test_a_form_feed_marks_a_page_however_short_the_text_above() -> None:
+    source = (
+        "The Document means any such manual or work. Any member of the public is a licensee, and is\n"
+        "addressed as you. A Modified Version of the Document means any work containing the\n\n\f"
+        "Document or a portion of it, either copied verbatim, or with modifications.\n"
+    )
+    left, right = _gap(source)
+    assert page_break_inside(source, 0, left, right)
+    # The same lines with no form feed are a writer's two paragraphs: too few lines for a page.
+    plain = source.replace("\f", "")
+    assert not page_break_inside(plain, 0, *_gap(plain))
+
+
+def test_the_chunker_does_not_cut_at_a_page_break_inside_a_sentence(chunker_factory) -> None:
+    source = _page(30, "across 335") + "\n\n" + NEXT
+    resumes = source.index("NMC pouch")
+    chunks = chunker_factory(tokenizer="words", max_tokens=60).chunk(text.parse(source.encode(), "p.txt"))
+    assert len(chunks) > 3
+    assert resumes not in {c.start for c in chunks}
+    whole = "across 335\n\nNMC pouch cells, fast charging changed"
+    assert any(whole in c.text for c in chunks)
+
+
+def test_what_ends_before_a_blank_line_on_purpose_keeps_it() -> None:
+    page = _page(30, "across 335")
+    cases = {
+        # A row of a listing: words set apart in columns.
+        "listing": page.rsplit("\n", 1)[0]
+        + "\n"
+        + "  MATCH2        4096    Display font-matching transformation in patterns ok",
+        # A numbered heading: no sentence ends in the lines above it.
+        "heading": "FAQ\n1. Troubles compiling or linking programs using the library on older systems",
+    }
+    for name, above in cases.items():
+        source = (
+            above + "\n\n\f" + "Usually the problem comes from the fact that the compiler does not find the headers.\n"
+        )
+        assert not page_break_inside(source, 0, *_gap(source)), name
+    # The next page opens with a running header, not the rest of the sentence.
+    header = page + "\n\n" + "Chapter 2\n" + NEXT
+    assert not page_break_inside(header, 0, *_gap(header))
+    # A sentence that ended: the next page starts a new one.
+    ended = page + ".\n\n" + NEXT
+    assert not page_break_inside(ended, 0, *_gap(ended))
