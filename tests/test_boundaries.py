@@ -365,6 +365,39 @@ def test_a_manual_page_without_its_blank_lines_keeps_each_option_with_its_descri
         assert description in holder.text, (option.group(1), holder.text)
 
 
+def test_a_manual_page_without_indentation_keeps_each_name_with_the_line_below_it() -> None:
+    # The same page as a PDF's text layer gives it: no blank lines, no indentation, wrapped at
+    # its width. The line before "FILES" ends a sentence but is full (the next word would not
+    # have fitted), so it looked like a wrap; a short line with more below it opens something.
+    page = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
+    source = "\n".join(line.strip() for line in page.read_text(encoding="utf-8").splitlines() if line.strip())
+    names = list(re.finditer(r"^([A-Z][A-Z ]+|-\w, --[\w=-]+|/\S+)\n(.+)\n", source, re.M))
+    assert len(names) >= 10
+    for budget in (80, 96):
+        chunks = Chunker(ChunkConfig(max_tokens=budget)).chunk(text.parse(source.encode(), "man.txt"))
+        for name in names:
+            (holder,) = [c for c in chunks if c.start <= name.start(1) < c.end]
+            assert name.group(2) in holder.text, (budget, name.group(1), holder.text)
+
+
+def test_a_short_line_opens_something_only_after_a_sentence_s_end() -> None:
+    # Wrapped prose (lines near 70 characters that break off mid-sentence); a short line with more
+    # below it is a cut after "minutes." and none after "named", whose sentence runs on.
+    body = (
+        "The daemon reads the gauges of every berth once a minute and compares\n"
+        "each reading with the threshold that the harbour office has set for it\n"
+        "and warns the contacts when the water rises above it within five minutes.\n"
+        "FILES\n"
+        "The list of berths and their gauges is kept in the configuration named\n"
+        "Berths.conf\n"
+        "and the daemon reads it again whenever it receives the hang-up signal, so\n"
+        "that a new berth is watched without a restart of the whole service.\n"
+    )
+    cuts = {body[cut.start : cut.start + 11] for cut in prose_lines(body, 0, len(body))}
+    assert "FILES\nThe l" in cuts
+    assert "Berths.conf" not in cuts
+
+
 def test_among_line_breaks_a_cut_after_a_sentence_is_taken_before_one_after_a_label() -> None:
     # A manual page as text taken from a PDF: no indentation left to tell an option from its
     # description. The chunk used to end on "OPTIONS / -c, --config=FILE", the evenest of the line

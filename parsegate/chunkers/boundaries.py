@@ -81,14 +81,12 @@ def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
     """Blank lines, except one inside a sentence (a page break in text taken from a PDF). Only
     prose: in code a blank line between `x = f(a)` and `y = g(b)` is a boundary."""
     cuts = blank_lines(text, start, end)
-    return [cut for cut, inside in zip(cuts, _inside_sentence(text, start, cuts), strict=True) if not inside]
+    return [cut for cut, inside in zip(cuts, _inside_sentence(text, cuts), strict=True) if not inside]
 
 
-def _inside_sentence(text: str, start: int, blanks: list[Cut]) -> list[bool]:
-    """For each blank line, whether it falls inside a sentence (page_break_inside), judged on
-    the lines between it and the blank line above."""
-    above = [start, *(cut.start for cut in blanks)]
-    return [page_break_inside(text, top, cut.end, cut.start) for cut, top in zip(blanks, above, strict=False)]
+def _inside_sentence(text: str, blanks: list[Cut]) -> list[bool]:
+    """For each blank line, whether it falls inside a sentence (page_break_inside)."""
+    return [page_break_inside(text, cut.end, cut.start) for cut in blanks]
 
 
 def _resumes(text: str, offset: int) -> int:
@@ -109,7 +107,7 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     page break in text taken from a PDF, never a boundary."""
     cuts = [c for c in all_lines(text, start, end) if not _hangs(text, c)]
     blanks = blank_lines(text, start, end)
-    inside = _inside_sentence(text, start, blanks)
+    inside = _inside_sentence(text, blanks)
     page_breaks = {_resumes(text, c.start) for c, broken in zip(blanks, inside, strict=True) if broken}
     ours = [not flows_across(text, c.end, c.start) and _resumes(text, c.start) not in page_breaks for c in cuts]
     if len(cuts) < 2:
@@ -142,9 +140,18 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
         # A line that would have held the next word is the writer's break with room to spare,
         # or when it ends a sentence and the word would have fitted beyond the wrap's slack.
         ends_sentence = text[cut.end - 1 : cut.end] in ".!?:"
-        if ours[n] and (needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width - slack)):
+        room = needed <= _WRITER_ROOM * width or (ends_sentence and needed <= width - slack)
+        if ours[n] and (room or (ends_sentence and _names_below(text, cut, end))):
             kept.append(cut)
     return kept
+
+
+def _names_below(text: str, cut: Cut, end: int) -> bool:
+    """Whether the line after a cut is a label with more lines below it ("FILES" over
+    "/etc/tidewatch/berths.conf"): a wrapper never leaves a short line inside a paragraph, so
+    after a sentence's end such a line opens something of its own, however full the line above."""
+    line_end = text.find("\n", cut.start, end)
+    return line_end >= 0 and is_label(text[cut.start : line_end].strip())
 
 
 def _hangs(text: str, cut: Cut) -> bool:

@@ -358,17 +358,17 @@ _COLUMNS = re.compile(r"[^.!?:\s][ \u00a0]{2,}\S|\t")
 _SENTENCE_INSIDE = re.compile(r"(?:[^\W\d_]|\))[.!?][\"')\]”’]*\s+\S")
 
 
-def page_break_inside(text: str, block_start: int, left: int, right: int) -> bool:
+def page_break_inside(text: str, left: int, right: int) -> bool:
     """Whether the blank line between ``left`` and ``right`` falls inside a sentence: it flows
-    across (flows_across), or the wrapped prose above it (``text[block_start:left]``, two lines
-    or more, a sentence ending inside) stops on a full line that ends no sentence and the text
-    below opens with a full line too. Text taken from a PDF puts a blank line where a page
+    across (flows_across), or the wrapped prose above it (the lines since the blank line before,
+    two or more, a sentence ending inside) stops on a full line that ends no sentence and the
+    text below opens with a full line too. Text taken from a PDF puts a blank line where a page
     ended, whatever the next page opens with: a name, an acronym, a figure."""
     if flows_across(text, left, right):
         return True
-    lines = text[block_start:left].rstrip().split("\n")
+    lines = _run_above(text, left)
     page = "\f" in text[left:right] or len(lines) >= _PAGE_LINES
-    if not page or len(lines) < 2 or not _SENTENCE_INSIDE.search(text, block_start, left):
+    if not page or len(lines) < 2 or not _SENTENCE_INSIDE.search("\n".join(lines)):
         return False
     width = max(len(line.rstrip()) for line in lines)
     last = lines[-1].strip()
@@ -380,6 +380,22 @@ def page_break_inside(text: str, block_start: int, left: int, right: int) -> boo
     line_end = text.find("\n", right, right + 4096)
     first = text[right : line_end if line_end >= 0 else right + 4096].strip()
     return first[:1].isalnum() and len(first) >= _FULL_LINE * width
+
+
+def _run_above(text: str, left: int, most: int = 3 * _PAGE_LINES) -> list[str]:
+    """The lines (the last ``most`` of them) of the run of non-blank lines that ends at ``left``:
+    a whole page's, wherever a parser or a chunk split it."""
+    lines: list[str] = []
+    end = left
+    while len(lines) < most:
+        start = text.rfind("\n", 0, end) + 1
+        if not text[start:end].strip():
+            break
+        lines.append(text[start:end])
+        if start == 0:
+            break
+        end = start - 1
+    return lines[::-1]
 
 
 def content_version(data: bytes) -> str:

@@ -213,7 +213,7 @@ def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[i
                 and line[-1] not in "-,"
                 and not _SENTENCE_INSIDE.search(line)
             )
-            inside = page_break_inside(text, p_start, p_end, start)
+            inside = page_break_inside(text, p_end, start)
             if not short and inside and not _opens_with_title(text, start, end):
                 out[-1] = (p_start, end, p_count + count)
                 continue
