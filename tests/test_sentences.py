@@ -20,6 +20,15 @@ def split(text: str) -> list[str]:
         ("We start at 9 a.m. and stop at 5 p.m. Every day.", ["We start at 9 a.m. and stop at 5 p.m.", "Every day."]),
         ('"Why?" she asked. (It was late.) Fine.', ['"Why?" she asked.', "(It was late.)", "Fine."]),
         ("No punctuation at all", ["No punctuation at all"]),
+        # An abbreviation that closes a bracket goes on where a lower-case word follows
+        # (German nouns are capitalised, its sentences too: "laufen" is no sentence's start).
+        (
+            "Ein Programm auf dem Server (der Maschine, dem Host usw.) laufen lassen. Das ist alles.",
+            ["Ein Programm auf dem Server (der Maschine, dem Host usw.) laufen lassen.", "Das ist alles."],
+        ),
+        ("We sell apples, pears, etc.) and more. Fine.", ["We sell apples, pears, etc.) and more.", "Fine."]),
+        ("It is in the list (see Fig.) The next one.", ["It is in the list (see Fig.)", "The next one."]),
+        ("An env.] [what is it? Then.", ["An env.]", "[what is it?", "Then."]),
         ("  \n ", []),
     ],
 )

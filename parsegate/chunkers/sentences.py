@@ -141,7 +141,8 @@ def _strength(text: str, floor: int, dot: int, stop: int, nxt: int, end: int) ->
     if stop == nxt:
         # Western punctuation needs whitespace after it (3.5, a.b.c, URLs), except before CJK.
         return STRONG if text[dot] in "!?" and _is_cjk(follower) else None
-    if text[dot] == "." and stop - dot == 1 and _not_a_stop(text, floor, dot, nxt, end):
+    closed = stop - dot > 1 and all(ch in _CLOSERS for ch in text[dot + 1 : stop])
+    if text[dot] == "." and (stop - dot == 1 or closed) and _not_a_stop(text, floor, dot, nxt, end, closed):
         return None
     if follower.islower():
         # '"Why?" she asked.': a quoted question or exclamation goes on after its closing quote.
@@ -157,14 +158,19 @@ def _is_opening(ch: str) -> bool:
     return ch in "「『【〔（(\"'“‘«"
 
 
-def _not_a_stop(text: str, floor: int, dot: int, nxt: int, end: int) -> bool:
-    """An abbreviation, an initial, or an ordinal day before a month name."""
+def _not_a_stop(text: str, floor: int, dot: int, nxt: int, end: int, closed: bool = False) -> bool:
+    """An abbreviation, an initial, or an ordinal day before a month name. One that closes a
+    bracket or a quote ends its sentence unless a lower-case word goes on ("dem Host usw.)
+    laufen", "pears, etc.) and"; but "see Fig.) The", "env.] [what's")."""
     begin = dot
     while begin > floor and (text[begin - 1].isalnum() or text[begin - 1] in "._"):
         begin -= 1
     word = text[begin:dot].lower()
     if not word:
         return False
+    if closed:
+        known = (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS
+        return known and text[nxt].islower()
     if len(word) == 1 and word.isalpha():
         return True  # an initial: "J. Smith"
     if word.isdigit() and len(word) <= 2:

@@ -355,7 +355,7 @@ _FULL_MIN = 40  # characters: nobody wraps prose narrower than this
 # many lines without a blank one (a page's text layer; a writer's paragraphs are shorter).
 _PAGE_LINES = 20
 _COLUMNS = re.compile(r"[^.!?:\s][ \u00a0]{2,}\S|\t")
-_SENTENCE_INSIDE = re.compile(r"(?:[^\W\d_]|\))[.!?][\"')\]”’]*\s+\S")
+_STOP_INSIDE = re.compile(r"(?:[^\W\d_]|\))[.!?][\"')\]”’]*\s+\S")
 
 
 def page_break_inside(text: str, left: int, right: int) -> bool:
@@ -368,7 +368,7 @@ def page_break_inside(text: str, left: int, right: int) -> bool:
         return True
     lines = _run_above(text, left)
     page = "\f" in text[left:right] or len(lines) >= _PAGE_LINES
-    if not page or len(lines) < 2 or not _SENTENCE_INSIDE.search("\n".join(lines)):
+    if not page or len(lines) < 2 or not _STOP_INSIDE.search("\n".join(lines)):
         return False
     width = max(len(line.rstrip()) for line in lines)
     last = lines[-1].strip()
