@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import text
 from parsegate.parsers.model import flows_across
 
@@ -338,6 +339,47 @@ def test_a_table_written_one_cell_per_paragraph_is_a_table_with_its_header() -> 
     # Short paragraphs with a figure or two are not a table.
     prose = text.parse(b"Totals\n\nWe sold 12 units.\n\nRevenue\n\n4.5\n\nThat is all.\n", "p.txt")
     assert not {"table", "table_row"} & {e.kind for e in prose.elements}
+
+
+def test_a_table_pdftotext_broke_in_two_keeps_its_rows_and_its_header() -> None:
+    # Two figures in one paragraph ("1,031.2 998.4": the row after "Restructuring charges"), and
+    # two labels on one line, their figures after them: the rest of the table is a table of its
+    # own, whose first row is figures without a label. Its rows still sit under the years.
+    source = (
+        "Consolidated Statements of Operations\n(in millions) \n\n2022\n\n2021\n\n2020\n\n"
+        "Net revenue\n\n4,677.1 4,555.0 3,620.1\n\nCost of revenue\n\n2,432.1\n\n2,379.7\n\n2,136.9\n\n"
+        "Restructuring charges\n\n46.8\n\n41.2\n\n42.5\n\n1,031.2 998.4\n\n807.6\n\n"
+        "Operating income\nInterest expense, net\n\n73.2\n\n64.8\n\n71.4\n\n"
+        "Other income (expense), net\n\n19.5\n\n18.0\n\n14.9\n\nNet income\n\n756.4\n\n751.5\n\n613.2\n\n"
+        "We sponsor a defined contribution plan that covers substantially all employees.\n"
+    )
+    doc = text.parse(source.encode(), "f.txt")
+    tables = [e for e in doc.elements if e.kind == "table"]
+    assert len(tables) == 2
+    first = [e.data.cells for e in doc.elements if e.kind == "table_row" and e.parent == tables[0].id]
+    assert first[-2:] == [["Restructuring charges", "46.8", "41.2", "42.5"], ["", "1,031.2", "998.4", "807.6"]]
+    second = [e for e in doc.elements if e.kind == "table_row" and e.parent == tables[1].id]
+    assert [r.data.cells[0] for r in second] == ["", "Other income (expense), net", "Net income"]
+    assert not any(r.data.header for r in second)
+    assert tables[1].data.header == ["(in millions)", "2022", "2021", "2020"]
+    assert tables[1].data.header_text == "(in millions) 2022 2021 2020"
+    assert tables[1].data.rows == 3
+    # Every row of the second piece carries the first piece's header into its chunk.
+    chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=24)).chunk(doc)
+    other = next(c for c in chunks if "Other income" in c.text)
+    assert "(in millions) 2022 2021 2020" in other.embed_text
+    # Figures without a label far below a table (prose between), or in another count of
+    # columns, start a table of their own: nothing is carried.
+    head = source.split("Operating income")[0]
+    rest = "73.2\n\n64.8\n\n71.4\n\nOther income\n\n19.5\n\n18.0\n\n14.9\n\nNet income\n\n756.4\n\n751.5\n\n613.2\n"
+    prose = "".join(f"Paragraph {n} of the notes says something about the year.\n\n" for n in range(5))
+    wide = (
+        rest.replace("\n\n71.4", "\n\n71.4\n\n70.0").replace("14.9", "14.9\n\n13.0").replace("613.2", "613.2\n\n600.1")
+    )
+    for later in (prose + rest, "Operating income\nInterest expense, net\n\n" + wide):
+        apart = text.parse((head + later).encode(), "f.txt")
+        last = [e for e in apart.elements if e.kind == "table"][-1]
+        assert last.data.header[0] == "" and last.data.rows == 2, later[:40]
 
 
 def test_an_answer_indented_under_its_label_stays_the_speaker_s_however_long() -> None:

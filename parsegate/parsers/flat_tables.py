@@ -33,6 +33,9 @@ _PROSE_WORDS_PER_CELL = 2.5  # a table's cells hold a word or two; sentence frag
 class FlatTable:
     lines: list[tuple[int, int]]  # (start, end) of each row, without its line break
     cells: list[list[str]]
+    # The header of the table this one goes on from (cells, text), when pdftotext broke a table
+    # in two: then every row is a body row, and each carries that header.
+    carried: tuple[list[str], str] | None = None
 
 
 def find_tables(text: str, lines: list[tuple[int, int]]) -> list[FlatTable]:
@@ -88,7 +91,7 @@ def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: i
     """A table container, its header row (glued to what follows) and one row per line."""
     first_start, _ = table.lines[0]
     _, last_end = table.lines[-1]
-    header_start, header_end = table.lines[0]
+    header, header_text = table.carried or (table.cells[0], header_line(text, table))
     container = Element(
         f"t{ids}",
         "table",
@@ -96,9 +99,9 @@ def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: i
         last_end,
         section_path=section,
         data=TableData(
-            header=table.cells[0],
-            header_text=text[header_start:header_end].strip(),
-            rows=len(table.lines) - 1,
+            header=header,
+            header_text=header_text,
+            rows=len(table.lines) - (0 if table.carried else 1),
             flat=True,
         ),
     )
@@ -110,11 +113,16 @@ def table_elements(text: str, table: FlatTable, section: tuple[str, ...], ids: i
             end,
             section_path=section,
             parent=container.id,
-            data=RowData(cells=cells, header=n == 0),
+            data=RowData(cells=cells, header=n == 0 and table.carried is None),
         )
         for n, ((start, end), cells) in enumerate(zip(table.lines, table.cells, strict=True))
     ]
     return [container, *rows]
+
+
+def header_line(text: str, table: FlatTable) -> str:
+    start, end = table.lines[0]
+    return text[start:end].strip()
 
 
 def _row(line: str) -> tuple[tuple[str, int] | None, list[str]]:
@@ -191,6 +199,7 @@ def _cell_sizes_plausible(rows: list[list[str]]) -> bool:
 # table, headed by its first row when that row's figures are years, or by a label paragraph
 # right above it ("Net revenue Gross profit Net income Diluted EPS").
 _CELL_LABEL_MAX = 80
+_CONTINUED_GAP = 4  # blocks between two pieces of one table that pdftotext broke in two
 
 
 @dataclass(frozen=True)
@@ -198,6 +207,7 @@ class CellTable:
     first: int  # index of its first block
     last: int  # index of its last block (inclusive)
     table: FlatTable
+    continues: bool = False  # goes on from the table before it (see _continued)
 
 
 @dataclass
@@ -220,7 +230,35 @@ def find_cell_tables(text: str, blocks: list[tuple[int, int, int]]) -> list[Cell
         if j - i >= 2 * (1 + _MIN_FIGURES):
             found.extend(_cell_tables(text, blocks, kinds, i, j))
         i = max(j, i + 1)
-    return found
+    return _continued(text, found)
+
+
+def _continued(text: str, found: list[CellTable]) -> list[CellTable]:
+    """A table whose first row is figures without a label (not a row of years) a few paragraphs
+    after a table of as many columns goes on from it: pdftotext broke the table where it put a
+    row's figures before their label or two labels on one line. It is marked to carry that
+    table's header (``carry``) instead of taking a row of figures for one."""
+    out: list[CellTable] = []
+    for table in found:
+        first = table.table.cells[0]
+        before = out[-1] if out else None
+        continues = (
+            before is not None
+            and not first[0]
+            and not _years(first)
+            and table.first - before.last <= _CONTINUED_GAP
+            and len(before.table.cells[0]) == len(first)
+        )
+        out.append(CellTable(table.first, table.last, table.table, continues) if continues else table)
+    return out
+
+
+def carry(text: str, before: CellTable, table: CellTable) -> CellTable:
+    """``table`` with the header of the table it goes on from (as that one carries it, its own
+    first row or the header it carries in turn)."""
+    header = before.table.carried or (before.table.cells[0], header_line(text, before.table))
+    flat = FlatTable(table.table.lines, table.table.cells, header)
+    return CellTable(table.first, table.last, flat, table.continues)
 
 
 def label_above(text: str, block: tuple[int, int, int], found: CellTable) -> tuple[tuple[int, int, int], CellTable]:
@@ -240,7 +278,7 @@ def label_above(text: str, block: tuple[int, int, int], found: CellTable) -> tup
         kept_end -= 1
     spans = [(line_start, found.table.lines[0][1]), *found.table.lines[1:]]
     cells = [[line, *first[1:]], *found.table.cells[1:]]
-    return (start, kept_end, count - 1), CellTable(found.first, found.last, FlatTable(spans, cells))
+    return (start, kept_end, count - 1), CellTable(found.first, found.last, FlatTable(spans, cells), found.continues)
 
 
 def _cell_kind(line: str, count: int) -> str | None:
@@ -299,7 +337,8 @@ def _split_long_rows(text: str, blocks: list[tuple[int, int, int]], rows: list[_
     out: list[_CellRow] = []
     for row in rows:
         bounds = _figure_blocks(text, blocks, row)
-        if len(row.figures) <= n or len(row.figures) % n or bounds is None:
+        ends = range(n - 1, len(row.figures) - 1, n)  # the last figure of each row but the last
+        if len(row.figures) <= n or len(row.figures) % n or any(bounds[k] == bounds[k + 1] for k in ends):
             out.append(row)
             continue
         first = row.first
@@ -310,13 +349,12 @@ def _split_long_rows(text: str, blocks: list[tuple[int, int, int]], rows: list[_
     return out
 
 
-def _figure_blocks(text: str, blocks: list[tuple[int, int, int]], row: _CellRow) -> list[int] | None:
-    """The block each of a row's figures is in (None when a block holds several: no clean split)."""
+def _figure_blocks(text: str, blocks: list[tuple[int, int, int]], row: _CellRow) -> list[int]:
+    """The block each of a row's figures is in ("1,073.6 1,045.9" puts two in one): a row splits
+    only where one block ends and the next begins."""
     out: list[int] = []
     for b in range(row.first + (1 if row.label else 0), row.last + 1):
-        if len(text[blocks[b][0] : blocks[b][1]].split()) != 1:
-            return None
-        out.append(b)
+        out.extend([b] * len(text[blocks[b][0] : blocks[b][1]].split()))
     return out
 
 

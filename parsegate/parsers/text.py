@@ -17,7 +17,14 @@ import re
 from collections.abc import Iterator
 
 from parsegate.parsers.decode import decode_noted
-from parsegate.parsers.flat_tables import CellTable, find_cell_tables, find_tables, label_above, table_elements
+from parsegate.parsers.flat_tables import (
+    CellTable,
+    carry,
+    find_cell_tables,
+    find_tables,
+    label_above,
+    table_elements,
+)
 from parsegate.parsers.model import (
     Document,
     Element,
@@ -279,13 +286,17 @@ def _entries(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, i
     (pdftotext's) in their place; the other blocks joined where a sentence runs on."""
     out: list[tuple[int, int, int] | CellTable] = []
     cursor = 0
+    previous: CellTable | None = None
     for table in find_cell_tables(text, blocks):
         before = blocks[cursor : table.first]
         if before:
             before[-1], table = label_above(text, before[-1], table)
+        if table.continues and previous is not None:
+            table = carry(text, previous, table)
         out.extend(_join_run_ons(text, before))
         out.append(table)
         cursor = table.last + 1
+        previous = table
     out.extend(_join_run_ons(text, blocks[cursor:]))
     return out
 
