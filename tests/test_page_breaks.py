@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from parsegate.chunkers.boundaries import prose_blank_lines
 from parsegate.parsers import text
-from parsegate.parsers.model import page_break_inside
+from parsegate.parsers.model import page_break_inside, page_bridge
 
 WIDTH = 88
 
@@ -105,3 +105,58 @@ def test_what_ends_before_a_blank_line_on_purpose_keeps_it() -> None:
     # A sentence that ended: the next page starts a new one.
     ended = page + ".\n\n" + NEXT
     assert not page_break_inside(ended, *_gap(ended))
+
+
+# pdftotext's text of a manual: each page after a form feed opens with its running head and its
+# number, each a paragraph of its own, whatever sentence the page before left unfinished.
+def _manual(heads: list[str], bodies: list[str]) -> str:
+    return "".join(
+        f"\f{head}\n\n{n + 1}\n\n{body}\n\n" for n, (head, body) in enumerate(zip(heads, bodies, strict=True))
+    )
+
+
+def test_a_sentence_goes_on_past_a_page_s_running_head_and_number(chunker_factory) -> None:
+    long = " ".join(f"Sentence {n} of the manual says what the program does with its input." for n in range(8))
+    bodies = [
+        long + " If the file has no header of its own, the program may at",
+        "your option write one, or stop with an error. " + long,
+        long + " The end.",
+    ]
+    source = _manual(["Chapter 2: Invoking the program"] * 3, bodies)
+    doc = text.parse(source.encode(), "manual.txt")
+    crossing = next(e for e in doc.elements if "may at" in doc.text[e.start : e.end])
+    assert "your option write one" in doc.text[crossing.start : crossing.end]
+    sentence = source.index("If the file has no header"), source.index("or stop with an error.")
+    for budget in (40, 60):
+        chunks = chunker_factory(tokenizer="words", max_tokens=budget).chunk(doc)
+        assert any(c.start <= sentence[0] and sentence[1] <= c.end for c in chunks), budget
+    # What lies between is found as furniture: a page number, a running head on many pages.
+    left = source.index("may at") + len("may at")
+    assert page_bridge(source, left, len(source)) == source.index("your option")
+    # A head on this page alone goes with the page's number; a foot (its number at its end)
+    # before the form feed, and the sentence going on in the first line of the next page.
+    for between in ("\n\n\fChapter 1: Introduction\n\n2\n\n", "\n\nPreamble 17\n\n\f"):
+        paged = (
+            f"{long} If the file has no header of its own, the program may at{between}your option write one. {long}\n"
+        )
+        parts = [doc.text[e.start : e.end] for e in text.parse(paged.encode(), "manual.txt").elements]
+        assert len(parts) == 1 and "your option" in parts[0], between
+
+
+def test_body_text_between_the_halves_is_no_page_furniture() -> None:
+    body = "Sentence one of the manual says what the program does. The program may at"
+    # A line of body text (no page number, on no other page's edge) between: no bridge.
+    other = f"\fChapter 2\n\n3\n\n{body}\n\nReturns the options found in the file\n\nyour option write one.\n"
+    assert page_bridge(other, other.index("may at") + 6, len(other)) is None
+    # The same running head on three pages' edges is furniture; on one page it could be a heading.
+    heads = "".join(f"\fThe program's manual\n\nPage text {n}.\n\n" for n in range(3))
+    once = f"{body}\n\n\fThe program's manual\n\nyour option write one.\n"
+    assert page_bridge(heads + once, len(heads) + once.index("may at") + 6, len(heads + once)) is not None
+    assert page_bridge(once, once.index("may at") + 6, len(once)) is None
+    # Without a form feed it is no page break; a page number alone is no sentence going on.
+    plain = f"{body}\n\n12\n\nyour option write one.\n"
+    assert page_bridge(plain, plain.index("may at") + 6, len(plain)) is None
+    later = f"{body}\n\n12\n\nyour option write one.\n\n\fNext page.\n"  # the form feed comes after
+    assert page_bridge(later, later.index("may at") + 6, len(later)) is None
+    number = f"{body}\n\n\f12\n\nReturns nothing.\n"
+    assert page_bridge(number, number.index("may at") + 6, len(number)) is None

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import flows_across, page_break_inside, trim_span
+from parsegate.parsers.model import flows_across, page_break_inside, page_bridge, trim_span
 
 
 class Level(IntEnum):
@@ -85,8 +85,19 @@ def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
 
 
 def _inside_sentence(text: str, blanks: list[Cut]) -> list[bool]:
-    """For each blank line, whether it falls inside a sentence (page_break_inside)."""
-    return [page_break_inside(text, cut.end, cut.start) for cut in blanks]
+    """For each blank line, whether it falls inside a sentence (page_break_inside), or inside the
+    page furniture a sentence goes on past (page_bridge: every blank line up to where it goes on)."""
+    inside = [page_break_inside(text, cut.end, cut.start) for cut in blanks]
+    n = 0
+    while n < len(blanks):
+        resumes = None if inside[n] else page_bridge(text, blanks[n].end, len(text))
+        if resumes is None or resumes == blanks[n].start:
+            n += 1
+            continue
+        while n < len(blanks) and blanks[n].start <= resumes:
+            inside[n] = True
+            n += 1
+    return inside
 
 
 def _resumes(text: str, offset: int) -> int:

@@ -7,6 +7,8 @@ Nothing here imports a parser library. Offsets are character offsets into
 from __future__ import annotations
 
 import bisect
+import collections
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field, fields
@@ -396,6 +398,77 @@ def _run_above(text: str, left: int, most: int = 3 * _PAGE_LINES) -> list[str]:
             break
         end = start - 1
     return lines[::-1]
+
+
+# A page's furniture between the halves of a sentence in pdftotext's text: the running head and
+# the page number at a form feed ("you may at" | "Appendix A: Copying" | "28" | "your option").
+_FURNITURE_LINES = 3
+_FURNITURE_CHARS = 60
+_FURNITURE_REPEATS = 3  # pages a running head stands on, at their edge
+_EDGE_CHARS = 400  # characters around a form feed looked at for its page's edge lines
+# A page number alone or at either end of the line, or a section's number opening it ("3.1. IMAGE
+# INCLUSION"): after a page that stopped mid-sentence, no section opens in lower case.
+_PAGE_NUMBER = re.compile(r"\d+|[ivxlc]+", re.IGNORECASE)
+_PAGE_NUMBERED = re.compile(r"(?:\d+(?:\.\d+)*\.?|[ivxlcdm]+)(?:\s.*)?|.*\s\d+", re.IGNORECASE)
+
+
+def page_bridge(text: str, left: int, limit: int) -> int | None:
+    """Where the sentence that stops at ``left`` goes on across a form feed, past up to three
+    lines of the page's furniture, each a paragraph of its own: the offset of the line it goes
+    on in, or None. It goes on as ``flows_across`` says, in a lower-case word. Furniture is a
+    short line that is a page number, holds one at its start or end ("Font structure 87"), or
+    stands on many pages ("The pdfTEX user manual"); a line of body text is none of these."""
+    lines = _lines_after(text, left, limit, _FURNITURE_LINES + 1)
+    if not any("\f" in gap for gap, _, _ in lines):
+        return None  # (most blank lines: no page break in reach)
+    # A page's head comes with its number: beside a bare page number, any short line is furniture.
+    numbered = any(_PAGE_NUMBER.fullmatch(text[start:end].strip()) for _, start, end in lines)
+    fed = False
+    for n, (gap, start, end) in enumerate(lines):
+        fed = fed or "\f" in gap
+        if fed and text[start].islower() and flows_across(text, left, start):
+            return start  # a page number is no sentence going on ("at" | "28"), a word is
+        if n and gap.count("\n") < 2 and "\f" not in gap:
+            return None  # furniture stands alone, after a blank line or a form feed
+        if not _furniture(text, text[start:end].strip(), numbered):
+            return None
+    return None
+
+
+def _lines_after(text: str, left: int, limit: int, most: int) -> list[tuple[str, int, int]]:
+    """(the white space before it, start, end) of each of the next ``most`` non-blank lines."""
+    out: list[tuple[str, int, int]] = []
+    cursor = left
+    while len(out) < most:
+        start = cursor
+        while start < limit and text[start].isspace():
+            start += 1
+        if start >= limit:
+            break
+        end = text.find("\n", start, limit)
+        end = limit if end < 0 else end
+        out.append((text[cursor:start], start, end))
+        cursor = end
+    return out
+
+
+def _furniture(text: str, line: str, numbered: bool) -> bool:
+    if len(line) > _FURNITURE_CHARS or line[-1] in ".!?;:,":
+        return False
+    return numbered or _PAGE_NUMBERED.fullmatch(line) is not None or line in _running_heads(text)
+
+
+@functools.lru_cache(maxsize=2)
+def _running_heads(text: str) -> frozenset[str]:
+    """Lines that stand at the edge of many pages (among the three lines before or after a form
+    feed): a running head or foot. Once per document: every form feed asks."""
+    seen: collections.Counter[str] = collections.Counter()
+    for feed in (m.start() for m in re.finditer("\f", text)):
+        after = [ln.strip() for ln in text[feed + 1 : feed + 1 + _EDGE_CHARS].split("\n")]
+        before = [ln.strip() for ln in text[max(0, feed - _EDGE_CHARS) : feed].split("\n")]
+        edge = [ln for ln in after if ln][:_FURNITURE_LINES] + [ln for ln in before if ln][-_FURNITURE_LINES:]
+        seen.update(set(edge))
+    return frozenset(line for line, count in seen.items() if count >= _FURNITURE_REPEATS)
 
 
 def content_version(data: bytes) -> str:

@@ -34,6 +34,7 @@ from parsegate.parsers.model import (
     content_version,
     line_starts,
     page_break_inside,
+    page_bridge,
     trim_span,
 )
 from parsegate.parsers.versions import OUTPUT_VERSIONS
@@ -67,6 +68,7 @@ _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
 # so a lower-case block after it is not read as its sentence running on.
 _RUN_ON_MIN_LINE = 40
+_FURNITURE_BLOCKS = 3  # a running head and a page number (and a footer) between a sentence's halves
 _SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
 _UNDERLINE = re.compile(r"([-=*~^])\1{2,}")
 _COLUMN_GAP = re.compile(r"\S(?:\t|[ \t]{3,})\S")  # a tab, or three spaces, between words
@@ -206,9 +208,12 @@ def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int,
 
 def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """One block where a blank line falls inside a sentence: text extracted from a PDF puts
-    one between pages ("the db has headroom, cpu is at" | "54%.")."""
+    one between pages ("the db has headroom, cpu is at" | "54%."), and pdftotext the page's
+    running head and number too ("you may at" | "Appendix A" | "28" | "your option")."""
     out: list[tuple[int, int, int]] = []
-    for start, end, count in blocks:
+    k = 0
+    while k < len(blocks):
+        start, end, count = blocks[k]
         if out:
             p_start, p_end, p_count = out[-1]
             # A heading ends in no hyphen or comma and holds no sentence end; a short line that
@@ -220,12 +225,33 @@ def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[i
                 and line[-1] not in "-,"
                 and not _SENTENCE_INSIDE.search(line)
             )
+            across = None if short else _across_furniture(text, p_end, blocks, k)
+            if across is not None:
+                out[-1] = (p_start, blocks[across][1], p_count + sum(c for _, _, c in blocks[k : across + 1]))
+                k = across + 1
+                continue
             inside = page_break_inside(text, p_end, start)
             if not short and inside and not _opens_with_title(text, start, end):
                 out[-1] = (p_start, end, p_count + count)
+                k += 1
                 continue
         out.append((start, end, count))
+        k += 1
     return out
+
+
+def _across_furniture(text: str, left: int, blocks: list[tuple[int, int, int]], k: int) -> int | None:
+    """The index of the block in which the sentence that stops at ``left`` goes on, past the
+    blocks from ``k`` on that are a page's furniture (page_bridge: lines standing alone); None
+    when it does not, or goes on right in block ``k``."""
+    limit = blocks[min(k + _FURNITURE_BLOCKS, len(blocks) - 1)][1]
+    resumes = page_bridge(text, left, limit)
+    if resumes is None or not text[blocks[k][0] : resumes].strip():
+        return None
+    for m in range(k + 1, min(k + _FURNITURE_BLOCKS + 1, len(blocks))):
+        if blocks[m][0] <= resumes < blocks[m][1] and not text[blocks[m][0] : resumes].strip():
+            return m  # (a block opens where its first line does, a form feed and all)
+    return None
 
 
 def _opens_with_title(text: str, start: int, end: int) -> bool:
