@@ -1,7 +1,8 @@
 """Plain text → Document: paragraphs, a title line, and speaker turns in transcripts.
 
 Blocks are separated by blank lines, except a blank line inside a sentence (text taken
-from a PDF puts one where a page ended). A file in which many lines open with a speaker
+from a PDF puts one where a page ended, pdftotext the page's running head and number too:
+text_blocks.py). A file in which many lines open with a speaker
 label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``, and lower-case chat handles where
 the same few open most lines) is read as a transcript: each turn runs from its label to
 the next label, so a speaker's later paragraphs stay with the speaker. Tables that lost
@@ -33,10 +34,9 @@ from parsegate.parsers.model import (
     TurnData,
     content_version,
     line_starts,
-    page_break_inside,
-    page_bridge,
     trim_span,
 )
+from parsegate.parsers.text_blocks import blocks_of, join_run_ons
 from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "text"
@@ -65,12 +65,6 @@ _MIN_RUN = 3  # lines in a row that open with a speaker: a conversation among ot
 _TURN_CHANGES = 0.5  # of consecutive labelled lines whose speaker changes (turns, not records)
 _CHAT_TURNS_PER_HANDLE = 2  # on average each handle speaks at least twice
 _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
-# A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
-# so a lower-case block after it is not read as its sentence running on.
-_RUN_ON_MIN_LINE = 40
-_FURNITURE_BLOCKS = 3  # a running head and a page number (and a footer) between a sentence's halves
-_SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
-_UNDERLINE = re.compile(r"([-=*~^])\1{2,}")
 _COLUMN_GAP = re.compile(r"\S(?:\t|[ \t]{3,})\S")  # a tab, or three spaces, between words
 
 
@@ -189,79 +183,6 @@ def _is_chat(handles: list[str | None], non_blank: int) -> bool:
     )
 
 
-def _blocks(text: str, lines: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
-    """(start, end, line count) of each run of non-blank lines."""
-    first: int | None = None
-    last_end = 0
-    count = 0
-    for start, end in lines:
-        if text[start:end].strip():
-            if first is None:
-                first, count = start, 0
-            last_end, count = end, count + 1
-        elif first is not None:
-            yield first, last_end, count
-            first = None
-    if first is not None:
-        yield first, last_end, count
-
-
-def _join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """One block where a blank line falls inside a sentence: text extracted from a PDF puts
-    one between pages ("the db has headroom, cpu is at" | "54%."), and pdftotext the page's
-    running head and number too ("you may at" | "Appendix A" | "28" | "your option")."""
-    out: list[tuple[int, int, int]] = []
-    k = 0
-    while k < len(blocks):
-        start, end, count = blocks[k]
-        if out:
-            p_start, p_end, p_count = out[-1]
-            # A heading ends in no hyphen or comma and holds no sentence end; a short line that
-            # does ("... the rate. It") breaks off mid-sentence.
-            line = text[p_start:p_end]
-            short = (
-                p_count == 1
-                and len(line) < _RUN_ON_MIN_LINE
-                and line[-1] not in "-,"
-                and not _SENTENCE_INSIDE.search(line)
-            )
-            across = None if short else _across_furniture(text, p_end, blocks, k)
-            if across is not None:
-                out[-1] = (p_start, blocks[across][1], p_count + sum(c for _, _, c in blocks[k : across + 1]))
-                k = across + 1
-                continue
-            inside = page_break_inside(text, p_end, start)
-            if not short and inside and not _opens_with_title(text, start, end):
-                out[-1] = (p_start, end, p_count + count)
-                k += 1
-                continue
-        out.append((start, end, count))
-        k += 1
-    return out
-
-
-def _across_furniture(text: str, left: int, blocks: list[tuple[int, int, int]], k: int) -> int | None:
-    """The index of the block in which the sentence that stops at ``left`` goes on, past the
-    blocks from ``k`` on that are a page's furniture (page_bridge: lines standing alone); None
-    when it does not, or goes on right in block ``k``."""
-    limit = blocks[min(k + _FURNITURE_BLOCKS, len(blocks) - 1)][1]
-    resumes = page_bridge(text, left, limit)
-    if resumes is None or not text[blocks[k][0] : resumes].strip():
-        return None
-    for m in range(k + 1, min(k + _FURNITURE_BLOCKS + 1, len(blocks))):
-        if blocks[m][0] <= resumes < blocks[m][1] and not text[blocks[m][0] : resumes].strip():
-            return m  # (a block opens where its first line does, a form feed and all)
-    return None
-
-
-def _opens_with_title(text: str, start: int, end: int) -> bool:
-    """Whether the block at ``start`` opens with an underlined title ("3.4.7 bz2_bzwriteclose"
-    over a line of dashes, as info and many READMEs write them): it starts a section of its own,
-    never the rest of a sentence a page break cut off, however that sentence ended."""
-    below = text[start:end].split("\n", 2)
-    return len(below) > 1 and _UNDERLINE.fullmatch(below[1].strip()) is not None
-
-
 def _looks_like_title(text: str, start: int, end: int, line_count: int) -> bool:
     """A short first line that ends no sentence, and is one run of words: a line set in columns
     ("LESS(1)    General Commands Manual    LESS(1)", a man page's running header) is no title,
@@ -286,7 +207,7 @@ def _prose_elements(
 ) -> list[Element]:
     """Paragraphs, lists and tables of the lines; the first block may be the document's title
     (``titled``: not for text that follows a chat, whose later turns no title would stand over)."""
-    entries = _entries(text, list(_blocks(text, lines)))
+    entries = _entries(text, list(blocks_of(text, lines)))
     elements: list[Element] = []
     for n, entry in enumerate(entries):
         if isinstance(entry, CellTable):
@@ -319,11 +240,11 @@ def _entries(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[int, i
             before[-1], table = label_above(text, before[-1], table)
         if table.continues and previous is not None:
             table = carry(text, previous, table)
-        out.extend(_join_run_ons(text, before))
+        out.extend(join_run_ons(text, before))
         out.append(table)
         cursor = table.last + 1
         previous = table
-    out.extend(_join_run_ons(text, blocks[cursor:]))
+    out.extend(join_run_ons(text, blocks[cursor:]))
     return out
 
 
