@@ -73,15 +73,15 @@ def join_run_ons(text: str, blocks: list[tuple[int, int, int]]) -> list[tuple[in
 
 def _across_furniture(text: str, left: int, blocks: list[tuple[int, int, int]], k: int) -> int | None:
     """The index of the block in which the sentence that stops at ``left`` goes on, past the
-    blocks from ``k`` on that are a page's furniture (page_bridge: lines standing alone); None
-    when it does not, or goes on right in block ``k``."""
+    page's furniture from block ``k`` on (page_bridge); None when it does not, or goes on right
+    at the start of block ``k`` (page_break_inside joins that)."""
     limit = blocks[min(k + _FURNITURE_BLOCKS, len(blocks) - 1)][1]
     resumes = page_bridge(text, left, limit)
     if resumes is None or not text[blocks[k][0] : resumes].strip():
         return None
-    for m in range(k + 1, min(k + _FURNITURE_BLOCKS + 1, len(blocks))):
-        if blocks[m][0] <= resumes < blocks[m][1] and not text[blocks[m][0] : resumes].strip():
-            return m  # (a block opens where its first line does, a form feed and all)
+    for m in range(k, min(k + _FURNITURE_BLOCKS + 1, len(blocks))):
+        if blocks[m][0] <= resumes < blocks[m][1]:
+            return m  # a head may share its block with the line below it, pdftotext's grouping
     return None
 
 
