@@ -136,7 +136,14 @@ def test_a_sentence_goes_on_past_a_page_s_running_head_and_number(chunker_factor
     # A head on this page alone goes with the page's number; a foot (its number at its end)
     # before the form feed, and the sentence going on in the first line of the next page.
     # And a head right above the line the sentence goes on in, no blank line between.
-    for between in ("\n\n\fChapter 1: Introduction\n\n2\n\n", "\n\nPreamble 17\n\n\f", "\n\n2\n\n\fThe manual\n"):
+    # pdftotext -layout sets a head and its number far apart on one line.
+    layout = "\n\n\f" + "Chapter 3: Invoking the program" + " " * 60 + "10\n\n\n\n"
+    for between in (
+        "\n\n\fChapter 1: Introduction\n\n2\n\n",
+        "\n\nPreamble 17\n\n\f",
+        "\n\n2\n\n\fThe manual\n",
+        layout,
+    ):
         paged = (
             f"{long} If the file has no header of its own, the program may at{between}your option write one. {long}\n"
         )

@@ -453,6 +453,7 @@ def _lines_after(text: str, left: int, limit: int, most: int) -> list[tuple[str,
 
 
 def _furniture(text: str, line: str, numbered: bool) -> bool:
+    line = " ".join(line.split())  # pdftotext -layout sets a head and its number columns apart
     if len(line) > _FURNITURE_CHARS or line[-1] in ".!?;:,":
         return False
     return numbered or _PAGE_NUMBERED.fullmatch(line) is not None or line in _running_heads(text)
@@ -464,8 +465,8 @@ def _running_heads(text: str) -> frozenset[str]:
     feed): a running head or foot. Once per document: every form feed asks."""
     seen: collections.Counter[str] = collections.Counter()
     for feed in (m.start() for m in re.finditer("\f", text)):
-        after = [ln.strip() for ln in text[feed + 1 : feed + 1 + _EDGE_CHARS].split("\n")]
-        before = [ln.strip() for ln in text[max(0, feed - _EDGE_CHARS) : feed].split("\n")]
+        after = [" ".join(ln.split()) for ln in text[feed + 1 : feed + 1 + _EDGE_CHARS].split("\n")]
+        before = [" ".join(ln.split()) for ln in text[max(0, feed - _EDGE_CHARS) : feed].split("\n")]
         edge = [ln for ln in after if ln][:_FURNITURE_LINES] + [ln for ln in before if ln][-_FURNITURE_LINES:]
         seen.update(set(edge))
     return frozenset(line for line, count in seen.items() if count >= _FURNITURE_REPEATS)
