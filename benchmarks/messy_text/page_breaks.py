@@ -12,7 +12,7 @@ pdftotext's text, at most 400 characters apart. Every tool chunks the same text 
 budget with the same tokenizer; a case counts when one chunk holds both.
 
     V=benchmarks/messy_text/.venv/bin
-    $V/python benchmarks/messy_text/page_breaks.py [--repo CHECKOUT] [--budgets 128,200] [--lopdf 60]
+    $V/python benchmarks/messy_text/page_breaks.py [--repo CHECKOUT] [--budgets 128,200] [--lopdf 60] [--layout]
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ def arguments() -> argparse.Namespace:
     p.add_argument("--budgets", default="128,200")
     p.add_argument("--tools", default="parsegate,semchunk,chonkie,langchain")
     p.add_argument("--lopdf", type=int, default=0, help="also N web pages LibreOffice prints to PDF")
+    p.add_argument("--layout", action="store_true", help="pdftotext -layout (columns kept apart by spaces)")
     p.add_argument("--out", type=Path, default=None)
     return p.parse_args()
 
@@ -99,7 +100,8 @@ def main() -> None:
     total = files = 0
     with tempfile.TemporaryDirectory() as tmp:
         for path in pdfs(Path(tmp), args.lopdf):
-            done = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, check=False)
+            mode = ["-layout"] if args.layout else []
+            done = subprocess.run(["pdftotext", *mode, str(path), "-"], capture_output=True, check=False)
             text = done.stdout.decode("utf-8", "replace")
             pairs = cases(path, text)
             if not pairs:
