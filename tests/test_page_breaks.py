@@ -149,6 +149,13 @@ def test_a_sentence_goes_on_past_a_page_s_running_head_and_number(chunker_factor
         )
         parts = [doc.text[e.start : e.end] for e in text.parse(paged.encode(), "manual.txt").elements]
         assert len(parts) == 1 and "your option" in parts[0], between
+    # -layout puts the page number and the next head on two lines of one paragraph: that line
+    # break is no cut either.
+    number_then_head = "\n\n\n" + " " * 40 + "13\n\fChapter 3: The program" + " " * 30 + "CHAPTER 3\n\n\n"
+    paged = f"{long} If the file has no header of its own, the program may at{number_then_head}your option write one, or stop with an error. {long}\n"
+    sentence = paged.index("If the file has no header"), paged.index("or stop with an error.")
+    chunks = chunker_factory(tokenizer="words", max_tokens=40).chunk(text.parse(paged.encode(), "manual.txt"))
+    assert any(c.start <= sentence[0] and sentence[1] <= c.end for c in chunks)
 
 
 def test_body_text_between_the_halves_is_no_page_furniture() -> None:

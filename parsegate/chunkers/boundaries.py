@@ -87,17 +87,27 @@ def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
 def _inside_sentence(text: str, blanks: list[Cut]) -> list[bool]:
     """For each blank line, whether it falls inside a sentence (page_break_inside), or inside the
     page furniture a sentence goes on past (page_bridge: every blank line up to where it goes on)."""
+    return _page_gaps(text, blanks)[0]
+
+
+def _page_gaps(text: str, blanks: list[Cut]) -> tuple[list[bool], list[tuple[int, int]]]:
+    """_inside_sentence's answer, and the spans (from the sentence's stop to where it goes on)
+    that a page's furniture fills: no line break inside one is a cut either (pdftotext -layout
+    sets a page number and the next page's head on two lines of one paragraph)."""
     inside = [page_break_inside(text, cut.end, cut.start) for cut in blanks]
+    spans: list[tuple[int, int]] = []
     n = 0
     while n < len(blanks):
-        resumes = None if inside[n] else page_bridge(text, blanks[n].end, len(text))
+        # (also after a blank line that flows across already: "at" | "13" reads as a figure going on)
+        resumes = page_bridge(text, blanks[n].end, len(text))
         if resumes is None or resumes == blanks[n].start:
             n += 1
             continue
+        spans.append((blanks[n].end, resumes))
         while n < len(blanks) and blanks[n].start <= resumes:
             inside[n] = True
             n += 1
-    return inside
+    return inside, spans
 
 
 def _resumes(text: str, offset: int) -> int:
@@ -116,9 +126,13 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     hard-wrapped; then only those where the writer broke a line that had room left and did not
     break a sentence (lower case running on after no stop). A blank line inside a sentence is a
     page break in text taken from a PDF, never a boundary."""
-    cuts = [c for c in all_lines(text, start, end) if not _hangs(text, c)]
     blanks = blank_lines(text, start, end)
-    inside = _inside_sentence(text, blanks)
+    inside, furniture = _page_gaps(text, blanks)
+    cuts = [
+        c
+        for c in all_lines(text, start, end)
+        if not _hangs(text, c) and not any(left <= c.end and c.start <= resumes for left, resumes in furniture)
+    ]
     page_breaks = {_resumes(text, c.start) for c, broken in zip(blanks, inside, strict=True) if broken}
     ours = [not flows_across(text, c.end, c.start) and _resumes(text, c.start) not in page_breaks for c in cuts]
     if len(cuts) < 2:
