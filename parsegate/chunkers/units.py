@@ -18,7 +18,17 @@ from parsegate.chunkers.context import EMPTY, Context
 from parsegate.chunkers.kinds import CODE_KINDS, rule
 from parsegate.chunkers.sentences import sentence_spans
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
+from parsegate.parsers.model import (
+    CodeData,
+    Document,
+    Element,
+    ListData,
+    RowData,
+    TableData,
+    TurnData,
+    flows_across,
+    trim_span,
+)
 
 
 @dataclass
@@ -46,12 +56,36 @@ def leaf_units(doc: Document) -> list[Unit]:
     by_id = doc.by_id()
     lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
     lists: dict[str | None, Context] = {}  # an item's context is its list's: one per list
-    units = []
-    for el in doc.leaves():
+    units: list[Unit] = []
+    leaves = doc.leaves()
+    goes_on = False
+    for n, el in enumerate(leaves):
+        after = leaves[n + 1] if n + 1 < len(leaves) else None
         header = isinstance(el.data, RowData) and el.data.header
         glue = rule(el.kind).glue_next or el.id in lead_ins or header or _asks(doc, el)
-        units.append(_unit(doc, el, _context(doc, el, by_id, lists), glue))
+        if goes_on:  # the rest of the previous page's last sentence: one unit with it
+            units[-1].end, units[-1].glue_next = el.end, glue
+        else:
+            units.append(_unit(doc, el, _context(doc, el, by_id, lists), glue))
+        goes_on = _goes_on(doc, el, after)
     return units
+
+
+def _goes_on(doc: Document, el: Element, after: Element | None) -> bool:
+    """A paragraph (or a list item) the page cut mid-sentence, whose sentence goes on in the next
+    page's first paragraph: a PDF's element has one page (its box is on it), so the parser keeps the two
+    halves apart, and the chunker takes them as one unit, to be cut, if it must be, at a
+    sentence's end like any paragraph (the blank line between them is inside a sentence)."""
+    return (
+        after is not None
+        and el.kind in ("paragraph", "list_item")  # an item's text goes on as the page's first paragraph
+        and after.kind == "paragraph"
+        and el.page is not None
+        and after.page is not None
+        and after.page > el.page
+        and flows_across(doc.text, el.end, after.start)
+        and not doc.text[el.end : after.start].strip()
+    )
 
 
 def _lead_in(el: Element) -> str | None:

@@ -71,7 +71,8 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
         for line, isolated in edge[page.number]:
             half = int((line.x0 + line.x1) / 2 > page.width / 2) if isolated and page.width > page.height else 0
             by_text[_key(line.text)].add((page.number, half))
-            by_place[(round(line.top / 3), round(line.size))].add(page.number)
+            if isolated:  # every page's first line of body text stands at the same height too
+                by_place[(round(line.top / 3), round(line.size))].add(page.number)
     enough = max(2.0, min(3.0, 0.4 * len(pages)))
     out: set[Line] = set()
     for page in pages:
@@ -82,6 +83,9 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
                 small
                 and isolated
                 and len(line.text) <= 80
+                # found by its place alone: a head opens with a capital or a number, never with
+                # the lower-case rest of the sentence the page before left unfinished
+                and not line.text[:1].islower()
                 and len(by_place[(round(line.top / 3), round(line.size))]) >= max(3, 0.4 * len(pages))
             )
             if repeated or placed or (isolated and _folio(line, page) and not _table_cell(line, page)):

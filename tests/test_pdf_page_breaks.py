@@ -1,0 +1,77 @@
+"""A sentence a PDF's page cuts in two, read by parsegate's own PDF parser: its rest at the top
+of the next page is body text (not a running head), and one chunk holds the whole sentence.
+
+Pages printed without running heads (Chromium's, LibreOffice's) start their body at the same
+height on every page, so that height alone says nothing about furniture.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fpdf import FPDF
+
+from parsegate.parsers import pdf
+
+FILLER = (
+    "Each entry names an error code and the condition that raises it. "
+    "The code is stable across releases and safe to match on. "
+)
+CUT = "A synchronous read or close call was attempted on a directory handle which has ongoing asynchronous"
+REST = "operations."
+
+
+def _book(rest: str, questions: bool = False) -> bytes:
+    """Four pages, no running heads, each opening with body text at the same height (with
+    ``questions``, a line of its own set apart, as a FAQ's pages open); page 1 stops
+    mid-sentence, page 2 opens with the sentence's ``rest``, set apart from the heading under it."""
+    doc = FPDF(format="A4")
+    doc.set_auto_page_break(False)
+    doc.set_font("Helvetica", size=10)
+
+    def body(text: str) -> None:
+        doc.multi_cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+        doc.ln(5)
+
+    def heading(text: str) -> None:
+        doc.set_font("Helvetica", "B", 13)
+        doc.multi_cell(0, 7, text, new_x="LMARGIN", new_y="NEXT")
+        doc.set_font("Helvetica", size=10)
+        doc.ln(2)
+
+    for page in range(4):
+        doc.add_page()
+        doc.set_y(20)
+        body(rest if page == 1 else f"Question {page}: why does the call fail?" if questions else FILLER)
+        for n in range(3):
+            heading(f"ERR_CODE_{page}_{n}")
+            body(FILLER * 3)
+        if page == 0:
+            heading("ERR_DIR_CONCURRENT_OPERATION")
+            body(FILLER + CUT)
+    return bytes(doc.output())
+
+
+@pytest.mark.parametrize("questions", [False, True])
+def test_the_rest_of_a_sentence_atop_a_page_is_body_text_not_furniture(questions: bool) -> None:
+    doc = pdf.parse(_book(REST, questions), "errors.pdf")
+    furniture = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "furniture"]
+    assert REST not in furniture
+    rest = next(e for e in doc.elements if doc.text[e.start : e.end] == REST)
+    assert (rest.kind, rest.page) == ("paragraph", 2)
+
+
+def test_one_chunk_holds_a_sentence_a_page_cut_in_two(chunker_factory) -> None:
+    goes_on = f"{REST} {FILLER * 2}"
+    doc = pdf.parse(_book(goes_on), "errors.pdf")
+    cut = doc.text.index(CUT)
+    rest = doc.text.index(REST, cut)
+    assert doc.text[cut + len(CUT) : rest] == "\n\n"  # two paragraphs, one a page, nothing between
+    # 45 words: page 1's paragraph (40 words) fits, and with the next page's (45) would not; packed
+    # unit by unit, the chunk would end at the page break, in the middle of the sentence.
+    chunks = chunker_factory(tokenizer="words", max_tokens=45).chunk(doc)
+    whole = [c for c in chunks if c.start <= cut and rest + len(REST) <= c.end]
+    assert len(whole) == 1
+    assert whole[0].pages == [1, 2]
+    # The cuts around it fall where sentences end.
+    assert whole[0].text[0].isupper() and doc.text[: whole[0].start].rstrip().endswith(".")
+    assert whole[0].text.rstrip().endswith(".")
