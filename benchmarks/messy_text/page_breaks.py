@@ -6,13 +6,21 @@ pdftotext puts a form feed where a page ends and, around it, the pages' running 
 numbers, each a paragraph of its own; a sentence the page left unfinished goes on after them.
 The truth comes from another engine: PDFium's text of each page (pypdfium2). A case is a page
 whose last line of text (page numbers left out) ends no sentence and whose next page's first
-line of body text (short lines that open no lower-case sentence left out) starts in lower case;
+line of body text (short lines that open no lower-case sentence left out) starts in lower case,
+both halves words of prose (no code, index entry, table cell or hyphen-broken word);
 its evidence is the last four words before the break and the first four after it, found once in
 pdftotext's text, at most 400 characters apart. Every tool chunks the same text at the same
 budget with the same tokenizer; a case counts when one chunk holds both.
 
+With --own-pdf parsegate reads each PDF itself (its reading order, running heads and page
+numbers set aside as furniture), while the peers chunk PDFium's text layer, pages joined by a
+line break as a page loop writes them: the cases are those found once in that text layer, and
+a case whose halves parsegate's own text does not hold (lost, or read out of order) counts
+against it.
+
     V=benchmarks/messy_text/.venv/bin
-    $V/python benchmarks/messy_text/page_breaks.py [--repo CHECKOUT] [--budgets 128,200] [--lopdf 60] [--layout]
+    $V/python benchmarks/messy_text/page_breaks.py [--repo CHECKOUT] [--budgets 128,200] [--lopdf 60]
+        [--layout | --own-pdf]
 """
 
 from __future__ import annotations
@@ -25,10 +33,15 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 _TAIL_WORDS = 4
 _REACH = 400  # characters between the two halves in pdftotext's text: furniture, not a page
+# Words of prose (letters only), a comma after one, a stop after the last: no listing, index
+# entry, table cell, word PDFium broke at a hyphen ("\ufffe") or running foot with its page number
+# glued on ("The HarfBuzz libraries262"), which are no sentence going on.
+_PROSE = re.compile(r"[A-Za-z][A-Za-z'’-]*,?( [A-Za-z][A-Za-z'’-]*,?)*[.;:]?")
 
 
 def arguments() -> argparse.Namespace:
@@ -38,6 +51,18 @@ def arguments() -> argparse.Namespace:
     p.add_argument("--tools", default="parsegate,semchunk,chonkie,langchain")
     p.add_argument("--lopdf", type=int, default=0, help="also N web pages LibreOffice prints to PDF")
     p.add_argument("--layout", action="store_true", help="pdftotext -layout (columns kept apart by spaces)")
+    p.add_argument(
+        "--own-pdf",
+        action="store_true",
+        help="parsegate parses the PDF itself (reading order, furniture dropped); the peers chunk PDFium's text layer",
+    )
+    p.add_argument(
+        "--pdfs",
+        type=Path,
+        default=None,
+        help="collect the PDFs into this folder once and read them from it after (LibreOffice's output "
+        "moves a little from run to run, and a second soffice running at the same time fails some files)",
+    )
     p.add_argument("--out", type=Path, default=None)
     return p.parse_args()
 
@@ -52,18 +77,26 @@ def pdfs(into: Path, lopdf: int) -> list[Path]:
     return sorted(into.glob("*.pdf"))
 
 
+def kept_pdfs(folder: Path, lopdf: int) -> list[Path]:
+    if not any(folder.glob("*.pdf")):
+        folder.mkdir(parents=True, exist_ok=True)
+        pdfs(folder, lopdf)
+    return sorted(folder.glob("*.pdf"))
+
+
 def lines_of(page: str) -> list[str]:
     return [ln.strip() for ln in page.replace("\r\n", "\n").split("\n") if ln.strip()]
 
 
-def cases(path: Path, text: str) -> list[tuple[int, int]]:
-    """(start, end) in pdftotext's ``text`` of each sentence half-pair around a page break."""
+def halves(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """PDFium's text of each page, and (last words before, first words after) of each sentence
+    that runs across a page break, by PDFium's reading of the pages."""
     import pypdfium2 as pdfium
 
     try:
         pages = [page.get_textpage().get_text_range() for page in pdfium.PdfDocument(str(path))]
     except Exception:  # a PDF PDFium cannot read has no truth here
-        return []
+        return [], []
     found = []
     for before, after in itertools.pairwise(pages):
         above, below = lines_of(before), lines_of(after)
@@ -75,13 +108,49 @@ def cases(path: Path, text: str) -> list[tuple[int, int]]:
             continue
         tail = " ".join(above[-1].split()[-_TAIL_WORDS:])
         head = " ".join(below[0].split()[:_TAIL_WORDS])
-        at = text.find(tail)
-        if at < 0 or text.find(tail, at + 1) >= 0:
-            continue  # not found, or not once
-        goes_on = text.find(head, at + len(tail))
+        if _PROSE.fullmatch(tail) and _PROSE.fullmatch(head):
+            found.append((tail, head))
+    return pages, found
+
+
+def located(text: str, tail: str, head: str) -> tuple[int, int] | None:
+    """Where both halves stand in ``text``: the tail found once, the head after it within reach."""
+    at = text.find(tail)
+    if at < 0 or text.find(tail, at + 1) >= 0:
+        return None  # not found, or not once
+    goes_on = text.find(head, at + len(tail))
+    return (at, goes_on + len(head)) if 0 <= goes_on - at <= _REACH else None
+
+
+def found_anywhere(text: str, tail: str, head: str) -> tuple[int, int] | None:
+    """Like located, in parsegate's own text of the PDF: the tail may stand more than once (the
+    first the head follows counts), and table cells' rules and line breaks are left out of the
+    comparison ("| init_str_ptr | number of" holds "init_str_ptr number of")."""
+    squeezed, at_ = _squeezed(text)
+    tail, head = _squeezed(tail)[0], _squeezed(head)[0]
+    at = squeezed.find(tail)
+    while at >= 0:
+        goes_on = squeezed.find(head, at + len(tail))
         if 0 <= goes_on - at <= _REACH:
-            found.append((at, goes_on + len(head)))
-    return found
+            return at_[at], at_[goes_on + len(head) - 1] + 1
+        at = squeezed.find(tail, at + 1)
+    return None
+
+
+def _squeezed(text: str) -> tuple[str, list[int]]:
+    """``text`` without table rules, each run of whitespace one space; where each char came from."""
+    chars: list[str] = []
+    where: list[int] = []
+    for n, ch in enumerate(text):
+        if ch == "|" or (ch.isspace() and chars and chars[-1] == " "):
+            continue
+        chars.append(" " if ch.isspace() else ch)
+        where.append(n)
+    return "".join(chars), where
+
+
+def whole(pieces: list[Any], span: tuple[int, int] | None) -> bool:
+    return span is not None and any(p.start <= span[0] and span[1] <= p.end for p in pieces)
 
 
 def main() -> None:
@@ -90,36 +159,58 @@ def main() -> None:
     sys.path.insert(1, str(HERE))
     import mt_tools
 
+    from parsegate.parsers import pdf as pdf_parser
     from parsegate.parsers import text as text_parser
 
     tok = mt_tools.load_tokenizer()
     budgets = [int(b) for b in args.budgets.split(",")]
     tools = args.tools.split(",")
     runs = {(t, b): mt_tools.TOOLS[t](b, tok) for t in tools for b in budgets}
-    whole = {f"{t}@{b}": 0 for t, b in runs}
-    total = files = 0
+    kept = {f"{t}@{b}": 0 for t, b in runs}
+    total = files = unfound = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for path in pdfs(Path(tmp), args.lopdf):
-            mode = ["-layout"] if args.layout else []
-            done = subprocess.run(["pdftotext", *mode, str(path), "-"], capture_output=True, check=False)
-            text = done.stdout.decode("utf-8", "replace")
-            pairs = cases(path, text)
+        for path in kept_pdfs(args.pdfs, args.lopdf) if args.pdfs else pdfs(Path(tmp), args.lopdf):
+            pages, pairs = halves(path)
+            text = raw_text(path, pages, args)
+            found = [(pair, span) for pair in pairs if (span := located(text, *pair)) is not None]
+            pairs, spans = [pair for pair, _ in found], [span for _, span in found]
             if not pairs:
                 continue
             files += 1
             total += len(pairs)
             name = path.stem + ".txt"
             doc = mt_tools.Doc(file=name, path=path, text=text, parsed=text_parser.parse(text.encode(), name))
+            if args.own_pdf:  # parsegate reads the PDF itself; the peers chunk PDFium's text layer
+                own = pdf_parser.parse(path.read_bytes(), path.name)
+                own_spans = [found_anywhere(own.text, *pair) for pair in pairs]
+                unfound += own_spans.count(None)
             for (tool, budget), run in runs.items():
-                pieces = run(doc)
-                whole[f"{tool}@{budget}"] += sum(any(p.start <= s and e <= p.end for p in pieces) for s, e in pairs)
+                if args.own_pdf and tool == "parsegate":
+                    pieces = run(mt_tools.Doc(file=path.name, path=path, text=own.text, parsed=own))
+                    kept[f"{tool}@{budget}"] += sum(whole(pieces, span) for span in own_spans)
+                else:
+                    pieces = run(doc)
+                    kept[f"{tool}@{budget}"] += sum(whole(pieces, span) for span in spans)
     print(f"{total} sentences across a page break in {files} PDFs; held whole in one chunk:")
-    for key, count in whole.items():
+    for key, count in kept.items():
         print(f"  {key:16} {count:5}  {count / max(total, 1):.3f}")
+    if args.own_pdf:
+        print(f"  ({unfound} of them not found in parsegate's own text of the PDF: counted as not whole)")
     if args.out:
         commit = subprocess.run(["git", "-C", str(args.repo), "rev-parse", "HEAD"], capture_output=True, text=True)
         report = {"command": " ".join(sys.argv), "repo_commit": commit.stdout.strip(), "cases": total}
-        args.out.write_text(json.dumps({**report, "files": files, "whole": whole}, indent=1) + "\n")
+        extra = {"not_found_in_parsegate_pdf_text": unfound} if args.own_pdf else {}
+        args.out.write_text(json.dumps({**report, "files": files, **extra, "whole": kept}, indent=1) + "\n")
+
+
+def raw_text(path: Path, pages: list[str], args: argparse.Namespace) -> str:
+    """The text the peers (and, but with --own-pdf, parsegate) chunk: pdftotext's, or with
+    --own-pdf PDFium's text layer, its pages joined by a line break as a page loop writes them."""
+    if args.own_pdf:
+        return "\n".join(pages)
+    mode = ["-layout"] if args.layout else []
+    done = subprocess.run(["pdftotext", *mode, str(path), "-"], capture_output=True, check=False)
+    return done.stdout.decode("utf-8", "replace")
 
 
 if __name__ == "__main__":
