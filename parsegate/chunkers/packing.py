@@ -53,6 +53,11 @@ class Packer:
             room = self._rooms[key] = self._content(reserve) - self.builder.tokens(prefix)
         return room
 
+    def least_room(self) -> int:
+        """A room no chunk has less of: a prefix never costs more than the builder's cap. A unit
+        that fits in it needs no room looked up (a key and a prefix per unit, most of them small)."""
+        return self._content(reserve=True) - self.builder.cap
+
     def _content(self, reserve: bool) -> int:
         """Content tokens of any chunk (less the quarter --overlap keeps free, if ``reserve``)."""
         content = self.opts.max_tokens - self.specials
