@@ -29,7 +29,7 @@ LINE_FORMATS = frozenset({"markdown", "text", "code"})
 _SAMPLE_EVERY = 32  # one chunk in this many (and at least one per document) is measured for real
 
 
-@dataclass
+@dataclass(slots=True)
 class Draft:
     start: int
     end: int

@@ -21,7 +21,7 @@ from parsegate.chunkers.tokens import SpanIndex
 from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
 
 
-@dataclass
+@dataclass(slots=True)  # thousands per document, their fields read over and over while packing
 class Unit:
     start: int
     end: int
