@@ -21,6 +21,7 @@ from typing import Protocol
 
 _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
 _WORD = re.compile(r"\S+")
+_PLAIN_SPACE = " \t\n\r"  # (whitespace no normalizer deletes)
 
 
 class SpanIndex(Protocol):
@@ -212,6 +213,12 @@ def _balanced(token_starts: list[int], start: int, limit: int) -> list[int]:
 def _splits(ch: str) -> bool:
     """Does a BERT-style pre-tokenizer always split next to this character? Not next to a
     control or format character: the normalizer deletes those, joining their neighbours."""
+    # The two answers nearly every offset asked about gets (a chunk ends before a line break,
+    # after a letter), before the general rule below, which they agree with.
+    if ch in _PLAIN_SPACE:
+        return True
+    if ch.isascii() and ch.isalnum():
+        return False
     category = unicodedata.category(ch)
     if category in ("Cc", "Cf", "Co", "Cn") and ch not in "\t\n\r":
         return False
@@ -227,7 +234,7 @@ def _splits(ch: str) -> bool:
 
 def is_cjk(ch: str) -> bool:
     code = ord(ch)
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+    return code >= _CJK_FROM and any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 # The ranges BERT's normalizer puts spaces around (``_is_chinese_char``).
@@ -241,3 +248,4 @@ _CJK_RANGES = (
     (0xF900, 0xFAFF),
     (0x2F800, 0x2FA1F),
 )
+_CJK_FROM = min(lo for lo, _ in _CJK_RANGES)
