@@ -14,8 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from parsegate.parsers import markdown
-from parsegate.parsers.markdown_pyromark import _line_starts
-from parsegate.parsers.model import Document, line_starts
+from parsegate.parsers.model import Document, byte_line_starts, line_starts
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # Line ends and the separators str.splitlines also splits at (\v, \f, \x1c-\x1e, NEL, LS, PS).
@@ -25,14 +24,22 @@ _PIECES = ["a", "é", " ", "\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x85", "\u20
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
 def test_byte_line_starts_are_the_line_ends_of_commonmark(pieces: list[str]) -> None:
     src = "".join(pieces).encode()
-    assert _line_starts(src) == [0, *(m.end() for m in _LINE_END.finditer(src))]
+    assert byte_line_starts(src) == [0, *(m.end() for m in _LINE_END.finditer(src))]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_line_starts_of_ascii_text_from_bytes_are_those_of_the_definition(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert line_starts(text) == [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", text))]
+    ascii_text = "".join(p for p in pieces if p.isascii())
+    assert line_starts(ascii_text) == [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", ascii_text))]
 
 
 def test_byte_line_starts_at_the_edges() -> None:
-    assert _line_starts(b"") == [0]
-    assert _line_starts(b"a") == [0]  # a last line without a line end starts nothing after it
-    assert _line_starts(b"a\r\nb\rc\n") == [0, 3, 5, 7]
-    assert _line_starts("a\x85b\x0cc\u2028\n".encode()) == [0, 10]  # not line ends in Markdown
+    assert byte_line_starts(b"") == [0]
+    assert byte_line_starts(b"a") == [0]  # a last line without a line end starts nothing after it
+    assert byte_line_starts(b"a\r\nb\rc\n") == [0, 3, 5, 7]
+    assert byte_line_starts("a\x85b\x0cc\u2028\n".encode()) == [0, 10]  # not line ends in Markdown
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))

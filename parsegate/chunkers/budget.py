@@ -26,7 +26,7 @@ from typing import Protocol
 import orjson
 from tokenizers import Tokenizer
 
-from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, WordPieceIndex, blocks
+from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
 from parsegate.chunkers.wordpieces import WordPieces
 
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
@@ -159,8 +159,7 @@ class HFCounter:
 
     def index(self, text: str) -> SpanIndex:
         if self.words is not None and self.words.usable(text):
-            starts, cumulative = self.words.split(text)
-            return WordPieceIndex(text, starts, cumulative, lambda a, b: self._token_starts(text, a, b))
+            return self.words.index(text, lambda a, b: self._token_starts(text, a, b))
         return self._offsets(text)
 
     def _token_starts(self, text: str, start: int, end: int) -> list[int]:
@@ -201,10 +200,9 @@ class HFCounter:
             probe = probe.replace(special, " ")
         if not words.usable(probe):
             return None
-        starts, cumulative = words.split(probe)
         index = self._offsets(probe)
         cuts = [i for i in range(len(probe) + 1) if index.exact(i)]
-        by_words = WordPieceIndex(probe, starts, cumulative, lambda a, b: [])
+        by_words = words.index(probe, lambda a, b: [])
         spans = list(zip(cuts, cuts[5:], strict=False)) + [(0, c) for c in cuts[1::5]]
         agree = all(by_words.count(a, b) == index.count(a, b) for a, b in spans)
         direct = [len(e.ids) for e in self.tokenizer.encode_batch_fast([probe], add_special_tokens=False)]

@@ -66,6 +66,7 @@ class Chunk:
 # What json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False) builds on
 # every call, built once (one digest per chunk).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_json_string = json.encoder.encode_basestring  # how _ENCODER writes a string (ensure_ascii=False)
 
 
 def _digest(payload: object, length: int) -> str:
@@ -80,4 +81,7 @@ def chunk_set_id(config: dict[str, Any]) -> str:
 
 def chunk_id(chunk_set: str, doc_id: str, doc_version: str, start: int, end: int) -> str:
     """Same source span of the same document version under the same config → same id."""
-    return "ch-" + _digest([chunk_set, doc_id, doc_version, start, end], 32)
+    # _digest([chunk_set, doc_id, doc_version, start, end], 32), its JSON written out: the same
+    # bytes (a string as the encoder writes it, an int as its digits) in a third of the time.
+    raw = f"[{_json_string(chunk_set)},{_json_string(doc_id)},{_json_string(doc_version)},{start:d},{end:d}]"
+    return "ch-" + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]

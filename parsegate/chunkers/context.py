@@ -26,7 +26,7 @@ _MIN_PART = 2  # tokens: a cut item shorter than this is left out instead
 _WORD_END = re.compile(r"\S+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Context:
     """What a chunk that starts with a unit needs to be read: typed, one field per kind of
     context, so that each can be given its own priority."""

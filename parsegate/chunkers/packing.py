@@ -53,6 +53,11 @@ class Packer:
             room = self._rooms[key] = self._content(reserve) - self.builder.tokens(prefix)
         return room
 
+    def least_room(self) -> int:
+        """A room no chunk has less of: a prefix never costs more than the builder's cap. A unit
+        that fits in it needs no room looked up (a key and a prefix per unit, most of them small)."""
+        return self._content(reserve=True) - self.builder.cap
+
     def _content(self, reserve: bool) -> int:
         """Content tokens of any chunk (less the quarter --overlap keeps free, if ``reserve``)."""
         content = self.opts.max_tokens - self.specials
@@ -96,7 +101,7 @@ class Packer:
 
     def pack_run(self, run: list[Unit]) -> list[list[Unit]]:
         chunks: list[list[Unit]] = []
-        stretch_ends: list[list[int]] = []
+        stretch_ends: dict[Level, list[int]] = {}  # by level, built as _cut asks (see _stretch_ends)
         prose = all(u.kind not in CODE_KINDS for u in run)
         i = 0
         while i < len(run):
@@ -104,7 +109,6 @@ class Packer:
             if reach == len(run):
                 chunks.append(run[i:])
                 break
-            stretch_ends = stretch_ends or _stretch_ends(run)
             cut = self._cut(run, i, reach, stretch_ends, room)
             chunks.append(run[i:cut])
             i = cut
@@ -149,7 +153,7 @@ class Packer:
             j += 1
         return j
 
-    def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: list[list[int]], room: int) -> int:
+    def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: dict[Level, list[int]], room: int) -> int:
         """Where the chunk from ``i`` ends (exclusive): the strongest boundary in reach that does
         not leave a glued unit behind, and among those the one that makes the stretch even."""
         allowed = [
@@ -166,7 +170,10 @@ class Packer:
         if strongest == Level.LINE:
             candidates = [k for k in candidates if not self._after_label(run, k)] or candidates
         # The stretch to even out ends at the next boundary stronger than the one chosen.
-        end = stretch_ends[strongest][reach]
+        ends = stretch_ends.get(strongest)
+        if ends is None:
+            ends = stretch_ends[strongest] = _stretch_ends(run, strongest)
+        end = ends[reach]
         total = self.index.count(run[i].start, run[end - 1].end)
         target = total / -(-total // room)
         return min(candidates, key=lambda k: (abs(self.index.count(run[i].start, run[k - 1].end) - target), -k))
@@ -353,16 +360,13 @@ class _CodeContext:
         return self.packer.builder.tokens(line)
 
 
-def _stretch_ends(run: list[Unit]) -> list[list[int]]:
-    """``ends[level][i]``: the first unit from ``i`` on whose boundary is stronger than ``level``
-    (or the run's length)."""
+def _stretch_ends(run: list[Unit], level: Level) -> list[int]:
+    """``ends[i]``: the first unit from ``i`` on whose boundary is stronger than ``level`` (or the
+    run's length). Built for the levels a run's cuts are made at (one or two of the ten, as a rule)."""
     n = len(run)
-    ends = []
-    for level in Level:
-        row = [n] * (n + 1)
-        for k in range(n - 1, -1, -1):
-            row[k] = k if run[k].level < level else row[k + 1]
-        ends.append(row)
+    ends = [n] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        ends[k] = k if run[k].level < level else ends[k + 1]
     return ends
 
 
@@ -397,6 +401,8 @@ def _common_symbol(symbols: set[str]) -> str | None:
 
 
 def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    if a == b:  # most often the same tuple: the units of one section share their path
+        return a
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1

@@ -29,7 +29,7 @@ LINE_FORMATS = frozenset({"markdown", "text", "code"})
 _SAMPLE_EVERY = 32  # one chunk in this many (and at least one per document) is measured for real
 
 
-@dataclass
+@dataclass(slots=True)
 class Draft:
     start: int
     end: int
@@ -185,6 +185,8 @@ def finalize(
 
 
 def _provenance(doc: Document) -> tuple[list[int], list[Element]]:
+    if all(e.page is None for e in doc.elements):
+        return [], []  # no pages (every text format): no leaves to list
     located = sorted((e for e in doc.leaves() if e.page is not None), key=lambda e: e.start)
     return [e.start for e in located], located
 

@@ -15,11 +15,13 @@ import bisect
 import re
 import unicodedata
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import Protocol
 
 _BLOCK = 16_384  # characters per piece of the one pass (cut at line ends), encoded in parallel
 _WORD = re.compile(r"\S+")
+_PLAIN_SPACE = " \t\n\r"  # (whitespace no normalizer deletes)
 
 
 class SpanIndex(Protocol):
@@ -68,19 +70,32 @@ class OffsetIndex:
 class WordPieceIndex:
     """The same counts for a WordPiece tokenizer over BERT's pre-tokenizer, without running the
     tokenizer over the document: a WordPiece count depends on the pre-token (word) alone, so the
-    document is split into pre-tokens by a regular expression that mirrors BERT's, and each
-    distinct word is counted once (wordpieces.py caches them across documents). Prefix sums
-    over the words give every span's count."""
+    document is split into words by a regular expression that mirrors BERT's, and each distinct
+    word is counted once (wordpieces.py caches them across documents). A token never spans a
+    space: prefix sums over the runs of non-space characters give the count of a span whose ends
+    fall between runs (every span the chunker asks about, as a rule); an end inside a run takes
+    that run's words one by one."""
 
-    def __init__(self, text: str, starts: list[int], cumulative: list[int], offsets: OffsetsOf) -> None:
+    def __init__(
+        self, text: str, starts: list[int], ends: list[int], cumulative: list[int], words: WordsOf, offsets: OffsetsOf
+    ) -> None:
         self.text = text
-        self.starts = starts
-        self.cumulative = cumulative  # tokens before each word; one more entry at the end
+        self.starts = starts  # of each run
+        self.ends = ends
+        self.cumulative = cumulative  # tokens before each run; one more entry at the end
+        self.words = words
         self.offsets = offsets
+        self._runs: dict[int, tuple[list[int], list[int]]] = {}  # run → its words' starts and tokens
 
     def count(self, start: int, end: int) -> int:
-        cum = self.cumulative
-        return cum[bisect.bisect_left(self.starts, end)] - cum[bisect.bisect_left(self.starts, start)]
+        starts, ends, cum = self.starts, self.ends, self.cumulative
+        first, stop = bisect_left(starts, start), bisect_left(starts, end)
+        n = cum[stop] - cum[first]  # the runs that start in the span
+        if first and start < ends[first - 1]:  # the span starts inside a run: its words from there
+            n += self._tokens_from(first - 1, start)
+        if stop and end < ends[stop - 1]:  # the span ends inside a run: not its words from there
+            n -= self._tokens_from(stop - 1, end)
+        return n
 
     def exact(self, offset: int) -> bool:
         text = self.text
@@ -89,24 +104,48 @@ class WordPieceIndex:
     def windows(self, start: int, end: int, limit: int) -> list[int]:
         """Between words where they fit; inside a word only when it alone is over the limit
         (then from the tokenizer's own offsets for that stretch)."""
-        lo, hi = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
-        cum = self.cumulative
-        if any(cum[i + 1] - cum[i] > limit for i in range(lo, hi)):
+        starts, counts = self._words_in(start, end)
+        if any(n > limit for n in counts):
             return _balanced(self.offsets(start, end), start, limit)
-        total = cum[hi] - cum[lo]
+        total = sum(counts)
         target = -(-total // -(-total // max(1, limit)))
         cuts: list[int] = []
         held = 0
-        for i in range(lo, hi):
-            n = cum[i + 1] - cum[i]
-            if held and (held + n > limit or held >= target) and self.starts[i] > start:
-                cuts.append(self.starts[i])
+        for word_start, n in zip(starts, counts, strict=True):
+            if held and (held + n > limit or held >= target) and word_start > start:
+                cuts.append(word_start)
                 held = 0
             held += n
         return cuts
 
+    def _run_words(self, run: int) -> tuple[list[int], list[int]]:
+        """Starts (in the text) and tokens of one run's words."""
+        found = self._runs.get(run)
+        if found is None:
+            base = self.starts[run]
+            starts, counts = self.words(self.text[base : self.ends[run]])
+            found = self._runs[run] = ([base + s for s in starts], counts)
+        return found
+
+    def _tokens_from(self, run: int, offset: int) -> int:
+        """Tokens of the words of a run that start at or after ``offset``."""
+        starts, counts = self._run_words(run)
+        return sum(counts[bisect_left(starts, offset) :])
+
+    def _words_in(self, start: int, end: int) -> tuple[list[int], list[int]]:
+        """Starts and tokens of the words that start in [start, end)."""
+        starts: list[int] = []
+        counts: list[int] = []
+        for run in range(max(0, bisect_right(self.starts, start) - 1), bisect_left(self.starts, end)):
+            for word_start, n in zip(*self._run_words(run), strict=True):
+                if start <= word_start < end:
+                    starts.append(word_start)
+                    counts.append(n)
+        return starts, counts
+
 
 OffsetsOf = Callable[[int, int], list[int]]
+WordsOf = Callable[[str], tuple[list[int], list[int]]]  # a run → its words' starts (in it) and tokens
 
 
 class CharIndex:
@@ -174,6 +213,12 @@ def _balanced(token_starts: list[int], start: int, limit: int) -> list[int]:
 def _splits(ch: str) -> bool:
     """Does a BERT-style pre-tokenizer always split next to this character? Not next to a
     control or format character: the normalizer deletes those, joining their neighbours."""
+    # The two answers nearly every offset asked about gets (a chunk ends before a line break,
+    # after a letter), before the general rule below, which they agree with.
+    if ch in _PLAIN_SPACE:
+        return True
+    if ch.isascii() and ch.isalnum():
+        return False
     category = unicodedata.category(ch)
     if category in ("Cc", "Cf", "Co", "Cn") and ch not in "\t\n\r":
         return False
@@ -189,7 +234,7 @@ def _splits(ch: str) -> bool:
 
 def is_cjk(ch: str) -> bool:
     code = ord(ch)
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+    return code >= _CJK_FROM and any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 # The ranges BERT's normalizer puts spaces around (``_is_chinese_char``).
@@ -203,3 +248,4 @@ _CJK_RANGES = (
     (0xF900, 0xFAFF),
     (0x2F800, 0x2FA1F),
 )
+_CJK_FROM = min(lo for lo, _ in _CJK_RANGES)

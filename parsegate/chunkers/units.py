@@ -31,7 +31,7 @@ from parsegate.parsers.model import (
 )
 
 
-@dataclass
+@dataclass(slots=True)  # thousands per document, their fields read over and over while packing
 class Unit:
     start: int
     end: int
@@ -100,16 +100,24 @@ def _asks(doc: Document, el: Element) -> bool:
     return el.kind == "turn" and doc.text[el.start : el.end].rstrip().endswith("?")
 
 
-def fit_units(doc: Document, units: list[Unit], index: SpanIndex, room: Room, whole: Room | None = None) -> list[Unit]:
+def fit_units(
+    doc: Document,
+    units: list[Unit],
+    index: SpanIndex,
+    room: Room,
+    whole: Room | None = None,
+    least: int = 0,
+) -> list[Unit]:
     """Split every unit that is alone over budget; leave the others whole. ``whole`` is the
     room within which a unit stays whole (default ``room``; the packer's bare room lets a
-    paragraph's breadcrumb give way to it); a unit over it is split to ``room``."""
+    paragraph's breadcrumb give way to it); a unit over it is split to ``room``. ``least`` is a
+    room every unit has at least (Packer.least_room): a unit within it fits without asking."""
     out: list[Unit] = []
     chain: Unit | None = None  # the first of the headings and lead-ins right above this unit
     for unit in units:
         tokens = index.count(unit.start, unit.end)
         above, chain = chain, (chain or unit) if unit.glue_next else None
-        if tokens <= room(unit) or (whole is not None and _whole_with(index, unit, above, whole)):
+        if tokens <= least or tokens <= room(unit) or (whole is not None and _whole_with(index, unit, above, whole)):
             out.append(unit)
             continue
         # A whole definition is worth more than the imports and constants it uses: drop those

@@ -17,46 +17,81 @@ import re
 import unicodedata
 from typing import Any
 
-from parsegate.chunkers.tokens import is_cjk
+from parsegate.chunkers.tokens import OffsetsOf, WordPieceIndex, is_cjk
 
 # BERT's punctuation in ASCII (33-47, 58-64, 91-96, 123-126); beyond ASCII, category P*.
 _ASCII_PUNCTUATION = r"!-/:-@\[-`{-~"
-_ASCII_WORDS = re.compile(rf"[^\s{_ASCII_PUNCTUATION}]+|[{_ASCII_PUNCTUATION}]")
+# One group around the whole word: findall gives the words, split the words and the gaps between.
+_ASCII_WORDS = re.compile(rf"([^\s{_ASCII_PUNCTUATION}]+|[{_ASCII_PUNCTUATION}])")
 _MAX_PATTERNS = 256
 # Control characters that Python's regex calls whitespace but BERT's normalizer deletes, so that
 # they join their neighbours into one word instead of separating them. (Every other control or
 # format character is deleted too, but the regex already keeps it inside its word.)
 _JOINING_SPACE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
-_MAX_CACHED = 400_000  # distinct words remembered; the cache starts over past this
+_MAX_CACHED = 400_000  # distinct words (and runs) remembered; a cache starts over past this
+_SPACES = re.compile(r"(\s+)")  # what str.split() splits at, kept
 
 
 class WordPieces:
+    """Counts by runs of non-space characters ("foo.bar(x)," is one run of six words): a token never
+    spans a space, so a run's count is the sum of its words', and a text's the sum of its runs'.
+    Runs repeat as words do, and a text has fewer runs than words: both are remembered."""
+
     def __init__(self, tokenizer: Any, special_strings: list[str]) -> None:
         self.tokenizer = tokenizer
         self.special_strings = [s for s in special_strings if s]
-        self.cache: dict[str, int] = {}
+        self.cache: dict[str, int] = {}  # word → tokens
+        self.runs: dict[str, int] = {}  # run → tokens (the sum of its words')
         self.patterns: dict[str, re.Pattern[str]] = {}
 
     def usable(self, text: str) -> bool:
         """Can this text be counted word by word?"""
         return not _JOINING_SPACE.search(text) and not any(s in text for s in self.special_strings)
 
-    def split(self, text: str) -> tuple[list[int], list[int]]:
-        """Word starts, and tokens before each word (one more entry: the text's total)."""
-        starts: list[int] = []
-        words: list[str] = []
-        for match in self._pattern(text).finditer(text):
-            starts.append(match.start())
-            words.append(match.group())
+    def index(self, text: str, offsets: OffsetsOf) -> WordPieceIndex:
+        """The one pass over a document (``offsets``: the tokenizer's own token starts in a span,
+        for a word alone over a window's limit)."""
+        return WordPieceIndex(text, *self.split(text), self.words, offsets)
+
+    def split(self, text: str) -> tuple[list[int], list[int], list[int]]:
+        """Starts and ends of the text's runs, and tokens before each run (one more entry: the
+        text's total)."""
+        # [run, space, run, …, run], the first and last run empty where the text starts or ends
+        # with a space: runs and offsets come out of C loops, no Python code per run or word.
+        parts = _SPACES.split(text)
+        runs = parts[::2]
+        offsets = list(itertools.accumulate(map(len, parts), initial=0))  # where each part starts
+        self._learn_runs(runs)
+        counts = self.runs
+        return offsets[:-1:2], offsets[1::2], list(itertools.accumulate(map(counts.__getitem__, runs), initial=0))
+
+    def words(self, run: str) -> tuple[list[int], list[int]]:
+        """Starts of a run's words (in the run), and their tokens."""
+        parts = self._pattern(run).split(run)  # [gap, word, gap, …, gap], the gaps empty
+        words = parts[1::2]
         self._learn(words)
         cache = self.cache
-        return starts, list(itertools.accumulate(map(cache.__getitem__, words), initial=0))
+        return list(itertools.accumulate(map(len, parts), initial=0))[1:-1:2], [cache[w] for w in words]
 
     def count(self, texts: list[str]) -> list[int]:
-        split = [self._pattern(t).findall(t) for t in texts]
+        split = [t.split() for t in texts]
+        self._learn_runs([run for runs in split for run in runs])
+        counts = self.runs
+        return [sum(map(counts.__getitem__, runs)) for runs in split]
+
+    def _learn_runs(self, runs: list[str]) -> None:
+        missing = list(set(runs).difference(self.runs))
+        if not missing:
+            return
+        if len(self.runs) + len(missing) > _MAX_CACHED:
+            self.runs.clear()  # starting over: every run of this text is looked up next
+            missing = list(set(runs))
+        # One pattern for them all: it splits a run as any pattern made for a text holding it would.
+        pattern = self._pattern(" ".join(missing))
+        split = [pattern.findall(run) for run in missing]
         self._learn([w for words in split for w in words])
         cache = self.cache
-        return [sum(map(cache.__getitem__, words)) for words in split]
+        self.runs.update(zip(missing, (sum(map(cache.__getitem__, words)) for words in split), strict=True))
 
     def _pattern(self, text: str) -> re.Pattern[str]:
         """The word pattern for this text: ASCII punctuation, plus the punctuation marks and CJK
@@ -72,7 +107,7 @@ class WordPieces:
             if len(self.patterns) >= _MAX_PATTERNS:
                 self.patterns.clear()
             marks = _ASCII_PUNCTUATION + re.escape(own)
-            pattern = self.patterns[own] = re.compile(rf"[^\s{marks}]+|[{marks}]")
+            pattern = self.patterns[own] = re.compile(rf"([^\s{marks}]+|[{marks}])")
         return pattern
 
     def _learn(self, words: list[str]) -> None:

@@ -123,9 +123,9 @@ def parse(data: bytes, doc_id: str) -> Document:
         warnings=builder.warnings,
         _line_starts=builder.starts,  # line_starts(text), already built: not twice per document
     )
-    lines_of = doc.lines_of
+    starts = builder.starts  # Document.lines_of, written out: it is asked once per element
     for el in doc.elements:
-        el.lines = lines_of(el.start, el.end)
+        el.lines = (bisect.bisect_right(starts, el.start), bisect.bisect_right(starts, max(el.start, el.end - 1)))
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
@@ -460,9 +460,9 @@ class _Builder:
                 # A list after it is led in by its last sentence, not by a table.
                 replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
             out.extend(pieces)
-        for el in out:
-            data = el.data
-            if isinstance(data, ListData | TableData | CodeData) and data.lead_in in replaced:
+        for el in out if replaced else ():  # (most documents have no such table: nothing to remap)
+            data = el.data  # (a tuple for isinstance, not a union: see build.renumbered)
+            if isinstance(data, (ListData, TableData, CodeData)) and data.lead_in in replaced:
                 data.lead_in = replaced[data.lead_in]
         self.elements = out
 

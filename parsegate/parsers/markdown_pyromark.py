@@ -20,10 +20,11 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
 import pyromark
+
+from parsegate.parsers.model import byte_line_starts
 
 ENGINE = f"pyromark/{pyromark.__version__}"
 _OPTIONS = pyromark.Options.ENABLE_TABLES
@@ -72,7 +73,7 @@ class _Converter:
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
         self.src = source.encode()
-        self.line_starts = _line_starts(self.src)
+        self.line_starts = byte_line_starts(self.src)
         self.bounds = [*self.line_starts, len(self.src) + 1]  # with a sentinel past the end
         self.walk(source)
         return self.out
@@ -280,15 +281,6 @@ class _Converter:
         # Top level: markdown-it joins the raw lines (with their indentation), then strips.
         body = self.src[self.line_starts[first] : self.line_starts[underline]].decode()
         return "\n".join(_LINE_END_STR.split(body)).strip()
-
-
-def _line_starts(src: bytes) -> list[int]:
-    """Offsets where each line begins. bytes.splitlines ends a line at CRLF, CR and LF, exactly
-    CommonMark's line ends (str.splitlines has more), and sums lengths in C, not per match."""
-    starts = [0, *accumulate(map(len, src.splitlines(keepends=True)))]
-    if src and not src.endswith((b"\n", b"\r")):
-        starts.pop()  # the end of a last line without a line end starts no line
-    return starts
 
 
 def _extend(loose: list[int], rng: Any) -> None:
