@@ -75,3 +75,21 @@ def test_one_chunk_holds_a_sentence_a_page_cut_in_two(chunker_factory) -> None:
     # The cuts around it fall where sentences end.
     assert whole[0].text[0].isupper() and doc.text[: whole[0].start].rstrip().endswith(".")
     assert whole[0].text.rstrip().endswith(".")
+
+
+def test_a_page_number_above_the_outer_band_is_furniture_still() -> None:
+    """US letter set on A4 paper: the folio stands at 84 % of the page's height, above the
+    outer band where furniture is looked for; as the page's last line, a bare number set well
+    apart from the text, it is a page number all the same, and no sentence has it in the way."""
+    doc_pdf = FPDF(format="A4")
+    doc_pdf.set_auto_page_break(False)
+    doc_pdf.set_font("Times", size=11)
+    for page in range(3):
+        doc_pdf.add_page()
+        doc_pdf.set_y(35)
+        doc_pdf.multi_cell(0, 5, FILLER * 9 + ("" if page == 2 else CUT), new_x="LMARGIN", new_y="NEXT")
+        doc_pdf.set_y(250)
+        doc_pdf.cell(0, 5, str(page + 1), align="C")
+    doc = pdf.parse(bytes(doc_pdf.output()), "letter-on-a4.pdf")
+    assert [doc.text[e.start : e.end] for e in doc.elements if e.kind == "furniture"] == ["1", "2", "3"]
+    assert not any(doc.text[e.start : e.end].isdigit() for e in doc.leaves())

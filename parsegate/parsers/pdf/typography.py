@@ -90,7 +90,23 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
             )
             if repeated or placed or (isolated and _folio(line, page) and not _table_cell(line, page)):
                 out.add(line)
+        out.update(_last_folio(page))
     return out
+
+
+def _last_folio(page: Page) -> list[Line]:
+    """A bare page number as the page's last line, set well apart from the text above it, however
+    high it stands: a document set for one paper size and printed on a taller one (US letter on
+    A4) puts its folio above the page's outer band."""
+    if not page.lines:
+        return []
+    last = max(page.lines, key=lambda ln: ln.bottom)
+    if not _FOLIO.match(last.text) or last.bottom < page.height * (1 - 2 * _WIDE_BAND):
+        return []
+    above = [o.bottom for o in page.lines if o.row != last.row and o.top < last.top]
+    alone = all(o.row == last.row for o in page.lines if abs(o.top - last.top) < last.size)
+    apart = not above or last.top - max(above) >= 2 * last.size
+    return [last] if alone and apart and not _table_cell(last, page) else []
 
 
 def _table_cell(line: Line, page: Page) -> bool:
