@@ -80,12 +80,9 @@ class WordPieces:
         return [sum(map(counts.__getitem__, runs)) for runs in split]
 
     def _learn_runs(self, runs: list[str]) -> None:
-        missing = list(set(runs).difference(self.runs))
+        missing = _missing(self.runs, runs)
         if not missing:
             return
-        if len(self.runs) + len(missing) > _MAX_CACHED:
-            self.runs.clear()  # starting over: every run of this text is looked up next
-            missing = list(set(runs))
         # One pattern for them all: it splits a run as any pattern made for a text holding it would.
         pattern = self._pattern(" ".join(missing))
         split = [pattern.findall(run) for run in missing]
@@ -111,14 +108,21 @@ class WordPieces:
         return pattern
 
     def _learn(self, words: list[str]) -> None:
-        missing = list(set(words).difference(self.cache))
+        missing = _missing(self.cache, words)
         if not missing:
             return
-        if len(self.cache) + len(missing) > _MAX_CACHED:
-            self.cache.clear()  # starting over: every word of this text is looked up next
-            missing = list(set(words))
         encodings = self.tokenizer.encode_batch_fast(missing, add_special_tokens=False)
         self.cache.update(zip(missing, (len(e.ids) for e in encodings), strict=True))
+
+
+def _missing(cache: dict[str, int], keys: list[str]) -> list[str]:
+    """The keys ``cache`` lacks; past its size limit it starts over, and then lacks them all (every
+    key of this text is looked up right after)."""
+    missing = list(set(keys).difference(cache))
+    if missing and len(cache) + len(missing) > _MAX_CACHED:
+        cache.clear()
+        missing = list(set(keys))
+    return missing
 
 
 def _separate(ch: str) -> bool:
