@@ -122,11 +122,11 @@ def located(text: str, tail: str, head: str) -> tuple[int, int] | None:
     return (at, goes_on + len(head)) if 0 <= goes_on - at <= _REACH else None
 
 
-def found_anywhere(text: str, tail: str, head: str) -> tuple[int, int] | None:
+def found_anywhere(text: tuple[str, list[int]], tail: str, head: str) -> tuple[int, int] | None:
     """Like located, in parsegate's own text of the PDF: the tail may stand more than once (the
     first the head follows counts), and table cells' rules and line breaks are left out of the
     comparison ("| init_str_ptr | number of" holds "init_str_ptr number of")."""
-    squeezed, at_ = _squeezed(text)
+    squeezed, at_ = text  # _squeezed(parsegate's text), made once per document
     tail, head = _squeezed(tail)[0], _squeezed(head)[0]
     at = squeezed.find(tail)
     while at >= 0:
@@ -182,7 +182,8 @@ def main() -> None:
             doc = mt_tools.Doc(file=name, path=path, text=text, parsed=text_parser.parse(text.encode(), name))
             if args.own_pdf:  # parsegate reads the PDF itself; the peers chunk PDFium's text layer
                 own = pdf_parser.parse(path.read_bytes(), path.name)
-                own_spans = [found_anywhere(own.text, *pair) for pair in pairs]
+                squeezed = _squeezed(own.text)
+                own_spans = [found_anywhere(squeezed, *pair) for pair in pairs]
                 unfound += own_spans.count(None)
             for (tool, budget), run in runs.items():
                 if args.own_pdf and tool == "parsegate":
