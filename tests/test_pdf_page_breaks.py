@@ -93,3 +93,41 @@ def test_a_page_number_above_the_outer_band_is_furniture_still() -> None:
     doc = pdf.parse(bytes(doc_pdf.output()), "letter-on-a4.pdf")
     assert [doc.text[e.start : e.end] for e in doc.elements if e.kind == "furniture"] == ["1", "2", "3"]
     assert not any(doc.text[e.start : e.end].isdigit() for e in doc.leaves())
+
+
+def test_small_numbered_rows_atop_a_page_are_no_footnotes_to_hold_to_its_end() -> None:
+    """A float at the top of a page, set small, whose rows open with a number ("118dpi 100% …"),
+    read like footnotes. Held to the page's end as footnotes are, it came between the halves of
+    the sentence the page cuts; it keeps its place, and a real footnote under the text stays
+    one."""
+    rows = [f"{dpi}dpi 100% thru 120% {dpi}K {dpi * 2}K all mags {dpi * 5}K" for dpi in (118, 180, 240, 300)]
+    note = "1 The sizes are rounded to the nearest 50K."
+    doc_pdf = FPDF(format="A4")
+    doc_pdf.set_auto_page_break(False)
+    for page in range(2):
+        doc_pdf.add_page()
+        doc_pdf.set_y(20)
+        if page == 0:
+            doc_pdf.set_font("Times", size=9)
+            for row in rows:
+                doc_pdf.cell(0, 4, row, new_x="LMARGIN", new_y="NEXT")
+            doc_pdf.ln(6)
+        doc_pdf.set_font("Times", size=11)
+        text = FILLER * 6 + CUT if page == 0 else f"{REST} {FILLER * 6}"
+        doc_pdf.multi_cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+        if page == 0:
+            doc_pdf.set_y(270)
+            doc_pdf.set_font("Times", size=9)
+            doc_pdf.cell(0, 4, note)
+    doc = pdf.parse(bytes(doc_pdf.output()), "disk-space.pdf")
+    kinds = {doc.text[e.start : e.end]: e.kind for e in doc.leaves()}
+    assert [kinds[row] for row in rows] == ["paragraph"] * 4
+    assert kinds[note] == "footnote"
+    cut, rest = doc.text.index(CUT), doc.text.index(REST)
+    assert doc.text.index(rows[-1]) < cut
+    # Nothing stands between the halves: the page's footnote waits for the sentence's end.
+    assert doc.text[cut + len(CUT) : rest] == "\n\n"
+    goes_on = next(e for e in doc.elements if e.start == rest)
+    assert (goes_on.kind, goes_on.page) == ("paragraph", 2)
+    assert doc.text[goes_on.end : goes_on.end + len(note) + 2] == f"\n\n{note}"
+    assert next(e for e in doc.elements if e.kind == "footnote").page == 1

@@ -1,24 +1,25 @@
 """Elements and the document text, block by block in reading order: headings; paragraphs, list
 items, code listings, captions and footnotes from text blocks; tables with their rows; figure
 text after its figure's caption; furniture last (so no chunk, a contiguous slice, takes it in).
+Tables are build_tables.py's.
 
-Element data is built in one place (the ``*_data`` functions) so its shape per kind is plain.
+Element data is built in one place per kind (``list_data`` here, ``table_data`` and ``row_data``
+in build_tables.py) so its shape per kind is plain.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.parsers.model import Element, ListData, RowData, TableData, TextBuilder
+from parsegate.parsers.model import Element, ListData, TextBuilder
+from parsegate.parsers.pdf.build_tables import SENTENCE_END, emit_table
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
-from parsegate.parsers.pdf.tables import header_rows
 from parsegate.parsers.pdf.text import BULLETS
 from parsegate.parsers.pdf.typography import Heading
 
@@ -27,34 +28,15 @@ _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a
 _ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
 # A note's mark: "2018, and" is a year, not note 201; "0.128.0, the" a version, not note 0.
 _FOOTNOTE = re.compile(r"^(\d{1,3}(?![\d]|[.,]\d)|[*†‡§¶])\s*\S")
+_FOLIO = re.compile(r"\s*(\d{1,4}|[ivxlc]{1,6})\s*")  # a page number the furniture pass left in
 _END = '.!?:;"”’)»'
-_SENTENCE_END = re.compile(r"[.!?][\"”’)»\]]*$")
 
 
 # -- element data (one place per kind) ------------------------------------------------------------
 
 
-def table_data(table: Table, rows: list[list[str]], lead_in: str | None) -> TableData:
-    header = rows[0] if table.header_rows else []
-    return TableData(
-        header=header,
-        header_text=row_text(header) if header else None,
-        rows=len(rows) - table.header_rows,
-        pages=[table.page],
-        lead_in=lead_in or None,
-    )
-
-
-def row_data(cells: list[str], header: bool) -> RowData:
-    return RowData(cells=cells, header=header)
-
-
 def list_data(lead_in: str | None) -> ListData:
     return ListData(lead_in=lead_in or None)
-
-
-def row_text(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
 
 
 # -- the builder ---------------------------------------------------------------------------------
@@ -72,6 +54,7 @@ class Builder(TextBuilder):
     hyphenated: bool = False  # the last paragraph ends in a line-end hyphen
     paragraph_lines: int = 0  # and has this many lines
     last_style: Style | None = None  # and in this type
+    page_body: list[Box] = field(default_factory=list)  # the page's lines in body type (or larger)
 
     def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
         if kind != "list_item":
@@ -101,11 +84,19 @@ class Builder(TextBuilder):
 
 def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -> None:
     figure_text: list[Block] = []
+    b.page_body = [
+        ln.box
+        for block in blocks
+        if block.item is None
+        for ln in block.lines
+        if not _small(ln, b.body) and not _FOLIO.fullmatch(ln.text)
+    ]
     for n, block in enumerate(blocks):
-        if n == 0 and not isinstance(block.item, Table):
+        rest = n == 0 and _rest_of_sentence(b, block, headings)
+        if n == 0 and not isinstance(block.item, Table) and not rest:
             _flush_footnotes(b)
         if isinstance(block.item, Table):
-            _emit_table(b, block.item)
+            emit_table(b, block.item)
             if n == 0:
                 _flush_footnotes(b)
         elif block.item is not None:
@@ -115,7 +106,7 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
         elif block in headings:
             _emit_heading(b, block, headings[block])
         else:
-            _emit_text(b, block)
+            _emit_text(b, block, notes_after_first=rest)
         # Figure text goes after the figure's caption, or after what follows the figure.
         if figure_text and not (b.elements and b.elements[-1].kind == "heading"):
             for figure in figure_text:
@@ -124,8 +115,29 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
     for figure in figure_text:
         _emit_figure_text(b, figure)
     last = b.elements[-1] if b.elements else None
-    if last is None or (last.kind != "table_row" and not _waiting_header(b)):
+    if last is None or (last.kind != "table_row" and not _waiting_header(b) and not _sentence_runs_on(b)):
         _flush_footnotes(b)
+
+
+def _sentence_runs_on(b: Builder) -> bool:
+    """The page ends in a paragraph cut mid-sentence: its notes wait for the sentence's rest on
+    the next page, so that nothing stands between the halves and one chunk can hold both."""
+    last = b.elements[-1] if b.elements else None
+    if last is None or last.kind != "paragraph" or b.last_style is None:
+        return False
+    return b.last_style.size >= b.body.size - 0.75 and b.pieces[-1][-1:] not in _END
+
+
+def _rest_of_sentence(b: Builder, block: Block, headings: dict[Block, Heading]) -> bool:
+    """A page's first block is text going on in lower case after the sentence the page before
+    left unfinished, with that page's notes waiting."""
+    return (
+        bool(b.footnotes)
+        and block.item is None
+        and block not in headings
+        and block.lines[0].text[:1].islower()
+        and _sentence_runs_on(b)
+    )
 
 
 def _waiting_header(b: Builder) -> bool:
@@ -171,18 +183,27 @@ def _emit_figure_text(b: Builder, block: Block) -> None:
 # -- text blocks -----------------------------------------------------------------------------------
 
 
-def _emit_text(b: Builder, block: Block) -> None:
+def _emit_text(b: Builder, block: Block, notes_after_first: bool = False) -> None:
+    """The block's paragraphs, list items, notes or listing; with ``notes_after_first``, the
+    page before's notes go right after the first (the rest of that page's last sentence)."""
     lines = block.lines
     if all(ln.style.mono for ln in lines):
         _emit_code(b, lines)
+        if notes_after_first:
+            _flush_footnotes(b)
         return
     unit: list[Line] = []
     for line in lines:
         if unit and _starts_unit(unit, line, block, b.body):
             _emit_unit(b, unit, block)
+            if notes_after_first:
+                _flush_footnotes(b)
+                notes_after_first = False
             unit = []
         unit.append(line)
     _emit_unit(b, unit, block)
+    if notes_after_first:
+        _flush_footnotes(b)
 
 
 def _starts_unit(unit: list[Line], line: Line, block: Block, body: Style) -> bool:
@@ -222,7 +243,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
     text = join_lines(lines)
     page, box = lines[0].page, _box(lines)
     small = max(ln.size for ln in lines) < b.body.size - 0.75
-    if small and _FOOTNOTE.match(text):
+    if small and _FOOTNOTE.match(text) and _at_foot(b, box):
         b.footnotes.append((text, page, box))  # small type that starts with a mark: kept apart
     elif small and _continues_footnote(b, page, box):
         note, _, note_box = b.footnotes[-1]
@@ -238,11 +259,19 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         b.hyphenated, b.last_style, b.paragraph_lines = lines[-1].hyphen, lines[-1].style, len(lines)
 
 
+def _at_foot(b: Builder, box: Box) -> bool:
+    """A footnote stands under its column's text: no line in body type below it, across its
+    width (a page number aside). Small type with a number in front higher up is a table's rows ("118dpi 100% …") or
+    a float's text, which keeps its place (held to the page's end, it would come between the
+    halves of a sentence that the page cuts)."""
+    return not any(top >= box[3] and x0 < box[2] and x1 > box[0] for x0, top, x1, _ in b.page_body)
+
+
 def _continues_footnote(b: Builder, page: int, box: Box) -> bool:
     """Small type right under the last footnote of its page, which stops mid-sentence, starting
     with no mark: that note's next line, in a block of its own when it starts left of the note's
     first line (TeX indents a note's first line only)."""
-    if not b.footnotes or _SENTENCE_END.search(b.footnotes[-1][0]):
+    if not b.footnotes or SENTENCE_END.search(b.footnotes[-1][0]):
         return False  # the note ends a sentence: what follows is not its next line
     _, note_page, note = b.footnotes[-1]
     gap = box[1] - note[3]
@@ -307,94 +336,3 @@ def _char_width(lines: list[Line]) -> float:
         if a.text != " " and b.text != " " and b.x0 > a.x0
     ]
     return statistics.median(steps) if steps else 0.6 * lines[0].size
-
-
-# -- tables ----------------------------------------------------------------------------------------
-
-
-def _emit_table(b: Builder, table: Table) -> None:
-    rows = table.rows
-    previous = b.last_table
-    header = previous.data.header or None if previous is not None and isinstance(previous.data, TableData) else None
-    # A table that goes on from the previous page: the same columns, a repeated header or none.
-    last = b.elements[-1] if b.elements else None
-    continues = previous is not None and last is not None and last.parent == previous.id
-    # Without a header, a table that goes on right after the last one's rows (in the next
-    # column or page) with as many columns is the same table.
-    last_cells = last.data.cells if last is not None and isinstance(last.data, RowData) else []
-    columns = len(header) if header is not None else len(last_cells)
-    if continues and previous is not None and len(rows[0]) == columns:
-        skip = 0
-        if rows[0] == header:
-            # The header repeated on the new page: the table has it already; the repeat is
-            # the page's furniture (kept, out of the body).
-            b.furniture.append((row_text(rows[0]), table.page, _row_box(table, 0)))
-            rows, skip = rows[1:], 1
-        _emit_rows(b, previous, rows, table, first=False, skip=skip)
-        assert isinstance(previous.data, TableData)
-        previous.data.rows += len(rows)
-        previous.data.pages.append(table.page)
-        previous.end = b.size
-        return
-    orphan = _orphan_header(b, table)
-    header_at = (table.page, _row_box(table, 0))
-    if orphan is not None:
-        cells, paragraphs = orphan
-        left = [b.take_back() for _ in range(paragraphs)]  # read as paragraphs before the table was found
-        header_box = functools.reduce(union, [el.bbox for el in left if el.bbox is not None])
-        header_at = (left[0].page or table.page, header_box)
-        rows = [cells, *rows]
-        table = replace(table, rows=rows, header_rows=1, row_boxes=[header_box, *table.row_boxes])
-    box = round_box(table.x0, table.top, table.x1, table.bottom)
-    lead_in = b.elements[-1].id if b.elements and b.elements[-1].kind == "caption" else None
-    el = b.container("table", table.page, box, data=table_data(table, rows, lead_in))
-    if table.header_rows:
-        b.emit("table_row", row_text(rows[0]), *header_at, parent=el.id, data=row_data(rows[0], True))
-        _emit_rows(b, el, rows[1:], table, first=False, skip=1)
-    else:
-        _emit_rows(b, el, rows, table, first=True)
-    el.end = b.size
-    b.last_table = el
-
-
-def _orphan_header(b: Builder, table: Table) -> tuple[list[str], int] | None:
-    """The header of a table whose rows went on in the next column or page while it stayed at
-    the foot of the last one, read as paragraphs of one line right before the table, at the
-    foot of another column: one paragraph per cell on one baseline, or one paragraph whose
-    words are one per column. Taken (with how many paragraphs it was) when it ends no sentence
-    and the header test passes on it over all the table's rows (text over figures, or over
-    rows that repeat none of it)."""
-    last = b.elements[-1] if b.elements else None
-    if last is None or last.kind != "paragraph" or b.paragraph_lines != 1 or last.bbox is None:
-        return None
-    if last.page == table.page and last.bbox[1] <= table.top:
-        return None  # above the table in its own column: text before it, not its header
-    row = [last]
-    for el in reversed(b.elements[:-1]):
-        box = el.bbox
-        if el.kind != "paragraph" or el.page != last.page or box is None or abs(box[1] - last.bbox[1]) > 1:
-            break
-        if abs(box[3] - last.bbox[3]) > 1:
-            break
-        row.insert(0, el)
-    texts = [b.text()[el.start : el.end] for el in sorted(row, key=lambda el: el.bbox[0] if el.bbox else 0)]
-    columns = len(table.rows[0]) if table.rows else 0
-    cells = texts if len(texts) == columns else texts[0].split() if len(texts) == 1 else []
-    if len(cells) != columns or columns < 2 or _SENTENCE_END.search(cells[-1]) or cells == table.rows[0]:
-        return None
-    # The rows' own first row may have been taken for a header by a weaker test (text over rows
-    # that repeat none of it): under this header it is a row like the others.
-    return (cells, len(row)) if header_rows([cells, *table.rows]) == 1 else None
-
-
-def _emit_rows(b: Builder, table: Element, rows: list[list[str]], source: Table, first: bool, skip: int = 0) -> None:
-    """Rows of ``source`` from its row ``skip`` on, each with its own box."""
-    for n, cells in enumerate(rows):
-        b.emit("table_row", row_text(cells), source.page, _row_box(source, n + skip),
-               sep=_SEP if first and n == 0 else "\n", parent=table.id, data=row_data(cells, False))  # fmt: skip
-
-
-def _row_box(table: Table, n: int) -> Box:
-    if n < len(table.row_boxes):
-        return round_box(*table.row_boxes[n])
-    return round_box(table.x0, table.top, table.x1, table.bottom)
