@@ -6,8 +6,10 @@ pdftotext puts a form feed where a page ends and, around it, the pages' running 
 numbers, each a paragraph of its own; a sentence the page left unfinished goes on after them.
 The truth comes from another engine: PDFium's text of each page (pypdfium2). A case is a page
 whose last line of text (page numbers left out) ends no sentence and whose next page's first
-line of body text (short lines that open no lower-case sentence left out) starts in lower case,
-both halves words of prose (no code, index entry, table cell or hyphen-broken word);
+line of body text (page numbers and short lines that open no lower-case sentence left out)
+starts in lower case, both halves words of prose (no code, index entry, table cell or
+hyphen-broken word; no table row, which PDFium joins into a line of words and pdftotext -layout
+sets apart in cells);
 its evidence is the last four words before the break and the first four after it, found once in
 pdftotext's text, at most 400 characters apart. Every tool chunks the same text at the same
 budget with the same tokenizer; a case counts when one chunk holds both.
@@ -41,6 +43,7 @@ _REACH = 400  # characters between the two halves in pdftotext's text: furniture
 # Words of prose (letters only), a comma after one, a stop after the last: no listing, index
 # entry, table cell, word PDFium broke at a hyphen ("\ufffe") or running foot with its page number
 # glued on ("The HarfBuzz libraries262"), which are no sentence going on.
+_FOLIO = re.compile(r"\d+|[ivxlc]+")
 _PROSE = re.compile(r"[A-Za-z][A-Za-z'’-]*,?( [A-Za-z][A-Za-z'’-]*,?)*[.;:]?")
 
 
@@ -98,19 +101,49 @@ def halves(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
     except Exception:  # a PDF PDFium cannot read has no truth here
         return [], []
     found = []
-    for before, after in itertools.pairwise(pages):
+    laid_out = _layout_pages(path)
+    for n, (before, after) in enumerate(itertools.pairwise(pages)):
         above, below = lines_of(before), lines_of(after)
-        while above and re.fullmatch(r"\d+|[ivxlc]+", above[-1]):
+        while above and _FOLIO.fullmatch(above[-1]):
             above.pop()
-        while below and len(below[0]) <= 60 and not below[0][:1].islower():
-            below.pop(0)
+        while below and (_FOLIO.fullmatch(below[0]) or (len(below[0]) <= 60 and not below[0][:1].islower())):
+            below.pop(0)  # a page number ("i" too) or a short running head opens no sentence's rest
         if not above or not below or above[-1][-1] in ".!?:;)" or not below[0][:1].islower():
             continue
         tail = " ".join(above[-1].split()[-_TAIL_WORDS:])
         head = " ".join(below[0].split()[:_TAIL_WORDS])
-        if _PROSE.fullmatch(tail) and _PROSE.fullmatch(head):
-            found.append((tail, head))
+        if not (_PROSE.fullmatch(tail) and _PROSE.fullmatch(head)):
+            continue
+        if _across_cells(laid_out, n, above[-1]) or _across_cells(laid_out, n + 1, below[0]):
+            continue  # a table row ("prevgraf number vmode number of lines in the previous paragraph")
+        found.append((tail, head))
     return pages, found
+
+
+def _layout_pages(path: Path) -> list[str]:
+    """pdftotext -layout's text of each page: an engine other than PDFium, which sets a table's
+    cells apart by runs of spaces where PDFium's text layer joins them with one."""
+    done = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=False)
+    return done.stdout.decode("utf-8", "replace").split("\f")
+
+
+def _across_cells(laid_out: list[str], page: int, line: str) -> bool:
+    """Whether PDFium's ``line`` is a table row's cells in pdftotext -layout's text of the page:
+    its words stand one space apart inside a cell and three or more apart between cells
+    ("type    number type of the value"). A justified line of a narrow column spreads every gap
+    alike ("version        gives") and is prose."""
+    if page >= len(laid_out):
+        return False
+    wanted = line.split()
+    for laid in laid_out[page].splitlines():
+        words = list(re.finditer(r"\S+", laid))
+        texts = [w.group() for w in words]
+        for at in range(len(texts) - len(wanted) + 1):
+            if texts[at : at + len(wanted)] == wanted:
+                run = words[at : at + len(wanted)]
+                gaps = {b.start() - a.end() for a, b in itertools.pairwise(run)}
+                return min(gaps, default=0) == 1 and max(gaps) >= 3
+    return False
 
 
 def located(text: str, tail: str, head: str) -> tuple[int, int] | None:
