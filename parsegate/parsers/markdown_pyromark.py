@@ -56,10 +56,11 @@ class Unsupported(Exception):
     """This document is left to markdown-it (the reason is in the message)."""
 
 
-def tokens(text: str) -> list[BlockToken] | None:
-    """markdown-it-style block tokens for ``text``, or None where markdown-it must parse it."""
+def tokens(text: str, line_starts: list[int] | None = None) -> list[BlockToken] | None:
+    """markdown-it-style block tokens for ``text``, or None where markdown-it must parse it
+    (``line_starts``: the text's, if the caller has them; read only)."""
     try:
-        return _Converter(text).run()
+        return _Converter(text, line_starts).run()
     except Unsupported:
         return None
 
@@ -67,13 +68,19 @@ def tokens(text: str) -> list[BlockToken] | None:
 @dataclass
 class _Converter:
     text: str
+    char_starts: list[int] | None = None  # line starts of the text, in characters
     out: list[BlockToken] = field(default_factory=list)
     depth: int = 0
 
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
         self.src = source.encode()
-        self.line_starts = byte_line_starts(self.src)
+        if self.char_starts is not None and len(self.src) == len(source):
+            # ASCII (front matter blanked line by line, a character to a space): its bytes are its
+            # characters, and the caller's line starts are these.
+            self.line_starts = self.char_starts
+        else:
+            self.line_starts = byte_line_starts(self.src)
         self.bounds = [*self.line_starts, len(self.src) + 1]  # with a sentinel past the end
         self.walk(source)
         return self.out
