@@ -30,6 +30,9 @@ _MAX_PATTERNS = 256
 _JOINING_SPACE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
 _MAX_CACHED = 400_000  # distinct words (and runs) remembered; a cache starts over past this
 _SPACES = re.compile(r"(\s+)")  # what str.split() splits at, kept
+# A byte table that makes a text's gaps its words: the ASCII spaces become "x", every other byte
+# (a UTF-8 byte beyond ASCII included) a space, so bytes.split() hands back the gaps.
+_GAPS_AS_WORDS = bytes(0x78 if b in b" \t\n\r" else 0x20 for b in range(256))
 
 
 class WordPieces:
@@ -56,11 +59,9 @@ class WordPieces:
     def split(self, text: str) -> tuple[list[int], list[int], list[int]]:
         """Starts and ends of the text's runs, and tokens before each run (one more entry: the
         text's total)."""
-        # [run, space, run, …, run], the first and last run empty where the text starts or ends
-        # with a space: runs and offsets come out of C loops, no Python code per run or word.
-        parts = _SPACES.split(text)
-        runs = parts[::2]
-        offsets = list(itertools.accumulate(map(len, parts), initial=0))  # where each part starts
+        # Runs and offsets come out of C loops, no Python code per run or word.
+        runs, lengths = _runs_and_lengths(text)
+        offsets = list(itertools.accumulate(lengths, initial=0))  # where each run and gap starts
         self._learn_runs(runs)
         counts = self.runs
         return offsets[:-1:2], offsets[1::2], list(itertools.accumulate(map(counts.__getitem__, runs), initial=0))
@@ -113,6 +114,32 @@ class WordPieces:
             return
         encodings = self.tokenizer.encode_batch_fast(missing, add_special_tokens=False)
         self.cache.update(zip(missing, (len(e.ids) for e in encodings), strict=True))
+
+
+def _runs_and_lengths(text: str) -> tuple[list[str], list[int]]:
+    """What ``_SPACES.split(text)`` says, [run, gap, run, …, run] (the first and last run empty
+    where the text starts or ends with a space): the runs, and the lengths of runs and gaps.
+
+    str.split() finds the runs three to four times as fast as the regular expression, and the gaps are
+    found as the words of the text's bytes with spaces and the rest swapped (_GAPS_AS_WORDS).
+    That holds when every space in the text is an ASCII space, tab or line end, which their
+    lengths tell: only then do runs and ASCII gaps add up to the whole text. Else (a no-break
+    space, say), the regular expression splits it."""
+    runs = text.split()
+    gaps = list(map(len, text.encode("utf-8", "surrogatepass").translate(_GAPS_AS_WORDS).split()))
+    run_lengths = list(map(len, runs))
+    if not text or sum(run_lengths) + sum(gaps) != len(text):
+        parts = _SPACES.split(text)
+        return parts[::2], list(map(len, parts))
+    if text[0] in " \t\n\r":  # an empty run before the first gap
+        runs.insert(0, "")
+        run_lengths.insert(0, 0)
+    if text[-1] in " \t\n\r":  # and after the last
+        runs.append("")
+        run_lengths.append(0)
+    lengths = [0] * (len(run_lengths) + len(gaps))
+    lengths[::2], lengths[1::2] = run_lengths, gaps  # (a ValueError, were they not interleaved)
+    return runs, lengths
 
 
 def _missing(cache: dict[str, int], keys: list[str]) -> list[str]:
