@@ -26,8 +26,9 @@ _ASCII_WORDS = re.compile(rf"([^\s{_ASCII_PUNCTUATION}]+|[{_ASCII_PUNCTUATION}])
 _MAX_PATTERNS = 256
 # Control characters that Python's regex calls whitespace but BERT's normalizer deletes, so that
 # they join their neighbours into one word instead of separating them. (Every other control or
-# format character is deleted too, but the regex already keeps it inside its word.)
-_JOINING_SPACE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")
+# format character is deleted too, but the regex already keeps it inside its word.) Looked for
+# one by one: a search per character is several times as fast as a regex class over the text.
+_JOINING_SPACE = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
 _MAX_CACHED = 400_000  # distinct words (and runs) remembered; a cache starts over past this
 _SPACES = re.compile(r"(\s+)")  # what str.split() splits at, kept
 # A byte table that makes a text's gaps its words: the ASCII spaces become "x", every other byte
@@ -49,7 +50,7 @@ class WordPieces:
 
     def usable(self, text: str) -> bool:
         """Can this text be counted word by word?"""
-        return not _JOINING_SPACE.search(text) and not any(s in text for s in self.special_strings)
+        return not any(ch in text for ch in _JOINING_SPACE) and not any(s in text for s in self.special_strings)
 
     def index(self, text: str, offsets: OffsetsOf) -> WordPieceIndex:
         """The one pass over a document (``offsets``: the tokenizer's own token starts in a span,
