@@ -281,10 +281,11 @@ class Packer:
                     section_path=section,
                     kinds=list(dict.fromkeys(u.kind for u in units)),
                     context=_CodeContext(self, units).context() if code else units[0].context,
-                    own_headings=_stated(units[:own], section),
+                    # (Most chunks open with no heading and hold no definition: nothing to ask.)
+                    own_headings=_stated(units[:own], section) if own else 0,
                     context_cap=None if code else self._context_cap(units),
                     language=languages.pop() if len(languages) == 1 else None,
-                    symbol=_common_symbol(symbols),
+                    symbol=_common_symbol(symbols) if symbols else None,
                 )
             )
         return drafts
