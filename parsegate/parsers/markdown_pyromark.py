@@ -32,6 +32,8 @@ _OPTIONS = pyromark.Options.ENABLE_TABLES
 MAX_DEPTH = 90
 _WS = frozenset(b" \t\r\n\f\v")
 _CLOSING = frozenset(("List", "Item", "BlockQuote", "Table", "TableHead", "TableRow"))
+# Blocks that end a list item's own lines when nested directly in it (markdown.py's _ENDS_OWN_LINES).
+_ENDS_OWN_LINES = frozenset(("List", "CodeBlock"))
 _INLINE_TAGS = frozenset(("Emphasis", "Strong", "Strikethrough", "Superscript", "Subscript", "Link", "Image"))
 _FRONT_MATTER_END = re.compile(r"\.\.\.[ \t]*$")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -71,6 +73,10 @@ class _Converter:
     char_starts: list[int] | None = None  # line starts of the text, in characters
     out: list[BlockToken] = field(default_factory=list)
     depth: int = 0
+    stack: list[str] = field(default_factory=list)  # open block tags (walk)
+    # Items (their places on the stack) whose own lines a nested list or code block has ended:
+    # see flush().
+    past_own: set[int] = field(default_factory=set)
 
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
@@ -157,7 +163,7 @@ class _Converter:
     def walk(self, source: str) -> None:
         """One pass over the events. Ordered for speed: most events are inline text, which only
         matters directly inside a tight list item (markdown-it makes a paragraph of it)."""
-        stack: list[str] = []  # open block tags
+        stack = self.stack
         in_item = False  # the innermost open block is a list item
         loose = [-1, -1]  # byte range of inline events directly in that item, [-1, -1] for none
         out, line_map = self.out, self.line_map
@@ -185,6 +191,8 @@ class _Converter:
                     out.append(BlockToken("paragraph_open", line_map(rng["start"], rng["end"]), self.depth))
                 else:
                     self.open(name, tag, rng["start"], rng["end"])
+                    if in_item and name in _ENDS_OWN_LINES:
+                        self.past_own.add(len(stack) - 1)
                 stack.append(name)
                 in_item = name == "Item"
             elif "End" in event:
@@ -195,6 +203,8 @@ class _Converter:
                 if loose[0] >= 0:
                     self.flush(loose)
                 stack.pop()
+                if name == "Item":
+                    self.past_own.discard(len(stack))
                 if name in _CLOSING:
                     self.close(name)
                 in_item = bool(stack) and stack[-1] == "Item"
@@ -204,9 +214,12 @@ class _Converter:
                 loose[1] = rng["end"]
 
     def flush(self, loose: list[int]) -> None:
-        """Inline text directly in a tight list item is a paragraph to markdown-it (hidden)."""
+        """Inline text directly in a tight list item is a paragraph to markdown-it. On the item's
+        own lines (before a nested list or code block, which end them: markdown.py's open_item)
+        the builder hides it, as it hides every block there: no token is made for it then."""
         if loose[0] >= 0:
-            self.push("paragraph_open", loose[0], loose[1])
+            if len(self.stack) - 1 in self.past_own:
+                self.push("paragraph_open", loose[0], loose[1])
             loose[0] = loose[1] = -1
 
     def open(self, name: str, tag: Any, start: int, end: int) -> None:
