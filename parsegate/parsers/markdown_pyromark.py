@@ -73,10 +73,6 @@ class _Converter:
     char_starts: list[int] | None = None  # line starts of the text, in characters
     out: list[BlockToken] = field(default_factory=list)
     depth: int = 0
-    stack: list[str] = field(default_factory=list)  # open block tags (walk)
-    # Items (their places on the stack) whose own lines a nested list or code block has ended:
-    # see flush().
-    past_own: set[int] = field(default_factory=set)
 
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
@@ -162,10 +158,13 @@ class _Converter:
 
     def walk(self, source: str) -> None:
         """One pass over the events. Ordered for speed: most events are inline text, which only
-        matters directly inside a tight list item (markdown-it makes a paragraph of it)."""
-        stack = self.stack
-        in_item = False  # the innermost open block is a list item
-        loose = [-1, -1]  # byte range of inline events directly in that item, [-1, -1] for none
+        matters directly inside a tight list item (markdown-it makes a paragraph of it), and
+        there only past the item's own lines: on them (before a nested list or code block, which
+        end them: markdown.py's open_item) the builder hides every block, that paragraph too."""
+        stack: list[str] = []  # open block tags
+        past_own: set[int] = set()  # items (their places on the stack) past their own lines
+        collect = False  # the innermost open block is such an item: its inline text is collected
+        loose = [-1, -1]  # byte range of the inline text collected, [-1, -1] for none
         out, line_map = self.out, self.line_map
         # Typed as Any: the events are matched by their dict keys (typed dicts do not narrow on them).
         events: Iterator[tuple[Any, Any]] = pyromark.events_with_range(source, options=_OPTIONS)
@@ -174,7 +173,7 @@ class _Converter:
                 if event == "Rule":
                     self.flush(loose)
                     self.push("hr", rng["start"], rng["end"])
-                elif in_item:
+                elif collect:
                     if loose[0] < 0:
                         loose[0] = rng["start"]
                     loose[1] = rng["end"]
@@ -182,7 +181,7 @@ class _Converter:
                 tag = event["Start"]
                 name = tag if tag.__class__ is str else next(iter(tag))
                 if name in _INLINE_TAGS:
-                    if in_item:
+                    if collect:
                         _extend(loose, rng)
                     continue
                 if loose[0] >= 0:
@@ -191,10 +190,10 @@ class _Converter:
                     out.append(BlockToken("paragraph_open", line_map(rng["start"], rng["end"]), self.depth))
                 else:
                     self.open(name, tag, rng["start"], rng["end"])
-                    if in_item and name in _ENDS_OWN_LINES:
-                        self.past_own.add(len(stack) - 1)
+                    if name in _ENDS_OWN_LINES and stack and stack[-1] == "Item":
+                        past_own.add(len(stack) - 1)
                 stack.append(name)
-                in_item = name == "Item"
+                collect = False  # a block opens: a paragraph, a container, or an item's own lines
             elif "End" in event:
                 tag = event["End"]
                 name = tag if tag.__class__ is str else next(iter(tag))
@@ -203,23 +202,20 @@ class _Converter:
                 if loose[0] >= 0:
                     self.flush(loose)
                 stack.pop()
-                if name == "Item":
-                    self.past_own.discard(len(stack))
                 if name in _CLOSING:
                     self.close(name)
-                in_item = bool(stack) and stack[-1] == "Item"
-            elif in_item:
+                if name == "Item":
+                    past_own.discard(len(stack))  # its place, free again
+                collect = bool(stack) and stack[-1] == "Item" and len(stack) - 1 in past_own
+            elif collect:
                 if loose[0] < 0:
                     loose[0] = rng["start"]
                 loose[1] = rng["end"]
 
     def flush(self, loose: list[int]) -> None:
-        """Inline text directly in a tight list item is a paragraph to markdown-it. On the item's
-        own lines (before a nested list or code block, which end them: markdown.py's open_item)
-        the builder hides it, as it hides every block there: no token is made for it then."""
+        """Inline text directly in a tight list item is a paragraph to markdown-it."""
         if loose[0] >= 0:
-            if len(self.stack) - 1 in self.past_own:
-                self.push("paragraph_open", loose[0], loose[1])
+            self.push("paragraph_open", loose[0], loose[1])
             loose[0] = loose[1] = -1
 
     def open(self, name: str, tag: Any, start: int, end: int) -> None:
