@@ -44,7 +44,7 @@ class ParseWarning:
 # -- the parser → chunker contract: what each kind of element carries, typed ---------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Data:
     """What any element may carry beyond its span. Each kind has its own subclass (KIND_DATA);
     a chunker or gate reads them through ``isinstance``, never through string keys."""
@@ -65,7 +65,7 @@ class Data:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class TextData(Data):
     """Paragraphs, headings, captions, footnotes, figure text, rules, HTML blocks."""
 
@@ -75,18 +75,18 @@ class TextData(Data):
     title_row: bool = False  # XLSX: a one-cell row that titles the table below it
 
 
-@dataclass
+@dataclass(slots=True)
 class ListData(Data):
     ordered: bool = False
     lead_in: str | None = None  # id of the paragraph that introduces the list
 
 
-@dataclass
+@dataclass(slots=True)
 class ItemData(Data):
     marker: str | None = None  # "-", "1."
 
 
-@dataclass
+@dataclass(slots=True)
 class TableData(Data):
     header: list[str] = field(default_factory=list)  # header cells
     rows: int = 0  # body rows
@@ -102,7 +102,7 @@ class TableData(Data):
     ALWAYS: ClassVar[tuple[str, ...]] = ("header", "rows", "header_text")
 
 
-@dataclass
+@dataclass(slots=True)
 class RowData(Data):
     cells: list[str] = field(default_factory=list)
     header: bool = False
@@ -110,7 +110,7 @@ class RowData(Data):
     ALWAYS: ClassVar[tuple[str, ...]] = ("cells", "header")
 
 
-@dataclass
+@dataclass(slots=True)
 class CodeData(Data):
     """Code blocks, and the definitions the code parser finds (function, class, method)."""
 
@@ -126,14 +126,14 @@ class CodeData(Data):
     ALWAYS: ClassVar[tuple[str, ...]] = ("language",)
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnData(Data):
     speaker: str = ""
 
     ALWAYS: ClassVar[tuple[str, ...]] = ("speaker",)
 
 
-@dataclass
+@dataclass(slots=True)
 class FurnitureData(Data):
     reason: str | None = None  # why it is not body text: "running header", "navigation", …
     html: str | None = None  # HTML: the markup it was
@@ -158,7 +158,9 @@ def data_class(kind: str) -> type[Data]:
     return KIND_DATA.get(kind, TextData)
 
 
-@dataclass
+# Slotted, as their data: tens of thousands per document, made and read over and over (a slotted
+# instance is made in half the time and its fields are read faster).
+@dataclass(slots=True)
 class Element:
     id: str
     kind: str
