@@ -60,7 +60,10 @@ class Context:
         ]
 
     def lines(self) -> list[str]:
-        return [text for _, text in self.named_lines() if text]
+        """The texts of named_lines(), in its order, the empty ones left out (written out without
+        the names: asked for every prefix rendered, an EMPTY context most often)."""
+        texts = [self.lead_in, *self.parents, self.header, self.label, *self.imports, *self.enclosing]
+        return [text for text in texts if text]
 
 
 EMPTY = Context()

@@ -164,7 +164,11 @@ class Packer:
         if not allowed:
             allowed = [k for k in range(i + 1, reach + 1) if not self._glued(run, i, k)] or [reach]
         room = max(1, room)
-        allowed = self._not_scraps(run, i, allowed, room)
+        # The tokens of the chunk cut before run[k], for each k: asked by _not_scraps and again
+        # for the candidates among them below, counted once.
+        count, start = self.index.count, run[i].start
+        before = {k: count(start, run[k - 1].end) for k in allowed}
+        allowed = self._not_scraps(run, allowed, before, room)
         strongest = min(run[k].level for k in allowed)
         candidates = [k for k in allowed if run[k].level == strongest]
         if strongest == Level.LINE:
@@ -174,9 +178,9 @@ class Packer:
         if ends is None:
             ends = stretch_ends[strongest] = _stretch_ends(run, strongest)
         end = ends[reach]
-        total = self.index.count(run[i].start, run[end - 1].end)
+        total = count(start, run[end - 1].end)
         target = total / -(-total // room)
-        return min(candidates, key=lambda k: (abs(self.index.count(run[i].start, run[k - 1].end) - target), -k))
+        return min(candidates, key=lambda k: (abs(before[k] - target), -k))
 
     def _after_label(self, run: list[Unit], k: int) -> bool:
         """Whether the line before ``run[k]``, inside prose, is a label for what follows: short,
@@ -192,11 +196,12 @@ class Packer:
             line_end -= 1
         return is_label(line_before(text, line_end))
 
-    def _not_scraps(self, run: list[Unit], i: int, allowed: list[int], room: int) -> list[int]:
+    def _not_scraps(self, run: list[Unit], allowed: list[int], before: dict[int, int], room: int) -> list[int]:
         """Leave out cuts that would make a scrap of a chunk (an import line alone, "Yes."), unless
-        the cuts left would fall inside a sentence that a scrap-making cut would not."""
+        the cuts left would fall inside a sentence that a scrap-making cut would not (``before``:
+        the chunk's tokens, cut before each allowed unit)."""
         floor = min(max(_MIN_CHUNK_TOKENS, room // 8), room // 3)
-        big = [k for k in allowed if self.index.count(run[i].start, run[k - 1].end) >= floor]
+        big = [k for k in allowed if before[k] >= floor]
         if not big:
             return allowed
         strongest_big = min(run[k].level for k in big)
@@ -276,10 +281,11 @@ class Packer:
                     section_path=section,
                     kinds=list(dict.fromkeys(u.kind for u in units)),
                     context=_CodeContext(self, units).context() if code else units[0].context,
-                    own_headings=_stated(units[:own], section),
+                    # (Most chunks open with no heading and hold no definition: nothing to ask.)
+                    own_headings=_stated(units[:own], section) if own else 0,
                     context_cap=None if code else self._context_cap(units),
                     language=languages.pop() if len(languages) == 1 else None,
-                    symbol=_common_symbol(symbols),
+                    symbol=_common_symbol(symbols) if symbols else None,
                 )
             )
         return drafts

@@ -19,7 +19,7 @@ from typing import Any
 
 from parsegate.chunkers.boundaries import PROSE, descend
 from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.chunk import Chunk, chunk_id
+from parsegate.chunkers.chunk import Chunk, ChunkIds
 from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.tokens import SpanIndex
 from parsegate.parsers.model import Document, Element
@@ -215,11 +215,12 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
     base_meta = dict(doc.metadata)
     chunks: list[Chunk] = []
     starts, located = _provenance(doc)
+    span_id = ChunkIds(chunk_set, doc.doc_id, doc.version)
     for draft, embed, n in done:
         pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end)
         chunks.append(
             Chunk(
-                id=draft.id or chunk_id(chunk_set, doc.doc_id, doc.version, draft.start, draft.end),
+                id=draft.id or span_id(draft.start, draft.end),
                 doc_id=doc.doc_id,
                 doc_version=doc.version,
                 chunk_set=chunk_set,

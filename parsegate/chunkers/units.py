@@ -58,16 +58,21 @@ def leaf_units(doc: Document) -> list[Unit]:
     lists: dict[str | None, Context] = {}  # an item's context is its list's: one per list
     units: list[Unit] = []
     leaves = doc.leaves()
+    # Only an element with a page can go on into the next page's: in a document without pages
+    # (every text format) no element is asked.
+    paged = any(el.page is not None for el in leaves)
     goes_on = False
     for n, el in enumerate(leaves):
-        after = leaves[n + 1] if n + 1 < len(leaves) else None
+        how = rule(el.kind)
         header = isinstance(el.data, RowData) and el.data.header
-        glue = rule(el.kind).glue_next or el.id in lead_ins or header or _asks(doc, el)
+        glue = how.glue_next or el.id in lead_ins or header or _asks(doc, el)
         if goes_on:  # the rest of the previous page's last sentence: one unit with it
             units[-1].end, units[-1].glue_next = el.end, glue
         else:
-            units.append(_unit(doc, el, _context(doc, el, by_id, lists), glue))
-        goes_on = _goes_on(doc, el, after)
+            # (Most kinds, paragraphs and headings among them, carry no context to look up.)
+            context = _context(doc, el, how.context, by_id, lists) if how.context else EMPTY
+            units.append(_unit(doc, el, context, glue))
+        goes_on = paged and _goes_on(doc, el, leaves[n + 1] if n + 1 < len(leaves) else None)
     return units
 
 
@@ -183,11 +188,13 @@ def _unit(doc: Document, el: Element, context: Context, glue: bool) -> Unit:
     )
 
 
-def _context(doc: Document, el: Element, by_id: dict[str, Element], lists: dict[str | None, Context]) -> Context:
-    how = rule(el.kind).context
-    parent = by_id.get(el.parent) if el.parent else None
-    if how == "header" and parent is not None and isinstance(el.data, RowData) and not el.data.header:
-        header = parent.data.header_text if isinstance(parent.data, TableData) else None
+def _context(
+    doc: Document, el: Element, how: str, by_id: dict[str, Element], lists: dict[str | None, Context]
+) -> Context:
+    """The context of a unit of ``el`` (``how``: its kind's rule's context)."""
+    if how == "header" and isinstance(el.data, RowData) and not el.data.header:
+        parent = by_id.get(el.parent) if el.parent else None
+        header = parent.data.header_text if parent is not None and isinstance(parent.data, TableData) else None
         return Context(header=header) if header else EMPTY
     if how == "list":
         found = lists.get(el.parent)

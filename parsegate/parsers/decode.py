@@ -22,6 +22,8 @@ import codecs
 from parsegate.parsers.model import ParseError, ParseWarning
 
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
+_BAD_BYTES = _CONTROL + b"\x7f"  # garbage_share's control characters (each one byte in UTF-8)
+_SPACE_BYTES = b" \t\n\r\x0b\x0c"  # and the whitespace it does not count as visible
 _MAX_CONTROL_BYTES = 0.1  # share of the file
 MAX_GARBAGE = 0.3  # share of the non-space characters that are control or U+FFFD
 # Byte-order marks, longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
@@ -49,9 +51,11 @@ def decode_noted(data: bytes) -> tuple[str, ParseWarning | None]:
     encoding, body = _encoding(data)
     skipped = len(data) - len(body)
     note = None
+    utf8: bytes | None = None  # the text's own UTF-8 bytes, when it was decoded from them as they are
     if encoding == "utf-8":
         _refuse_binary(body, skipped)
         text, note = _utf8(body, skipped)
+        utf8 = body if note is None else None
     else:
         try:
             text = body.decode(encoding)
@@ -61,7 +65,7 @@ def decode_noted(data: bytes) -> tuple[str, ParseWarning | None]:
             ) from None
         if "\x00" in text:
             raise ParseError("binary", f"binary content (NUL character in {encoding.upper()} text), not a text file")
-    refuse_garbage(text)
+    refuse_garbage(text, utf8)
     return text, note
 
 
@@ -127,15 +131,19 @@ def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     return data.decode("cp1252", errors="replace"), ParseWarning("not_utf8", why)
 
 
-def garbage_share(text: str) -> float:
+def garbage_share(text: str, utf8: bytes | None = None) -> float:
     """Share of the non-whitespace characters that are control characters or U+FFFD (counted on
-    the UTF-8 bytes: a few passes in C instead of one per character kind)."""
-    data = text.encode("utf-8", "surrogatepass")
-    visible = len(text) - sum(data.count(c) for c in b" \t\n\r\x0b\x0c")
-    if visible <= 0:
+    the UTF-8 bytes: a few passes in C instead of one per character kind). ``utf8``: the text's
+    UTF-8 bytes, when the caller decoded it from them (they are not made again)."""
+    data = text.encode("utf-8", "surrogatepass") if utf8 is None else utf8
+    # The bytes of a kind are counted by deleting them all in one C pass.
+    bad = len(data) - len(data.translate(None, _BAD_BYTES))
+    if not data.isascii():  # U+FFFD is three bytes beyond ASCII: ASCII text holds none
+        bad += data.count(b"\xef\xbf\xbd")
+    if not bad:  # the share is 0 whatever the visible characters (most text: not counted)
         return 0.0
-    bad = len(data) - len(data.translate(None, _CONTROL + b"\x7f")) + data.count(b"\xef\xbf\xbd")
-    return bad / visible
+    visible = len(text) - (len(data) - len(data.translate(None, _SPACE_BYTES)))
+    return bad / visible if visible > 0 else 0.0
 
 
 def mostly_utf8(replaced: str, own: int = 0) -> bool:
@@ -150,9 +158,10 @@ def mostly_utf8(replaced: str, own: int = 0) -> bool:
     return beyond_ascii - invalid > invalid
 
 
-def refuse_garbage(text: str) -> None:
-    """Refuse text that is mostly control or replacement characters: no chunk of it means anything."""
-    share = garbage_share(text)
+def refuse_garbage(text: str, utf8: bytes | None = None) -> None:
+    """Refuse text that is mostly control or replacement characters: no chunk of it means anything
+    (``utf8``: as for garbage_share)."""
+    share = garbage_share(text, utf8)
     if share > MAX_GARBAGE:
         raise ParseError(
             "garbage_text",

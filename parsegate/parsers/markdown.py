@@ -105,7 +105,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     text, encoding_note = decode_noted(data)
     builder = _Builder(text)
     name = engine()
-    builder.walk(block_tokens(text, name))
+    builder.walk(block_tokens(text, name, builder.starts))
     builder.split_flat_tables()
     builder.recover_gaps()
     if builder.title_from_heading and builder.top_headings > 1:
@@ -133,10 +133,11 @@ def parse(data: bytes, doc_id: str) -> Document:
     return doc
 
 
-def block_tokens(text: str, name: str) -> Sequence[AnyToken]:
-    """Block tokens from the engine named, markdown-it's where pyromark leaves a document to it."""
+def block_tokens(text: str, name: str, starts: list[int] | None = None) -> Sequence[AnyToken]:
+    """Block tokens from the engine named, markdown-it's where pyromark leaves a document to it
+    (``starts``: the text's line starts, if already built: pyromark's are the same for ASCII)."""
     if name == "pyromark":
-        found = markdown_pyromark.tokens(text)
+        found = markdown_pyromark.tokens(text, starts)
         if found is not None:
             return found
     return _md().parse(text)

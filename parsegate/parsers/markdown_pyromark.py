@@ -32,6 +32,8 @@ _OPTIONS = pyromark.Options.ENABLE_TABLES
 MAX_DEPTH = 90
 _WS = frozenset(b" \t\r\n\f\v")
 _CLOSING = frozenset(("List", "Item", "BlockQuote", "Table", "TableHead", "TableRow"))
+# Blocks that end a list item's own lines when nested directly in it (markdown.py's _ENDS_OWN_LINES).
+_ENDS_OWN_LINES = frozenset(("List", "CodeBlock"))
 _INLINE_TAGS = frozenset(("Emphasis", "Strong", "Strikethrough", "Superscript", "Subscript", "Link", "Image"))
 _FRONT_MATTER_END = re.compile(r"\.\.\.[ \t]*$")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -56,10 +58,11 @@ class Unsupported(Exception):
     """This document is left to markdown-it (the reason is in the message)."""
 
 
-def tokens(text: str) -> list[BlockToken] | None:
-    """markdown-it-style block tokens for ``text``, or None where markdown-it must parse it."""
+def tokens(text: str, line_starts: list[int] | None = None) -> list[BlockToken] | None:
+    """markdown-it-style block tokens for ``text``, or None where markdown-it must parse it
+    (``line_starts``: the text's, if the caller has them; read only)."""
     try:
-        return _Converter(text).run()
+        return _Converter(text, line_starts).run()
     except Unsupported:
         return None
 
@@ -67,13 +70,19 @@ def tokens(text: str) -> list[BlockToken] | None:
 @dataclass
 class _Converter:
     text: str
+    char_starts: list[int] | None = None  # line starts of the text, in characters
     out: list[BlockToken] = field(default_factory=list)
     depth: int = 0
 
     def run(self) -> list[BlockToken]:
         source = self.front_matter()
         self.src = source.encode()
-        self.line_starts = byte_line_starts(self.src)
+        if self.char_starts is not None and len(self.src) == len(source):
+            # ASCII (front matter blanked line by line, a character to a space): its bytes are its
+            # characters, and the caller's line starts are these.
+            self.line_starts = self.char_starts
+        else:
+            self.line_starts = byte_line_starts(self.src)
         self.bounds = [*self.line_starts, len(self.src) + 1]  # with a sentinel past the end
         self.walk(source)
         return self.out
@@ -149,10 +158,13 @@ class _Converter:
 
     def walk(self, source: str) -> None:
         """One pass over the events. Ordered for speed: most events are inline text, which only
-        matters directly inside a tight list item (markdown-it makes a paragraph of it)."""
+        matters directly inside a tight list item (markdown-it makes a paragraph of it), and
+        there only past the item's own lines: on them (before a nested list or code block, which
+        end them: markdown.py's open_item) the builder hides every block, that paragraph too."""
         stack: list[str] = []  # open block tags
-        in_item = False  # the innermost open block is a list item
-        loose = [-1, -1]  # byte range of inline events directly in that item, [-1, -1] for none
+        past_own: set[int] = set()  # items (their places on the stack) past their own lines
+        collect = False  # the innermost open block is such an item: its inline text is collected
+        loose = [-1, -1]  # byte range of the inline text collected, [-1, -1] for none
         out, line_map = self.out, self.line_map
         # Typed as Any: the events are matched by their dict keys (typed dicts do not narrow on them).
         events: Iterator[tuple[Any, Any]] = pyromark.events_with_range(source, options=_OPTIONS)
@@ -161,7 +173,7 @@ class _Converter:
                 if event == "Rule":
                     self.flush(loose)
                     self.push("hr", rng["start"], rng["end"])
-                elif in_item:
+                elif collect:
                     if loose[0] < 0:
                         loose[0] = rng["start"]
                     loose[1] = rng["end"]
@@ -169,7 +181,7 @@ class _Converter:
                 tag = event["Start"]
                 name = tag if tag.__class__ is str else next(iter(tag))
                 if name in _INLINE_TAGS:
-                    if in_item:
+                    if collect:
                         _extend(loose, rng)
                     continue
                 if loose[0] >= 0:
@@ -178,8 +190,10 @@ class _Converter:
                     out.append(BlockToken("paragraph_open", line_map(rng["start"], rng["end"]), self.depth))
                 else:
                     self.open(name, tag, rng["start"], rng["end"])
+                    if name in _ENDS_OWN_LINES and stack and stack[-1] == "Item":
+                        past_own.add(len(stack) - 1)
                 stack.append(name)
-                in_item = name == "Item"
+                collect = False  # a block opens: a paragraph, a container, or an item's own lines
             elif "End" in event:
                 tag = event["End"]
                 name = tag if tag.__class__ is str else next(iter(tag))
@@ -190,14 +204,16 @@ class _Converter:
                 stack.pop()
                 if name in _CLOSING:
                     self.close(name)
-                in_item = bool(stack) and stack[-1] == "Item"
-            elif in_item:
+                if name == "Item":
+                    past_own.discard(len(stack))  # its place, free again
+                collect = bool(stack) and stack[-1] == "Item" and len(stack) - 1 in past_own
+            elif collect:
                 if loose[0] < 0:
                     loose[0] = rng["start"]
                 loose[1] = rng["end"]
 
     def flush(self, loose: list[int]) -> None:
-        """Inline text directly in a tight list item is a paragraph to markdown-it (hidden)."""
+        """Inline text directly in a tight list item is a paragraph to markdown-it."""
         if loose[0] >= 0:
             self.push("paragraph_open", loose[0], loose[1])
             loose[0] = loose[1] = -1
