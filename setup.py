@@ -12,7 +12,10 @@ benchmarks/mypyc_speed.py measures what it gives; the output is byte-identical (
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+from pathlib import Path
 
 from setuptools import setup
 
@@ -55,7 +58,16 @@ def ext_modules() -> list[object]:
 
     only = os.environ.get("PARSEGATE_MYPYC_ONLY")  # a comma-separated subset, to measure one module's share
     paths = [p for p in COMPILED if not only or any(p.endswith(f"/{m}.py") for m in only.split(","))]
+    _stamp(paths)
     return list(mypycify(paths, opt_level="3", group_name="parsegate"))
+
+
+def _stamp(paths: list[str]) -> None:
+    """What the build compiled, by content: parsegate warns at import when a source changed since
+    (Python would run the compiled module and ignore the edit; parsegate/_compiled.py)."""
+    digests = {p.removeprefix("parsegate/"): hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in paths}
+    with open("parsegate/_compiled.json", "w") as out:
+        json.dump(digests, out, indent=1, sort_keys=True)
 
 
 setup(ext_modules=ext_modules())
