@@ -3,6 +3,9 @@
 #   ./dev.sh golden   set up .venv, then chunk the bundled golden documents into out/golden/
 #   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
 #   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks
+#   ./dev.sh compile  build the Markdown parse + chunk path with mypyc in place (opt-in, about 8
+#                     minutes on 2 cores; a C compiler needed): about 1.3x faster, same output
+#   ./dev.sh pure     remove that build: back to pure Python
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
@@ -79,8 +82,16 @@ case "${1:-}" in
     .venv/bin/python benchmarks/office_throughput.py
     .venv/bin/python benchmarks/html_throughput.py
     ;;
+  compile)
+    setup ""
+    PARSEGATE_MYPYC=1 .venv/bin/python setup.py build_ext --inplace
+    ;;
+  pure)
+    find parsegate -name '*.so' -delete
+    rm -rf build parsegate__mypyc.*.so parsegate/_compiled.json
+    ;;
   *)
-    echo "usage: ./dev.sh golden | test | bench" >&2
+    echo "usage: ./dev.sh golden | test | bench | compile | pure" >&2
     exit 2
     ;;
 esac

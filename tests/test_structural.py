@@ -217,7 +217,7 @@ def test_one_tokenizer_pass_per_document(chunker_factory) -> None:
     doc = markdown.parse(f"# Guide\n\n{paragraphs}\n".encode(), "g.md")
     chunker = Chunker(ChunkConfig(max_tokens=128))
     chunker.counter = counter
-    counter.tokenizer = Spy()  # type: ignore[assignment]
+    counter._tokenizer = Spy()  # type: ignore[assignment]
     chunks = chunker.chunk(doc)
     assert len(chunks) > 40
     assert seen["chars"] < 1.2 * len(doc.text), seen["chars"] / len(doc.text)

@@ -26,7 +26,7 @@ def test_the_default_fingerprint_is_a_hash_of_the_file_and_builds_no_tokenizer()
     digest = hashlib.sha256(DEFAULT.read_bytes()).hexdigest()[:16]
     assert counter.fingerprint == f"all-MiniLM-L6-v2@sha256:{digest}"
     assert (counter.default_max, counter.model_max, counter.specials) == (256, 256, 2)
-    assert "tokenizer" not in counter.__dict__  # nothing above built it
+    assert counter._tokenizer is None  # nothing above built it
     assert counter.count("hello world") == 4  # and counting builds it: [CLS] hello world [SEP]
     assert counter.additive and counter.words is not None
 

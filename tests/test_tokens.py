@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from parsegate.chunkers import budget
 from parsegate.chunkers.budget import HFCounter, default_tokenizer_path, load_counter
 from parsegate.chunkers.tokens import OffsetIndex, WordPieceIndex
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_dir, needs_pure_python
 
 
 def test_word_by_word_counts_equal_the_tokenizers_offsets_on_real_documents() -> None:
@@ -44,6 +44,7 @@ def test_the_verdicts_kept_for_shipped_tokenizers_are_what_the_probes_measure(mo
         assert (additive, words is not None) == kept[fingerprint], path
 
 
+@needs_pure_python
 def test_a_shipped_tokenizer_skips_the_probes_and_counts_the_same() -> None:
     counter = HFCounter(default_tokenizer_path(), "all-MiniLM-L6-v2")
     counter._probe_additive = counter._probe_words = None  # type: ignore[method-assign,assignment]

@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 from array import array
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -102,19 +102,29 @@ class HFCounter:
         self.default_max = default_max or self.model_max or _FALLBACK_MAX
         self._additive = False  # what _offsets assumes; True while the probe measures it
         self._probed: tuple[bool, WordPieces | None] | None = None
+        # Built on first use and kept. Not functools.cached_property: a mypyc-compiled class has
+        # no __dict__ for it to fill, so it would rebuild the tokenizer on every access.
+        self._tokenizer: Tokenizer | None = None
+        self._specials: int | None = None
 
-    @cached_property
+    @property
     def tokenizer(self) -> Tokenizer:
-        tokenizer = Tokenizer.from_str(self._raw.decode("utf-8"))
-        # The file may carry padding and truncation for training; a budget needs neither.
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        return tokenizer
+        if self._tokenizer is None:
+            tokenizer = Tokenizer.from_str(self._raw.decode("utf-8"))
+            # The file may carry padding and truncation for training; a budget needs neither.
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+            self._tokenizer = tokenizer
+        return self._tokenizer
 
-    @cached_property
+    @property
     def specials(self) -> int:
-        declared = _declared_specials(self.spec)
-        return declared if declared is not None else len(self.tokenizer.encode("", add_special_tokens=True).ids)
+        if self._specials is None:
+            declared = _declared_specials(self.spec)
+            self._specials = (
+                declared if declared is not None else len(self.tokenizer.encode("", add_special_tokens=True).ids)
+            )
+        return self._specials
 
     @property
     def additive(self) -> bool:

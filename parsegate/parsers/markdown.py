@@ -541,9 +541,12 @@ def _table_groups(
     header = next((cells for _, cells, head in rows if head), [])
     body = [r for r in rows if not r[2]]
     groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]
-    for n, row in enumerate(body):
+    for row in body:
         is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
-        if is_delimiter and groups[-1][2] and groups[-1][2][-1] is body[n - 1]:
+        # The group's last body row is the row above: each row either joins the current group or
+        # opens an empty one. (Not ``groups[-1][2][-1] is body[n - 1]``: mypyc unboxes these tuples,
+        # so their identity is not kept and the compiled build never split the two tables.)
+        if is_delimiter and groups[-1][2]:
             new_header = groups[-1][2].pop()
             groups.append((new_header[0][0], new_header[1], []))
             continue
