@@ -91,6 +91,18 @@ TOOLS = {
 }
 
 
+def _versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("chonkie", "chonkie-core", "semchunk", "langchain-text-splitters", "tokenizers"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
 def measure(
     factory: Callable[[Tokenizer], Callable[[str, bytes], list[str]]],
     tok: Tokenizer,
@@ -172,6 +184,7 @@ def main() -> None:
         "budget_tokens": BUDGET,
         "tokenizer": "all-MiniLM-L6-v2 (tokenizer.json, tokenizers library)",
         "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
+        "versions": _versions(),  # a peer's speed moves between its releases: say which ran
         "results": results,
         "parsegate_vs_fastest_peer": {
             n: round(r["mb_per_s"] / fastest_peer, 2)

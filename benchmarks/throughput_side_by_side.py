@@ -13,6 +13,7 @@ chonkie's RecursiveChunker, and parsegate again, and reports parsegate's best ag
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -61,15 +62,32 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--passes", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=None, help="also write every round as JSON")
     args = parser.parse_args()
+    rounds: list[dict[str, object]] = []
+    load = os.getloadavg()[0]
     for _ in range(args.rounds):
         for tree in args.trees:
             first, again, chonkie = one(tree, args.corpus, args.passes)
+            ratio = chonkie / min(first, again)
             print(
-                f"{tree!s:30} parsegate {first:.3f} / {again:.3f} s  chonkie {chonkie:.3f} s  "
-                f"ratio {chonkie / min(first, again):.2f}x",
+                f"{tree!s:30} parsegate {first:.3f} / {again:.3f} s  chonkie {chonkie:.3f} s  ratio {ratio:.2f}x",
                 flush=True,
             )
+            rounds.append({"tree": _named(tree), "parsegate_s": [first, again], "chonkie_s": chonkie,
+                           "ratio": round(ratio, 3)})  # fmt: skip
+    if args.out:
+        report = {"command": " ".join(sys.argv), "passes": args.passes, "rounds": rounds,
+                  "load_average_1min": {"before": round(load, 2), "after": round(os.getloadavg()[0], 2)}}  # fmt: skip
+        args.out.write_text(json.dumps(report, indent=1) + "\n")
+
+
+def _named(tree: Path) -> str:
+    """The checkout's commit, and whether it holds the mypyc build (compiled modules beside the .py)."""
+    commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    compiled = any(tree.glob("parsegate/chunkers/*.so"))
+    name = commit.stdout.strip() if commit.returncode == 0 else str(tree)
+    return f"{name} ({'mypyc build' if compiled else 'pure Python'})"
 
 
 if __name__ == "__main__":
