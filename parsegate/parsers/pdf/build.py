@@ -21,14 +21,13 @@ from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, uni
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
 from parsegate.parsers.pdf.text import BULLETS
-from parsegate.parsers.pdf.typography import Heading
+from parsegate.parsers.pdf.typography import Heading, is_folio
 
 _SEP = "\n\n"
 _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
 # A note's mark: "2018, and" is a year, not note 201; "0.128.0, the" a version, not note 0.
 _FOOTNOTE = re.compile(r"^(\d{1,3}(?![\d]|[.,]\d)|[*†‡§¶])\s*\S")
-_FOLIO = re.compile(r"\s*(\d{1,4}|[ivxlc]{1,6})\s*")  # a page number the furniture pass left in
 _END = '.!?:;"”’)»'
 
 
@@ -89,7 +88,7 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
         for block in blocks
         if block.item is None
         for ln in block.lines
-        if not _small(ln, b.body) and not _FOLIO.fullmatch(ln.text)
+        if not _small(ln, b.body) and not is_folio(ln.text)  # a page number the furniture pass left in
     ]
     for n, block in enumerate(blocks):
         rest = n == 0 and _rest_of_sentence(b, block, headings)
@@ -187,23 +186,24 @@ def _emit_text(b: Builder, block: Block, notes_after_first: bool = False) -> Non
     """The block's paragraphs, list items, notes or listing; with ``notes_after_first``, the
     page before's notes go right after the first (the rest of that page's last sentence)."""
     lines = block.lines
-    if all(ln.style.mono for ln in lines):
-        _emit_code(b, lines)
-        if notes_after_first:
-            _flush_footnotes(b)
-        return
-    unit: list[Line] = []
-    for line in lines:
-        if unit and _starts_unit(unit, line, block, b.body):
+    code = all(ln.style.mono for ln in lines)
+    for n, unit in enumerate([lines] if code else _units(lines, block, b.body)):
+        if code:
+            _emit_code(b, unit)
+        else:
             _emit_unit(b, unit, block)
-            if notes_after_first:
-                _flush_footnotes(b)
-                notes_after_first = False
-            unit = []
-        unit.append(line)
-    _emit_unit(b, unit, block)
-    if notes_after_first:
-        _flush_footnotes(b)
+        if n == 0 and notes_after_first:
+            _flush_footnotes(b)
+
+
+def _units(lines: list[Line], block: Block, body: Style) -> list[list[Line]]:
+    """The block's lines cut where a paragraph or list item starts."""
+    units = [[lines[0]]]
+    for line in lines[1:]:
+        if _starts_unit(units[-1], line, block, body):
+            units.append([])
+        units[-1].append(line)
+    return units
 
 
 def _starts_unit(unit: list[Line], line: Line, block: Block, body: Style) -> bool:
@@ -261,9 +261,9 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
 
 def _at_foot(b: Builder, box: Box) -> bool:
     """A footnote stands under its column's text: no line in body type below it, across its
-    width (a page number aside). Small type with a number in front higher up is a table's rows ("118dpi 100% …") or
-    a float's text, which keeps its place (held to the page's end, it would come between the
-    halves of a sentence that the page cuts)."""
+    width (a page number aside). Small type with a number in front higher up is a table's rows
+    ("118dpi 100% …") or a float's text, which keeps its place (held to the page's end, it
+    would come between the halves of a sentence that the page cuts)."""
     return not any(top >= box[3] and x0 < box[2] and x1 > box[0] for x0, top, x1, _ in b.page_body)
 
 

@@ -30,12 +30,19 @@ _FOLIO = re.compile(
 )
 _ENDS_IN_FOLIO = re.compile(rf"^\D.{{1,80}}\s(\d{{1,4}}|{_ROMAN}|\d{{1,3}}[-–]\d{{1,4}})$", re.I)
 _STARTS_WITH_FOLIO = re.compile(rf"^(\d{{1,4}}|{_ROMAN})\s+\D.{{1,80}}$", re.I)
+
+
 _NUMBERED = re.compile(
     r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
     re.I,
 )
 _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
+
+
+def is_folio(text: str) -> bool:
+    """A line that is a page number alone ("12", "iv", "Page 3 of 9", "- 7 -")."""
+    return bool(_FOLIO.match(text))
 
 
 # -- body style ----------------------------------------------------------------------------------
@@ -101,7 +108,7 @@ def _last_folio(page: Page) -> list[Line]:
     if not page.lines:
         return []
     last = max(page.lines, key=lambda ln: ln.bottom)
-    if not _FOLIO.match(last.text) or last.bottom < page.height * (1 - 2 * _WIDE_BAND):
+    if not is_folio(last.text) or last.bottom < page.height * (1 - 2 * _WIDE_BAND):
         return []
     above = [o.bottom for o in page.lines if o.row != last.row and o.top < last.top]
     alone = all(o.row == last.row for o in page.lines if abs(o.top - last.top) < last.size)
@@ -158,7 +165,7 @@ def _edge_lines(page: Page) -> list[tuple[Line, bool]]:
 
 
 def _folio(line: Line, page: Page) -> bool:
-    if _FOLIO.match(line.text):
+    if is_folio(line.text):
         return True
     top = line.bottom < page.height * _BAND
     bottom = line.top > page.height * (1 - _BAND)
