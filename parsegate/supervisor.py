@@ -80,7 +80,8 @@ class _Worker:
     out: bytearray = field(default_factory=bytearray)
     tail: bytearray = field(default_factory=bytearray)
     ready: bool = False
-    task: Task | None = None
+    task: Task | None = None  # the document it is reading
+    queued: list[Task] = field(default_factory=list)  # sent after it, waiting in its pipe
     task_started: float = 0.0
     deadline: float = float("inf")
     families: set[str] = field(default_factory=set)  # slow-to-import formats it has read
@@ -96,6 +97,7 @@ class Supervisor:
         self.selector = selectors.DefaultSelector()
         self.failures = 0
         self.replaced = 0  # workers started to replace one that died or was stopped
+        self._pending = Pending(())  # the run's tasks not yet sent: a stopped worker's queue goes back
 
     def __enter__(self) -> Supervisor:
         return self
@@ -177,6 +179,9 @@ class Supervisor:
                 worker.proc.stdin.close()
         if worker in self.workers:
             self.workers.remove(worker)
+        for task in reversed(worker.queued):
+            self._pending.push(task)  # never started: not these documents' fault
+        worker.queued.clear()
         return code
 
     def close(self) -> None:
@@ -188,7 +193,7 @@ class Supervisor:
 
     def run(self, tasks: Iterable[Task]) -> Iterator[Done]:
         """Each task's result as it finishes (completion order)."""
-        pending = Pending(tasks)
+        pending = self._pending = Pending(tasks)
         while pending or any(w.task is not None for w in self.workers):
             busy = sum(1 for w in self.workers if w.task is not None)
             while len(self.workers) < min(self.size, busy + len(pending)):
@@ -203,25 +208,39 @@ class Supervisor:
             yield from finished
 
     def _assign(self, pending: Pending) -> None:
+        """Give every idle worker a document, then, while more are left than there are workers,
+        every busy one its next if that is short: a worker that finishes starts it from its pipe
+        at once instead of waiting for this process to read its result and answer (on the fastapi
+        docs, 50 ms a run in all between documents, now 3-5 ms)."""
         loaded = {f for w in self.workers for f in w.families}
         for worker in self.workers:
-            if not pending:
-                return
-            if not worker.ready or worker.task is not None:
-                continue
-            task = pending.take(worker.families, loaded)
-            if task is None:
-                continue  # what is left is better read by a worker that has its libraries
-            worker.task, worker.task_started = task, time.monotonic()
-            worker.deadline = worker.task_started + _finite(self.limits.seconds_for(task.path))
-            kind = family(task.path)
-            if kind is not None:
-                worker.families.add(kind)
-                loaded.add(kind)
-            header = {"index": task.index, "path": os.fsencode(task.path).hex(), "doc_id": task.doc_id}
-            if not self._send(worker, header):
-                pending.push(task)  # the worker was already gone: not this document's fault
-                worker.task = None
+            if worker.ready and worker.task is None:
+                self._give(worker, pending, loaded)
+        for worker in self.workers:
+            if worker.task is not None and not worker.queued and len(pending) > len(self.workers):
+                self._give(worker, pending, loaded, short=True)  # the last go to whichever is free first
+
+    def _give(self, worker: _Worker, pending: Pending, loaded: set[str], short: bool = False) -> None:
+        task = pending.take(worker.families, loaded, short) if pending else None
+        if task is None:
+            return  # none left, or what is left is better read by a worker that has its libraries
+        kind = family(task.path)
+        if kind is not None:
+            worker.families.add(kind)
+            loaded.add(kind)
+        header = {"index": task.index, "path": os.fsencode(task.path).hex(), "doc_id": task.doc_id}
+        if not self._send(worker, header):
+            pending.push(task)  # the worker was already gone: not this document's fault
+        elif worker.task is None:
+            self._begin(worker, task, time.monotonic())
+        else:
+            worker.queued.append(task)
+
+    def _begin(self, worker: _Worker, task: Task, now: float) -> None:
+        """``task`` is what ``worker`` reads from ``now`` on (for a queued task: when this process
+        saw the one before it finish, a little after the worker did, so its limit runs no shorter)."""
+        worker.task, worker.task_started = task, now
+        worker.deadline = now + _finite(self.limits.seconds_for(task.path))
 
     def _timeout(self) -> float:
         now = time.monotonic()
@@ -281,6 +300,8 @@ class Supervisor:
             self._stop(worker)  # it exits by itself (its heap hit the limit): no document goes to it
         elif limit and header.get("rss", 0) > limit // 2:
             self._stop(worker)  # a worker whose heap grew this much is replaced, not reused
+        elif worker.queued:
+            self._begin(worker, worker.queued.pop(0), time.monotonic())
         return Done(task, outcome, body.split(b"\n") if body else [])
 
     def _timed_out(self, worker: _Worker, now: float) -> Done:

@@ -261,3 +261,55 @@ def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_pat
     assert sorted(seen[:2]) == ["b.md", "c.md"] and seen[2] == "a.wait"
     assert [f.path for f in files] == ["a.wait", "b.md", "c.md"]
     assert next(json.loads(x)["doc_id"] for x in (out / "chunks.jsonl").read_text().splitlines()) == "a.wait"
+
+
+def test_a_busy_worker_has_its_next_document_waiting_while_more_are_left_than_workers(
+    plugins: Path, tmp_path: Path
+) -> None:
+    """When a.md is handed back, the worker is already reading b.wait (it was queued behind a.md)
+    and c.md waits in its pipe; d.md, the last, stays with the parent for whichever worker is free."""
+    from parsegate.chunkers import ChunkConfig
+    from parsegate.dispatch import Task
+    from parsegate.supervisor import Supervisor
+
+    names = ["a.md", "b.wait", "c.md", "d.md"]
+    root = corpus_with(tmp_path, *names)
+    seen = []
+    with Supervisor(ChunkConfig(), workers=1) as supervisor:
+        for done in supervisor.run([Task(n, root / name, name) for n, name in enumerate(names)]):
+            worker = supervisor.workers[0]
+            seen.append((done.task.doc_id, worker.task and worker.task.doc_id, [t.doc_id for t in worker.queued]))
+            (tmp_path / "release").touch()
+    assert seen[0] == ("a.md", "b.wait", ["c.md"])
+    assert [name for name, _, _ in seen] == names
+
+
+def test_documents_queued_behind_a_failing_one_are_read_by_the_next_worker(
+    plugins: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker stopped for a timeout, a crash or the memory limit had the next document waiting
+    in its pipe: that document goes back to the queue (it never started), and the worker that
+    replaces it reads it, once."""
+    from parsegate.chunkers import ChunkConfig
+    from parsegate.dispatch import Task
+    from parsegate.supervisor import Limits, Supervisor
+
+    handed_back: list[str] = []
+    stop = Supervisor._stop
+
+    def stop_and_note(self: Supervisor, worker: object) -> int:
+        handed_back.extend(t.doc_id for t in worker.queued)  # type: ignore[attr-defined]
+        return stop(self, worker)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Supervisor, "_stop", stop_and_note)
+    names = ["a.md", "b.hang", "c.md", "d.md", "e.crash", "f.md", "g.md", "h.hog", "i.md", "j.md", "k.md"]
+    root = corpus_with(tmp_path, *names)
+    limits = Limits(seconds=30, per_format=(("hang", 1.0),), memory_mb=256)
+    with Supervisor(ChunkConfig(), limits, 1) as supervisor:
+        found = [
+            (d.task.doc_id, d.outcome.code) for d in supervisor.run([Task(n, root / x, x) for n, x in enumerate(names)])
+        ]
+        replaced = supervisor.replaced
+    assert handed_back == ["c.md", "f.md", "i.md"]
+    assert sorted(found) == [(name, {"b": "timeout", "e": "worker_died", "h": "memory"}.get(name[0])) for name in names]
+    assert replaced == 2  # the timeout and the crash (a worker over the memory limit leaves by itself)

@@ -51,3 +51,18 @@ def test_a_worker_has_its_next_document_before_the_finished_one_is_routed(tmp_pa
         ("b.md", "c.md"),
         ("c.md", None),
     ]
+
+
+def test_only_a_short_document_is_queued_behind_a_busy_workers_own(tmp_path: Path) -> None:
+    """A document queued behind the one a worker reads waits for it: only a short one (by the
+    cost estimate) whose libraries that worker has, so that no long one waits while others idle."""
+    from parsegate.dispatch import SHORT, Pending, cost
+
+    work = tasks(tmp_path, [("long.md", 100_000), ("short.md", 1_000), ("page.html", 1_000)])
+    assert cost(work[0].path) > SHORT >= cost(work[1].path)
+    pending = Pending(work)
+    assert pending.take(set(), set(), short=True) is None  # long.md is next: not queued
+    assert pending.take(set(), set()).doc_id == "long.md"  # type: ignore[union-attr]
+    assert pending.take(set(), set(), short=True).doc_id == "short.md"  # type: ignore[union-attr]
+    assert pending.take(set(), set(), short=True) is None  # docling's import would come with it
+    assert pending.take({"office"}, {"office"}, short=True).doc_id == "page.html"  # type: ignore[union-attr]
