@@ -13,7 +13,10 @@ can show. A pair during which other processes used more than 5% of the machine's
 Each corpus also gets its fixed cost per worker: a one-worker run of its smallest file (an
 interpreter, the imports, the tokenizer, the format's libraries on first use, one tiny document),
 and the speed-up two workers could reach at most with that cost (Amdahl: every worker pays it at
-the same time, so it is not halved): ``ceiling = T1 / (F + (T1 - F) / 2)``.
+the same time, so it is not halved): ``ceiling = T1 / (F + (T1 - F) / 2)``. And the CPU both runs
+used (this process's and its workers'), as cores kept busy: one worker may use the second core
+already (the tokenizer's thread pool), and two workers that keep both cores busy can run no
+faster than half the CPU they need: ``bound = T1 / (CPU2 / 2)``.
 
 parsegate's bytecode is compiled first, as an installed wheel has it: with
 PYTHONDONTWRITEBYTECODE set (these machines set it) a module changed since its .pyc was written
@@ -151,6 +154,12 @@ def main() -> None:
             "auto_workers": auto,
             "fixed_seconds_per_worker": round(fixed, 3),
             "ceiling_2_over_1": round(ceiling(one, fixed), 2),
+            # Cores kept busy (CPU seconds of the run and its workers per wall second): one worker
+            # above 1.0 uses the second core already (the tokenizer's threads); two workers near
+            # 2.0 leave nothing idle, and their bound is then the CPU they need:
+            "cores_busy_1_worker": round(cpu_one / one, 2),
+            "cores_busy_2_workers": round(cpu_two / two, 2),
+            "cpu_bound_2_over_1": round(one / (cpu_two / 2), 2),
             "all_seconds": {k: [round(t, 2) for t in v] for k, v in times.items()},
             # Other work on the machine slows two workers more than one: the 1-minute load average.
             "load_average_1min_before": load_before,
@@ -163,7 +172,8 @@ def main() -> None:
         print(
             f"{name:32} {len(sources):4} files {megabytes:6.2f} MB  1 worker {one:6.2f} s  2 workers {two:6.2f} s  "
             f"speed-up {one / two:4.2f} (ceiling {ceiling(one, fixed):4.2f}, {fixed:.2f} s per worker)  "
-            f"CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s  (auto: {auto})",
+            f"CPU {cpu_one:5.1f} s vs {cpu_two:5.1f} s (cores busy {cpu_one / one:4.2f} vs {cpu_two / two:4.2f}; "
+            f"bound by CPU {one / (cpu_two / 2):4.2f})  (auto: {auto})",
             flush=True,
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
