@@ -6,11 +6,13 @@ mark is dropped (it is an encoding signature, not content).
 
 UTF-8 is the norm. UTF-16 and UTF-32 are read when a byte-order mark says so, and UTF-16
 without one when its zero bytes give it away (ASCII-range text in UTF-16 has a zero in every
-other byte, on one side only). A file that is not valid UTF-8 is read as browsers read a page
-that names no encoding, and says so in a warning: UTF-8 with its few broken bytes replaced
-(U+FFFD) when it is mostly UTF-8 (a cut download, a stray byte), else Windows-1252 (the
-Latin-1 READMEs and NEWS files of older projects: "Schr\xf6der" is "Schröder") unless too many of
-its bytes lie beyond ASCII for Western text (Cyrillic or CJK in a legacy encoding). Refused:
+other byte, on one side only). A file that is not valid UTF-8 is read, with a warning that
+says how: UTF-8 with its few broken bytes replaced
+(U+FFFD) when it is mostly UTF-8 (a cut download, a stray byte), else in the legacy encoding
+chardet detects (parsers/legacy.py: ISO-8859-2 Czech, KOI8-R Russian, Shift_JIS Japanese…), or
+Windows-1252 where that reads it about as well (the Latin-1 READMEs and NEWS files of older
+projects: "Schr\xf6der" is "Schröder"), unless too many of its bytes lie beyond ASCII for
+Western text and chardet recognises no encoding. Refused:
 binary content (a NUL byte anywhere, or many control bytes), and text that is mostly control
 or replacement characters (U+FFFD: what a wrong decoding leaves).
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import codecs
 
+from parsegate.parsers.legacy import legacy_codec
 from parsegate.parsers.model import ParseError, ParseWarning
 
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
@@ -109,26 +112,48 @@ def _refuse_binary(data: bytes, skipped: int) -> None:
 
 def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     try:
-        return data.decode("utf-8"), None
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         first = f"byte 0x{data[exc.start : exc.start + 1].hex()} at offset {exc.start + skipped}"
+    else:
+        return _iso2022(data, text) if b"\x1b$" in data else (text, None)
     replaced = data.decode("utf-8", errors="replace")
     own = data.count("\ufffd".encode())  # the file's own U+FFFD characters are no broken bytes
     if mostly_utf8(replaced, own):
         broken = replaced.count("\ufffd") - own
         why = f"not valid UTF-8 ({first}): read as UTF-8, {broken} broken byte sequence(s) replaced by U+FFFD"
         return replaced, ParseWarning("not_utf8", why)
+    guess = legacy_codec(data)
+    codec, language = guess if guess is not None else ("cp1252", None)
     beyond = (len(data) - len(data.translate(None, _BEYOND_ASCII))) / max(1, len(data))
-    if beyond > _MAX_LATIN_SHARE:
-        # Cyrillic, Greek or CJK in a legacy encoding: read as Windows-1252 it would be all
-        # accented Latin letters, and the gate, reading the bytes the same way, could not tell.
+    if codec == "cp1252" and beyond > _MAX_LATIN_SHARE:
+        # Read as Windows-1252 it would be all accented Latin letters, and the gate, reading the
+        # bytes the same way, could not tell.
         raise ParseError(
             "invalid_utf8",
-            f"not valid UTF-8 ({first}), and {beyond:.0%} of its bytes lie beyond ASCII: text in a legacy"
-            " encoding other than Windows-1252 (Cyrillic, Greek, CJK?); re-save the file as UTF-8",
+            f"not valid UTF-8 ({first}), and {beyond:.0%} of its bytes lie beyond ASCII, too many for"
+            " Western text, in no other encoding chardet recognises: re-save the file as UTF-8",
         )
-    why = f"not valid UTF-8 ({first}): read as Windows-1252, as browsers read a page that names no encoding"
-    return data.decode("cp1252", errors="replace"), ParseWarning("not_utf8", why)
+    if codec == "cp1252":
+        how = "as Windows-1252, as browsers read a page that names no encoding"
+    else:
+        how = f"as {codec.upper()}, the encoding chardet detects{f' ({language} text)' if language else ''}"
+    why = f"not valid UTF-8 ({first}): read {how}; re-save it as UTF-8 to be sure"
+    return data.decode(codec, errors="replace"), ParseWarning("not_utf8", why)
+
+
+def _iso2022(data: bytes, text: str) -> tuple[str, ParseWarning | None]:
+    """ISO-2022-JP (-KR, -CN: mail and older Japanese text) is 7-bit, so valid UTF-8 as it stands;
+    its escape sequences (ESC $ …) give it away, and chardet says which. UTF-8 text that only
+    holds such a sequence stays as it is."""
+    guess = legacy_codec(data)
+    if guess is None or not guess[0].startswith("iso2022"):
+        return text, None
+    why = (
+        f"7-bit text with ISO-2022 escape sequences: read as {guess[0].upper()}, the encoding chardet"
+        " detects; re-save it as UTF-8 to be sure"
+    )
+    return data.decode(guess[0], errors="replace"), ParseWarning("not_utf8", why)
 
 
 def garbage_share(text: str, utf8: bytes | None = None) -> float:

@@ -15,7 +15,7 @@ from functools import cache
 
 # Bumped whenever the elements a parser makes can change (tests/test_versions.py checks them
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSIONS = {"markdown": 11, "text": 21, "code": 6, "office": 12, "pdf": 20}
+OUTPUT_VERSIONS = {"markdown": 12, "text": 22, "code": 7, "office": 12, "pdf": 20}
 
 # The Markdown block parser a run uses (parsegate/parsers/markdown.py reads the same variable).
 MARKDOWN_ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from parsegate.parsers.legacy import legacy_codec
 from parsegate.quality_gates.office_source import BACKENDS, docling_text
 
 if TYPE_CHECKING:
@@ -71,19 +72,26 @@ def _decode(data: bytes) -> str:
         big_endian = data[0::2].count(0) > data[1::2].count(0)
         return data.decode("utf-16-be" if big_endian else "utf-16-le")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return _not_utf8(data)
+        return _not_utf8(data, detect=True)
+    guess = legacy_codec(data) if b"\x1b$" in data else None  # 7-bit ISO-2022 (decode.py's _iso2022)
+    return data.decode(guess[0], errors="replace") if guess and guess[0].startswith("iso2022") else text
 
 
-def _not_utf8(data: bytes) -> str:
-    """Bytes that are not valid UTF-8, read as a browser reads a page naming no encoding: UTF-8
-    with its broken bytes replaced when most of what is beyond ASCII is valid UTF-8 (a cut
-    download), else Windows-1252 (the WHATWG default: a Latin-1 README's "Schr\xf6der")."""
+def _not_utf8(data: bytes, detect: bool = False) -> str:
+    """Bytes that are not valid UTF-8: UTF-8 with its broken bytes replaced when most of what is
+    beyond ASCII is valid UTF-8 (a cut download); else, with ``detect``, in the legacy encoding
+    chardet detects (parsers/legacy.py: an encoding is a guess no reading of the bytes can check,
+    so the gate takes the same one as the parser), or Windows-1252, the WHATWG default for a page
+    naming no encoding (a Latin-1 README's "Schr\xf6der")."""
     as_utf8 = data.decode("utf-8", errors="replace")
     broken = as_utf8.count("\ufffd") - data.count(b"\xef\xbf\xbd")  # not the file's own U+FFFD
     multibyte = len(as_utf8) - len(as_utf8.encode("ascii", "ignore")) - broken  # counted in C
-    return as_utf8 if multibyte > broken else data.decode("cp1252", errors="replace")
+    if multibyte > broken:
+        return as_utf8
+    guess = legacy_codec(data) if detect else None
+    return data.decode(guess[0] if guess else "cp1252", errors="replace")
 
 
 def _standard_html_bytes(data: bytes) -> bytes:
