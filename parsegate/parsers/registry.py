@@ -184,17 +184,31 @@ def parser_for(path: Path, head: bytes = b"") -> Parser | None:
     return _TEXT
 
 
+# C0 controls but tab, line feed, vertical tab, form feed, carriage return and ESC; and DEL.
+_BINARY_CONTROLS = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32)) + b"\x7f"
+_LEGACY_MIN_BYTES = 32
+
+
 def looks_like_text(head: bytes) -> bool:
-    """Whether a file with no parser for its suffix is text: it decodes as UTF-8 (or a
-    byte-order mark's encoding). A text file *named* as text may be Windows-1252 (decode.py);
-    an unnamed one that is not UTF-8 is taken for binary (a PNG's header decodes as cp1252)."""
+    """Whether a file with no parser for its suffix (README, NEWS, a changelog) is text: it decodes
+    as UTF-8 (or a byte-order mark's encoding), or it decodes otherwise (decode.py: a legacy
+    encoding), has 32 bytes or more, and none of them is a control character but whitespace and
+    ESC. Binary formats have such bytes in their first kilobytes (PNG's \\x1a, gzip's \\x1f, a
+    JPEG's segment lengths) and would decode as Windows-1252 all the same; text in any 8-bit
+    encoding has none. 23 of the 2,024 suffix-less text files under Debian's /usr/share/doc are
+    not UTF-8 (old changelogs, NEWS, AUTHORS in Latin-1): all 23 are read now, and none of 168
+    binary files of 31 kinds under /usr with their suffixes taken off."""
     sample = head[:4096]
     cut = sample.rfind(b"\n")
+    sample = sample[: cut + 1] if cut > 0 else sample
     try:
-        _, note = decode_noted(sample[: cut + 1] if cut > 0 else sample)
+        _, note = decode_noted(sample)
     except ParseError:
         return False
-    return note is None
+    if note is None:
+        return True
+    # Too short to tell text from a binary header ("\\x89PNG\\r\\n"), or a control byte in it.
+    return len(sample) >= _LEGACY_MIN_BYTES and len(sample.translate(None, _BINARY_CONTROLS)) == len(sample)
 
 
 def supported_suffixes() -> list[str]:
