@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import codecs
 
-from parsegate.parsers.legacy import legacy_codec
+from parsegate.parsers.legacy import iso2022_codec, legacy_codec
 from parsegate.parsers.model import ParseError, ParseWarning
 
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
@@ -116,7 +116,7 @@ def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
     except UnicodeDecodeError as exc:
         first = f"byte 0x{data[exc.start : exc.start + 1].hex()} at offset {exc.start + skipped}"
     else:
-        return _iso2022(data, text) if b"\x1b$" in data else (text, None)
+        return _iso2022(data, text)
     replaced = data.decode("utf-8", errors="replace")
     own = data.count("\ufffd".encode())  # the file's own U+FFFD characters are no broken bytes
     if mostly_utf8(replaced, own):
@@ -143,17 +143,15 @@ def _utf8(data: bytes, skipped: int) -> tuple[str, ParseWarning | None]:
 
 
 def _iso2022(data: bytes, text: str) -> tuple[str, ParseWarning | None]:
-    """ISO-2022-JP (-KR, -CN: mail and older Japanese text) is 7-bit, so valid UTF-8 as it stands;
-    its escape sequences (ESC $ …) give it away, and chardet says which. UTF-8 text that only
-    holds such a sequence stays as it is."""
-    guess = legacy_codec(data)
-    if guess is None or not guess[0].startswith("iso2022"):
+    """7-bit ISO-2022 text is read in its codec; other UTF-8 that holds ESC $ stays as it is."""
+    codec = iso2022_codec(data)
+    if codec is None:
         return text, None
     why = (
-        f"7-bit text with ISO-2022 escape sequences: read as {guess[0].upper()}, the encoding chardet"
+        f"7-bit text with ISO-2022 escape sequences: read as {codec.upper()}, the encoding chardet"
         " detects; re-save it as UTF-8 to be sure"
     )
-    return data.decode(guess[0], errors="replace"), ParseWarning("not_utf8", why)
+    return data.decode(codec, errors="replace"), ParseWarning("not_utf8", why)
 
 
 def garbage_share(text: str, utf8: bytes | None = None) -> float:

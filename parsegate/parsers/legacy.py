@@ -31,3 +31,13 @@ def legacy_codec(data: bytes) -> tuple[str, str | None] | None:
     if codec is None:
         return None
     return ("cp1252" if codec == "iso8859-1" else codec), guess["language"]
+
+
+def iso2022_codec(data: bytes) -> str | None:
+    """The ISO-2022 codec (-JP, -KR, -CN: mail and older Japanese text) of 7-bit bytes, which are
+    valid UTF-8 as they stand: their escape sequences (ESC $ …) give them away, and chardet says
+    which; None for bytes without such a sequence, or that chardet reads otherwise."""
+    if b"\x1b$" not in data:
+        return None
+    guess = legacy_codec(data)
+    return guess[0] if guess is not None and guess[0].startswith("iso2022") else None

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parsegate.parsers.legacy import legacy_codec
+from parsegate.parsers.legacy import iso2022_codec, legacy_codec
 from parsegate.quality_gates.office_source import BACKENDS, docling_text
 
 if TYPE_CHECKING:
@@ -75,8 +75,8 @@ def _decode(data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return _not_utf8(data, detect=True)
-    guess = legacy_codec(data) if b"\x1b$" in data else None  # 7-bit ISO-2022 (decode.py's _iso2022)
-    return data.decode(guess[0], errors="replace") if guess and guess[0].startswith("iso2022") else text
+    codec = iso2022_codec(data)  # 7-bit ISO-2022, valid UTF-8 as it stands
+    return text if codec is None else data.decode(codec, errors="replace")
 
 
 def _not_utf8(data: bytes, detect: bool = False) -> str:
