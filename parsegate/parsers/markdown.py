@@ -31,7 +31,6 @@ from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.markdown_pyromark import Row
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
-    NON_BODY_KINDS,
     CodeData,
     Data,
     Document,
@@ -120,9 +119,10 @@ def parse(data: bytes, doc_id: str) -> Document:
         warnings=builder.warnings,
         _line_starts=builder.starts,  # line_starts(text), already built: not twice per document
     )
-    starts = builder.starts  # Document.lines_of, written out: it is asked once per element
+    starts, line_of = builder.starts, bisect.bisect_right  # Document.lines_of, written out: once per element
     for el in doc.elements:
-        el.lines = (bisect.bisect_right(starts, el.start), bisect.bisect_right(starts, max(el.start, el.end - 1)))
+        start, last = el.start, el.end - 1
+        el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
@@ -323,7 +323,13 @@ class _Builder:
         self, kind: str, first: int, last: int, level: int | None = None, data: Data | None = None
     ) -> Element | None:
         """The element of source lines [first, last), None if they are blank."""
-        start, end = self.span(first, last)
+        starts, text = self.starts, self.text
+        start = starts[first] if first < len(starts) else len(text)
+        end = starts[last] if last < len(starts) else len(text)
+        while start < end and text[start].isspace():  # span() and trim_span(), written out: per element
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
         if start >= end:
             return None
         ident, path, parent = f"e{len(self.elements)}", self.headings.path(), self.frames[-1].parent
@@ -452,13 +458,16 @@ class _Builder:
     def end_own_lines(self, line: int) -> None:
         """The pending list item's own lines end before ``line``: its element is emitted, and the
         blocks in it from there on are visible. (Its own lines ended already, or it is hidden: nothing.)"""
-        pending = self.frames[-1].pending
+        frame = self.frames[-1]
+        pending = frame.pending
         if pending is None:
             return
-        first, _, level, marker = pending
-        self.frames.pop()
-        el = self.emit("list_item", first, line, level=level, data=ItemData(marker=marker))
-        self.push_frame(el, own_end=line)
+        frame.pending = None
+        el = self.emit("list_item", pending[0], line, level=pending[2], data=ItemData(marker=pending[3]))
+        if el is None:  # (blank: it hides what the frame below it hides, as push_frame(None) would)
+            frame.hides_below = self.frames[-2].hides_below
+        else:  # push_frame(el, own_end=line), in the frame there already
+            frame.element, frame.parent, frame.hides_below = el, el.id, line
 
     def close(self) -> None:
         """The innermost list, list item or block quote ends."""
@@ -563,7 +572,8 @@ class _Builder:
 
     def recover_gaps(self) -> None:
         """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
-        occupied = sorted([(e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS])
+        # Leaves, and front matter (not e.is_container, written out: once per element).
+        occupied = sorted([(e.start, e.end) for e in self.elements if e.kind not in CONTAINER_KINDS])
         cursor = 0
         gaps: list[tuple[int, int]] = []
         text = self.text

@@ -40,6 +40,7 @@ _FRONT_MATTER_END = re.compile(r"\.\.\.[ \t]*$")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _LAST_EOL = re.compile(r"(?:\r\n|\r|\n)\Z")
 _LINE_END_STR = re.compile(r"\r\n|\r|\n")
+_MARKER = re.compile(rb"[0-9]+|[-+*]")  # what _marker finds on a list item's line, as most begin
 
 # A table row: its first line, its cells (raw source, escaped pipes unescaped), whether it is the header.
 Row = tuple[int, list[str], bool]
@@ -193,7 +194,8 @@ class _Converter:
     def line_map(self, start: int, end: int) -> tuple[int, int]:
         """Lines [first, last + 1) of the non-blank bytes in [start, end)."""
         bounds, src = self.bounds, self.src
-        start = self.skip_blank(start, end)
+        while start < end and src[start] in _WS:  # skip_blank, written out: once per block
+            start += 1
         first = bisect.bisect_right(bounds, start) - 1
         if end <= bounds[first + 1]:  # most blocks: the range ends on its first line
             return first, first + 1
@@ -212,11 +214,15 @@ class _Converter:
             start += 1
         return start
 
-    def line_text(self, start: int) -> str:
-        """The source from byte ``start`` to the end of its line."""
-        line = bisect.bisect_right(self.line_starts, start)
-        end = self.line_starts[line] if line < len(self.line_starts) else len(self.src)
-        return self.src[start:end].rstrip(b"\r\n").decode()
+    def line_text(self, start: int, line: int) -> str:
+        """The source from byte ``start`` to the end of its line, ``line``."""
+        return self.src[start : self.bounds[line + 1]].rstrip(b"\r\n").decode()
+
+    def marker(self, start: int, line: int) -> str:
+        """The marker of the list item at ``start``, as markdown-it reports it: the digits of an
+        ordered item, else the bullet (read from the bytes: the rest of the line is not needed)."""
+        found = _MARKER.match(self.src, start)
+        return found.group().decode() if found else _marker(self.line_text(start, line))
 
     # -- the event walk ------------------------------------------------------------------
     def walk(self, source: str) -> None:
@@ -304,13 +310,13 @@ class _Converter:
             return
         first, last = self.line_map(start, end)
         if name == "Item":
-            sink.open_item(first, last, _marker(self.line_text(start)))
+            sink.open_item(first, last, self.marker(start, first))
             self.nest()
         elif name == "CodeBlock":
             if in_item:
                 sink.end_own_lines(first)
             fence = tag["CodeBlock"] != "Indented"
-            sink.code(first, last, fence, _fence_info(self.line_text(start)) if fence else "")
+            sink.code(first, last, fence, _fence_info(self.line_text(start, first)) if fence else "")
         elif name == "HtmlBlock":
             sink.block("html", first, last)
         elif name == "List":
@@ -338,7 +344,7 @@ class _Converter:
     def heading(self, level: str, start: int, end: int) -> None:
         first, stop = self.line_map(start, end)
         if stop - first == 1:  # ATX: one line
-            title = _atx_title(self.line_text(start))
+            title = _atx_title(self.line_text(start, first))
         elif stop - first == 2 or self.depth == 0:  # setext: the lines above the underline
             title = self.setext_title(start, first, stop - 1)
         else:
@@ -347,7 +353,7 @@ class _Converter:
 
     def setext_title(self, start: int, first: int, underline: int) -> str:
         if underline - first == 1:
-            return self.line_text(start).strip()
+            return self.line_text(start, first).strip()
         # Top level: markdown-it joins the raw lines (with their indentation), then strips.
         body = self.src[self.line_starts[first] : self.line_starts[underline]].decode()
         return "\n".join(_LINE_END_STR.split(body)).strip()
