@@ -306,16 +306,15 @@ class _Builder:
         return trim_span(self.text, start, end)
 
     # -- emission ----------------------------------------------------------
-    def push_frame(self, element: Element | None, own_end: int = -1, hidden: bool = False) -> None:
+    def push_frame(self, element: Element | None, hidden: bool = False) -> None:
+        """A list, block quote or table opens (list items: open_item)."""
         below = self.frames[-1]
         frame = _Frame(element, below.parent, below.hides_below, below.lists)
         if hidden:
             frame.hides_below = _EVERY_LINE
         elif element is not None:
             frame.parent = element.id
-            if element.kind == "list_item":
-                frame.hides_below = own_end  # the item's own lines, whatever holds the item
-            elif element.kind == "list":
+            if element.kind == "list":
                 frame.lists += 1
         self.frames.append(frame)
 
@@ -352,9 +351,7 @@ class _Builder:
         prev = self.prev
         if prev is None or prev.kind != "paragraph" or prev.parent != self.frames[-1].parent:
             return None
-        if prev.section_path != self.headings.path():
-            return None
-        return prev.id
+        return prev.id if prev.section_path == self.headings.path() else None
 
     # -- blocks (markdown_pyromark.BlockSink) ------------------------------
     def block(self, kind: str, first: int, last: int) -> None:
@@ -464,9 +461,9 @@ class _Builder:
             return
         frame.pending = None
         el = self.emit("list_item", pending[0], line, level=pending[2], data=ItemData(marker=pending[3]))
-        if el is None:  # (blank: it hides what the frame below it hides, as push_frame(None) would)
+        if el is None:  # blank: it hides what the frame below it hides
             frame.hides_below = self.frames[-2].hides_below
-        else:  # push_frame(el, own_end=line), in the frame there already
+        else:  # its own lines, whatever holds the item
             frame.element, frame.parent, frame.hides_below = el, el.id, line
 
     def close(self) -> None:
