@@ -28,10 +28,11 @@ from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_dat
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
+from parsegate.parsers.markdown_pyromark import Row
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
-    NON_BODY_KINDS,
     CodeData,
+    Data,
     Document,
     Element,
     ItemData,
@@ -67,12 +68,8 @@ _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 _ENDS_OWN_LINES = frozenset((*_LIST_OPEN, "fence", "code_block"))  # in a list item (see open_item)
-# Tokens that open and close a frame (see _Builder.push_frame).
-_FRAME_OPEN = frozenset((*_LIST_OPEN, "list_item_open", "blockquote_open", "table_open"))
-_FRAME_CLOSE = frozenset(
-    ("bullet_list_close", "ordered_list_close", "list_item_close", "blockquote_close", "table_close")
-)
-AnyToken = Token | markdown_pyromark.BlockToken
+# Tokens that close a frame (see _Builder.push_frame; a table's tokens are read by _table_rows).
+_FRAME_CLOSE = frozenset(("bullet_list_close", "ordered_list_close", "list_item_close", "blockquote_close"))
 
 
 def engine() -> str:
@@ -103,9 +100,8 @@ def _md() -> MarkdownIt:
 
 def parse(data: bytes, doc_id: str) -> Document:
     text, encoding_note = decode_noted(data)
-    builder = _Builder(text)
     name = engine()
-    builder.walk(block_tokens(text, name, builder.starts))
+    builder = _built(text, name)
     builder.split_flat_tables()
     builder.recover_gaps()
     if builder.title_from_heading and builder.top_headings > 1:
@@ -123,9 +119,10 @@ def parse(data: bytes, doc_id: str) -> Document:
         warnings=builder.warnings,
         _line_starts=builder.starts,  # line_starts(text), already built: not twice per document
     )
-    starts = builder.starts  # Document.lines_of, written out: it is asked once per element
+    starts, line_of = builder.starts, bisect.bisect_right  # Document.lines_of, written out: once per element
     for el in doc.elements:
-        el.lines = (bisect.bisect_right(starts, el.start), bisect.bisect_right(starts, max(el.start, el.end - 1)))
+        start, last = el.start, el.end - 1
+        el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
@@ -133,13 +130,25 @@ def parse(data: bytes, doc_id: str) -> Document:
     return doc
 
 
-def block_tokens(text: str, name: str, starts: list[int] | None = None) -> Sequence[AnyToken]:
-    """Block tokens from the engine named, markdown-it's where pyromark leaves a document to it
-    (``starts``: the text's line starts, if already built: pyromark's are the same for ASCII)."""
+def _built(text: str, name: str) -> _Builder:
+    """The elements of ``text``, from the blocks the engine named finds: pulldown-cmark's events
+    walked straight into the builder, or markdown-it's tokens (where pyromark leaves a document to
+    markdown-it, and for the markdown-it engine)."""
+    starts = line_starts(text)
     if name == "pyromark":
-        found = markdown_pyromark.tokens(text, starts)
-        if found is not None:
-            return found
+        builder = _Builder(text, starts)
+        if markdown_pyromark.walk(text, builder, starts):
+            return builder
+    builder = _Builder(text, starts)  # a new one: pyromark's walk may have stopped half way
+    _walk_tokens(builder, block_tokens(text))
+    return builder
+
+
+def block_tokens(text: str, name: str = "markdown-it") -> list[Token]:
+    """markdown-it's block tokens (``name``: the one engine with tokens; pyromark's events go
+    straight to the builder, see markdown_pyromark.walk)."""
+    if name != "markdown-it":
+        raise ValueError(f"only markdown-it makes tokens, not {name}")
     return _md().parse(text)
 
 
@@ -156,24 +165,131 @@ def _code_parser() -> Any:
     return code
 
 
+# -- markdown-it's tokens → block calls ------------------------------------------------------
+
+
+def _walk_tokens(builder: _Builder, tokens: Sequence[Token]) -> None:
+    """Call the builder with the blocks of markdown-it's tokens (as markdown_pyromark.walk does
+    with pulldown-cmark's events)."""
+    deepest = 0
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        i += 1
+        if tok.level > deepest:
+            deepest = tok.level
+        kind = tok.type
+        if kind in _FRAME_CLOSE:
+            builder.close()
+            continue
+        if tok.map is None or kind.endswith("_close"):
+            continue
+        first, last = tok.map
+        if kind == "paragraph_open":
+            builder.block("paragraph", first, last)
+        elif kind == "list_item_open":
+            if builder.open_item(first, last, tok.info or tok.markup):
+                builder.end_own_lines(_own_end(tokens, i - 1))
+        elif kind == "heading_open":
+            builder.heading(first, last, int(tok.tag[1]), tokens[i].content)
+        elif kind in _LIST_OPEN:
+            builder.open_list(first, last, kind == "ordered_list_open")
+        elif kind in ("fence", "code_block"):
+            builder.code(first, last, kind == "fence", tok.info)
+        elif kind == "html_block":
+            builder.block("html", first, last)
+        elif kind == "hr":
+            builder.block("rule", first, last)
+        elif kind == "blockquote_open":
+            builder.open_quote(first, last)
+        elif kind == "table_open":
+            hidden = builder.hidden(first)
+            rows, i, inner = _table_rows(tokens, i)
+            if hidden:  # (a hidden table's tokens were walked one by one, and counted)
+                deepest = max(deepest, inner)
+            builder.table(first, last, rows)
+        elif kind == "front_matter":
+            builder.front_matter(first, last, tok.content)
+    if deepest >= MAX_NESTING - 3:
+        builder.warnings.append(
+            ParseWarning(
+                "nesting_limit",
+                f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
+                " as text of the innermost parsed block",
+            )
+        )
+
+
+def _own_end(tokens: Sequence[Token], i: int) -> int:
+    """Where the own lines of the list item opened by ``tokens[i]`` end: at the first list or code
+    block nested directly in it, else at its last line."""
+    tok = tokens[i]
+    assert tok.map is not None
+    depth, inside = tok.level, tok.level + 1
+    for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
+        nxt = tokens[j]
+        if nxt.type == "list_item_close":
+            if nxt.level == depth:
+                break
+        elif nxt.level == inside and nxt.type in _ENDS_OWN_LINES and nxt.map:
+            return nxt.map[0]
+    return tok.map[1]
+
+
+def _table_rows(tokens: Sequence[Token], i: int) -> tuple[list[Row], int, int]:
+    """The rows of the table whose tokens start at ``tokens[i]`` (after its table_open), the index
+    past its table_close, and the deepest level among its tokens."""
+    rows: list[Row] = []
+    cells: list[str] = []
+    row_line = -1
+    in_head = False
+    deepest = 0
+    while i < len(tokens) and tokens[i].type != "table_close":
+        t = tokens[i]
+        deepest = max(deepest, t.level)
+        if t.type == "thead_open":
+            in_head = True
+        elif t.type == "thead_close":
+            in_head = False
+        elif t.type == "tr_open":
+            cells, row_line = [], t.map[0] if t.map else -1
+        elif t.type == "inline":
+            cells.append(t.content.strip())
+        elif t.type == "tr_close" and row_line >= 0:
+            rows.append((row_line, cells, in_head))
+        i += 1
+    if i < len(tokens):
+        deepest = max(deepest, tokens[i].level)
+    return rows, i + 1, deepest
+
+
+# -- the builder -----------------------------------------------------------------------------
+
+
 @dataclass(slots=True)
 class _Frame:
-    element: Element | None  # None for a hidden frame (inside a list item's own lines)
-    own_end: int = -1  # list items: first line that belongs to a nested list
-    hidden: bool = False
+    """An open list, list item, block quote or table, as the builder sees it."""
+
+    element: Element | None  # None for a hidden frame (inside a list item's own lines), and the root
     # Answers that depend only on the frames below and this one, kept with it when it is pushed
-    # (asked once per token, they were a walk down the stack each time):
+    # (asked once per block, they were a walk down the stack each time):
     parent: str | None = None  # id of the innermost element of this frame or one below it
     hides_below: int = 0  # blocks starting on a line before this one are hidden (see _Builder.hidden)
     lists: int = 0  # list elements in this frame and below it
+    # A list item whose own lines have not ended yet: its first and last lines, level and marker
+    # (see _Builder.open_item).
+    pending: tuple[int, int, int, str] | None = None
 
 
 class _Builder:
-    def __init__(self, text: str) -> None:
+    """Elements from blocks given in document order as source lines [first, last) (the calls of
+    markdown_pyromark.BlockSink), by markdown_pyromark.walk or _walk_tokens."""
+
+    def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
-        self.starts = line_starts(text)
+        self.starts = starts
         self.elements: list[Element] = []
-        self.frames: list[_Frame] = []
+        self.frames: list[_Frame] = [_Frame(None)]  # the root: no parent, nothing hidden
         self.headings = HeadingStack()
         self.metadata: dict[str, Any] = {}
         self.top_headings = 0  # level-1 headings (a second one means the first titles a part only)
@@ -190,36 +306,36 @@ class _Builder:
         return trim_span(self.text, start, end)
 
     # -- emission ----------------------------------------------------------
-    def push_frame(self, element: Element | None, own_end: int = -1, hidden: bool = False) -> None:
-        below = self.frames[-1] if self.frames else _Frame(None)
-        frame = _Frame(element, own_end, hidden, below.parent, below.hides_below, below.lists)
+    def push_frame(self, element: Element | None, hidden: bool = False) -> None:
+        """A list, block quote or table opens (list items: open_item)."""
+        below = self.frames[-1]
+        frame = _Frame(element, below.parent, below.hides_below, below.lists)
         if hidden:
             frame.hides_below = _EVERY_LINE
         elif element is not None:
             frame.parent = element.id
-            if element.kind == "list_item":
-                frame.hides_below = own_end  # the item's own lines, whatever holds the item
-            elif element.kind == "list":
+            if element.kind == "list":
                 frame.lists += 1
         self.frames.append(frame)
 
-    def parent_id(self) -> str | None:
-        return self.frames[-1].parent if self.frames else None
-
-    def emit(self, kind: str, line_map: list[int], **fields: Any) -> Element | None:
-        start, end = self.span(line_map[0], line_map[1])
+    def emit(
+        self, kind: str, first: int, last: int, level: int | None = None, data: Data | None = None
+    ) -> Element | None:
+        """The element of source lines [first, last), None if they are blank."""
+        starts, text = self.starts, self.text
+        start = starts[first] if first < len(starts) else len(text)
+        end = starts[last] if last < len(starts) else len(text)
+        while start < end and text[start].isspace():  # span() and trim_span(), written out: per element
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
         if start >= end:
             return None
-        frames = self.frames
-        el = Element(
-            id=f"e{len(self.elements)}",
-            kind=kind,
-            start=start,
-            end=end,
-            section_path=self.headings.path(),
-            parent=frames[-1].parent if frames else None,  # parent_id(), once per element
-            **fields,
-        )
+        ident, path, parent = f"e{len(self.elements)}", self.headings.path(), self.frames[-1].parent
+        if data is None:  # (keywords and a default made each element slower to build)
+            el = Element(ident, kind, start, end, level, path, parent)
+        else:
+            el = Element(ident, kind, start, end, level, path, parent, data=data)
         self.elements.append(el)
         if kind not in CONTAINER_KINDS:  # el.is_container
             self.prev = el
@@ -228,89 +344,40 @@ class _Builder:
     def hidden(self, line: int) -> bool:
         """True for blocks inside a list item's own lines (they are part of the item's text): the
         innermost hidden frame or list item decides (``push_frame`` keeps its answer)."""
-        return bool(self.frames) and line < self.frames[-1].hides_below
+        return line < self.frames[-1].hides_below
 
     def lead_in(self) -> str | None:
         """The paragraph that introduces the list or table about to be emitted, if any."""
         prev = self.prev
-        if prev is None or prev.kind != "paragraph" or prev.parent != self.parent_id():
+        if prev is None or prev.kind != "paragraph" or prev.parent != self.frames[-1].parent:
             return None
-        if prev.section_path != self.headings.path():
-            return None
-        return prev.id
+        return prev.id if prev.section_path == self.headings.path() else None
 
-    # -- the token walk ----------------------------------------------------
-    def walk(self, tokens: Sequence[AnyToken]) -> None:
-        deepest = 0
-        i, n = 0, len(tokens)
-        while i < n:
-            tok = tokens[i]
-            i += 1
-            if tok.level > deepest:
-                deepest = tok.level
-            kind = tok.type
-            if kind in _FRAME_CLOSE:
-                self.frames.pop()
-            elif tok.map is None or kind.endswith("_close"):
-                continue
-            elif self.hidden(tok.map[0]):
-                if kind in _FRAME_OPEN:
-                    self.push_frame(None, hidden=True)
-            elif kind == "table_open":
-                i = self.table(tokens, i - 1)
-            else:
-                self.token(tokens, i - 1, tok)
-        if deepest >= MAX_NESTING - 3:
-            self.warnings.append(
-                ParseWarning(
-                    "nesting_limit",
-                    f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
-                    " as text of the innermost parsed block",
-                )
-            )
+    # -- blocks (markdown_pyromark.BlockSink) ------------------------------
+    def block(self, kind: str, first: int, last: int) -> None:
+        """A paragraph, an HTML block or a rule: "paragraph", "html" or "rule"."""
+        if first >= self.frames[-1].hides_below:  # not self.hidden(first): the most frequent call
+            self.emit(kind, first, last)
 
-    def token(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
-        """A visible block's opening token (most frequent kinds first)."""
-        kind = tok.type
-        assert tok.map is not None
-        if kind == "paragraph_open":
-            self.emit("paragraph", tok.map)
-        elif kind == "list_item_open":
-            self.open_item(tokens, i, tok)
-        elif kind == "heading_open":
-            self.heading(tok, _HEADING_ID.sub("", tokens[i + 1].content).strip())
-        elif kind in _LIST_OPEN:
-            self.open_list(tok)
-        elif kind in ("fence", "code_block"):
-            self.code(tok)
-        elif kind == "html_block":
-            self.emit("html", tok.map)
-        elif kind == "hr":
-            self.emit("rule", tok.map)
-        elif kind == "blockquote_open":
-            self.push_frame(self.emit("blockquote", tok.map))
-        elif kind == "front_matter":
-            self.front_matter(tok)
-
-    def code(self, tok: AnyToken) -> None:
-        assert tok.map is not None
-        info = tok.info.strip()
+    def code(self, first: int, last: int, fence: bool, info: str) -> None:
+        if self.hidden(first):
+            return
+        info = info.strip()
         language = info.split()[0] if info else None
-        el = self.emit("code", tok.map, data=code_data(language, info))
-        item = self.frames[-1].element if self.frames else None
+        el = self.emit("code", first, last, data=code_data(language, info))
+        item = self.frames[-1].element
         if el is not None and item is not None and item.kind == "list_item" and self.elements[-2:-1] == [item]:
             assert isinstance(el.data, CodeData)
             el.data.lead_in = item.id  # "1. Install it:" introduces its code
         code = _code_parser()
-        if el is None or tok.type != "fence" or not language or code is None:
+        if el is None or not fence or not language or code is None:
             return
         if language.lower() in code.ALIASES:
-            self.code_parts(el, tok, code.ALIASES[language.lower()])
+            self.code_parts(el, first, code.ALIASES[language.lower()])
 
-    def code_parts(self, el: Element, tok: AnyToken, language: str) -> None:
+    def code_parts(self, el: Element, fence_line: int, language: str) -> None:
         """A fence in a known language is split, when over budget, at its definitions."""
-        assert tok.map is not None
-        first = tok.map[0] + 1  # the line after the opening fence
+        first = fence_line + 1  # the line after the opening fence
         start = self.starts[first] if first < len(self.starts) else el.end
         body = self.text[start : el.end]
         closing = body.rfind("\n")
@@ -322,13 +389,12 @@ class _Builder:
         el.data.language = language
         el.data.parts = [[s + start, e + start] for s, e in spans]
 
-    def front_matter(self, tok: AnyToken) -> None:
-        assert tok.map is not None
-        self.emit("front_matter", tok.map)
+    def front_matter(self, first: int, last: int, content: str) -> None:
+        self.emit("front_matter", first, last)  # (first in the document: never hidden)
         import yaml  # here: few documents have front matter, and PyYAML took 10 ms of a worker's start
 
         try:
-            loaded = yaml.safe_load(tok.content)
+            loaded = yaml.safe_load(content)
         except yaml.YAMLError as exc:
             self.warnings.append(ParseWarning("front_matter", f"front matter is not valid YAML: {exc}", "line 1"))
             return
@@ -339,106 +405,103 @@ class _Builder:
         # YAML dates and other non-JSON values pass through as their text form.
         self.metadata.update(json.loads(json.dumps(loaded, default=str)))
 
-    def heading(self, tok: AnyToken, title: str) -> None:
-        assert tok.map is not None
+    def heading(self, first: int, last: int, level: int, title: str) -> None:
+        """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""
+        if self.hidden(first):
+            return
+        title = _HEADING_ID.sub("", title).strip()
         reason = suspect_heading(title)
         if reason is not None:
-            line = tok.map[0] + 1
             self.warnings.append(
-                ParseWarning("suspect_heading", f"not a heading, read as a paragraph: {reason}", f"line {line}")
+                ParseWarning("suspect_heading", f"not a heading, read as a paragraph: {reason}", f"line {first + 1}")
             )
-            self.emit("paragraph", tok.map)
+            self.emit("paragraph", first, last)
             return
-        level = int(tok.tag[1])
         self.headings.push(level, title)
-        el = self.emit("heading", tok.map, level=level)
+        el = self.emit("heading", first, last, level=level)
         if el is not None and level == 1:
             self.top_headings += 1
             if "title" not in self.metadata:
                 self.metadata["title"] = title
                 self.title_from_heading = True
 
-    def open_list(self, tok: AnyToken) -> None:
-        assert tok.map is not None
-        data = ListData(ordered=tok.type == "ordered_list_open", lead_in=self.lead_in())
-        depth = self.frames[-1].lists if self.frames else 0
-        self.push_frame(self.emit("list", tok.map, level=depth + 1, data=data))
+    def open_list(self, first: int, last: int, ordered: bool) -> None:
+        if self.hidden(first):
+            self.push_frame(None, hidden=True)
+            return
+        data = ListData(ordered=ordered, lead_in=self.lead_in())
+        depth = self.frames[-1].lists
+        self.push_frame(self.emit("list", first, last, level=depth + 1, data=data))
 
-    def open_item(self, tokens: Sequence[AnyToken], i: int, tok: AnyToken) -> None:
-        assert tok.map is not None
-        own_end = tok.map[1]
-        depth, inside = tok.level, tok.level + 1
-        for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
-            nxt = tokens[j]
-            if nxt.type == "list_item_close":
-                if nxt.level == depth:
-                    break
-            elif nxt.level == inside and nxt.type in _ENDS_OWN_LINES and nxt.map:
-                # A nested list ends the item's own lines. So does code: code in a list item is a
-                # code unit of its own (split at its lines or definitions, never as prose); what
-                # follows it in the item is its own block.
-                own_end = nxt.map[0]
-                break
-        parent = self.frames[-1].element if self.frames else None
-        level = parent.level if parent is not None and parent.level else 1
-        el = self.emit("list_item", [tok.map[0], own_end], level=level, data=ItemData(marker=tok.info or tok.markup))
-        self.push_frame(el, own_end=own_end)
+    def open_quote(self, first: int, last: int) -> None:
+        if self.hidden(first):
+            self.push_frame(None, hidden=True)
+        else:
+            self.push_frame(self.emit("blockquote", first, last))
 
-    def table(self, tokens: Sequence[AnyToken], i: int) -> int:
-        """Emit a table container, its header row (with the delimiter row) and body rows."""
-        open_tok = tokens[i]
-        assert open_tok.map is not None
-        rows: list[tuple[list[int], list[str], bool]] = []
-        cells: list[str] = []
-        row_map: list[int] = []
-        in_head = False
-        j = i + 1
-        while j < len(tokens) and tokens[j].type != "table_close":
-            t = tokens[j]
-            if t.type == "thead_open":
-                in_head = True
-            elif t.type == "thead_close":
-                in_head = False
-            elif t.type == "tr_open":
-                cells, row_map = [], list(t.map or [])
-            elif t.type == "inline":
-                cells.append(t.content.strip())
-            elif t.type == "tr_close" and row_map:
-                rows.append((row_map, cells, in_head))
-            j += 1
-        first = True
-        for start_line, header, body in _table_groups(rows, open_tok.map[0]):
-            end_line = body[-1][0][0] + 1 if body else open_tok.map[1]
-            table = self.table_group(start_line, end_line, header, body, lead_in=first)
-            if table is None:
+    def open_item(self, first: int, last: int, marker: str) -> bool:
+        """A list item: its element spans its own lines, up to the first list or code block nested
+        directly in it (end_own_lines), which pulldown-cmark's events reach only later. Until then
+        it is pending, and hides every block in it; the blocks before that are part of its text.
+        True when it is pending (visible), False when it is hidden itself."""
+        if self.hidden(first):
+            self.push_frame(None, hidden=True)
+            return False
+        below = self.frames[-1]
+        level = below.element.level if below.element is not None and below.element.level else 1
+        self.frames.append(_Frame(None, below.parent, _EVERY_LINE, below.lists, (first, last, level, marker)))
+        return True
+
+    def end_own_lines(self, line: int) -> None:
+        """The pending list item's own lines end before ``line``: its element is emitted, and the
+        blocks in it from there on are visible. (Its own lines ended already, or it is hidden: nothing.)"""
+        frame = self.frames[-1]
+        pending = frame.pending
+        if pending is None:
+            return
+        frame.pending = None
+        el = self.emit("list_item", pending[0], line, level=pending[2], data=ItemData(marker=pending[3]))
+        if el is None:  # blank: it hides what the frame below it hides
+            frame.hides_below = self.frames[-2].hides_below
+        else:  # its own lines, whatever holds the item
+            frame.element, frame.parent, frame.hides_below = el, el.id, line
+
+    def close(self) -> None:
+        """The innermost list, list item or block quote ends."""
+        pending = self.frames[-1].pending
+        if pending is not None:  # a list item with no list or code block in it: all its lines are its own
+            self.end_own_lines(pending[1])
+        self.frames.pop()
+
+    def table(self, first: int, last: int, rows: list[Row]) -> None:
+        """A table, or several (see _table_groups): each a container, a header row (with the
+        delimiter row) and body rows."""
+        if self.hidden(first):
+            return
+        lead_in = True
+        for start_line, header, body in _table_groups(rows, first):
+            end_line = body[-1][0] + 1 if body else last
+            if self.table_group(start_line, end_line, header, body, lead_in) is None:
                 break
-            first = False
-        return j + 1
+            lead_in = False
 
     def table_group(
-        self,
-        start_line: int,
-        end_line: int,
-        header: list[str],
-        body: list[tuple[list[int], list[str], bool]],
-        lead_in: bool,
+        self, start_line: int, end_line: int, header: list[str], body: list[Row], lead_in: bool
     ) -> Element | None:
         """One table: its container, its header row (with the delimiter row) and its body rows."""
         data = TableData(header=header, rows=len(body), lead_in=self.lead_in() if lead_in else None)
-        table = self.emit("table", [start_line, end_line], data=data)
+        table = self.emit("table", start_line, end_line, data=data)
         if table is None:
             return None
         self.push_frame(table)
         # The delimiter row opens the first body row: a row group that starts a chunk carries the
         # header in its context, so the delimiter never starts a chunk without its header.
         head_end = start_line + 1 if body else end_line
-        head = self.emit("table_row", [start_line, head_end], data=row_data(header, True))
+        head = self.emit("table_row", start_line, head_end, data=row_data(header, True))
         if head is not None:
             data.header_text = self.text[head.start : self.span(start_line, start_line + 1)[1]]
-        for n, (line_map, row_cells, _) in enumerate(body):
-            self.emit(
-                "table_row", [head_end if n == 0 else line_map[0], line_map[0] + 1], data=row_data(row_cells, False)
-            )
+        for n, (row_line, row_cells, _) in enumerate(body):
+            self.emit("table_row", head_end if n == 0 else row_line, row_line + 1, data=row_data(row_cells, False))
         self.frames.pop()
         self.prev = table
         return table
@@ -506,7 +569,8 @@ class _Builder:
 
     def recover_gaps(self) -> None:
         """Text no block rule claimed (link definitions, stray markup) becomes its own element."""
-        occupied = sorted([(e.start, e.end) for e in self.elements if not e.is_container or e.kind in NON_BODY_KINDS])
+        # Leaves, and front matter (not e.is_container, written out: once per element).
+        occupied = sorted([(e.start, e.end) for e in self.elements if e.kind not in CONTAINER_KINDS])
         cursor = 0
         gaps: list[tuple[int, int]] = []
         text = self.text
@@ -533,14 +597,12 @@ class _Builder:
         return renumbered(self.elements)
 
 
-def _table_groups(
-    rows: list[tuple[list[int], list[str], bool]], first_line: int
-) -> list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]:
+def _table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str], list[Row]]]:
     """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
     line between them read as one, and the row above that delimiter is the second's header."""
     header = next((cells for _, cells, head in rows if head), [])
     body = [r for r in rows if not r[2]]
-    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[tuple[list[int], list[str], bool]]]]
+    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[Row]]]
     for row in body:
         is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
         # The group's last body row is the row above: each row either joins the current group or
@@ -548,7 +610,7 @@ def _table_groups(
         # so their identity is not kept and the compiled build never split the two tables.)
         if is_delimiter and groups[-1][2]:
             new_header = groups[-1][2].pop()
-            groups.append((new_header[0][0], new_header[1], []))
+            groups.append((new_header[0], new_header[1], []))
             continue
         groups[-1][2].append(row)
     return groups
