@@ -11,6 +11,7 @@ from the document's one tokenizer pass (tokens.py), over the whole span of a chu
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from parsegate.chunkers.boundaries import PROSE, Level, is_label, line_before
@@ -42,10 +43,14 @@ class Packer:
         self.specials = specials
         self.opts = opts
         self._rooms: dict[tuple[tuple[str, ...], Context, bool, bool], int] = {}
+        # Without --overlap nothing is kept free: a room with and without the reserve is the same,
+        # and one key serves both (drafts() asks again, without it, for the rooms packing asked).
+        self._reserves = opts.overlap > 0
 
     def room(self, first: Unit, section: tuple[str, ...] | None = None, reserve: bool = True) -> int:
         """Content tokens left for a chunk that starts with ``first`` (less the share that
         --overlap keeps free for repeated sentences, unless ``reserve`` is off)."""
+        reserve = reserve and self._reserves
         key = (first.section if section is None else section, first.context, first.kind == "heading", reserve)
         room = self._rooms.get(key)
         if room is None:
@@ -103,9 +108,13 @@ class Packer:
         chunks: list[list[Unit]] = []
         stretch_ends: dict[Level, list[int]] = {}  # by level, built as _cut asks (see _stretch_ends)
         prose = all(u.kind not in CODE_KINDS for u in run)
+        # Tokens from the text's start to each unit's end: a span's count is the difference of
+        # its ends' (tokens.py), so the reach of every chunk of the run is one bisection of these.
+        count = self.index.count
+        ends = [count(0, u.end) for u in run] if prose else []
         i = 0
         while i < len(run):
-            reach, room = self._reach_and_room(run, i, prose)
+            reach, room = self._reach_and_room(run, i, prose, ends)
             if reach == len(run):
                 chunks.append(run[i:])
                 break
@@ -114,35 +123,28 @@ class Packer:
             i = cut
         return chunks
 
-    def _reach_and_room(self, run: list[Unit], i: int, prose: bool) -> tuple[int, int]:
+    def _reach_and_room(self, run: list[Unit], i: int, prose: bool, ends: list[int]) -> tuple[int, int]:
         """How far a chunk starting at ``i`` reaches, and the room it has: its context's share
         taken out — unless, with its breadcrumb given up, it would reach a stronger boundary (the
-        end of the paragraph instead of a sentence inside it)."""
+        end of the paragraph instead of a sentence inside it). (``ends``: see pack_run.)"""
         room = self.room(run[i])
-        reach = self._reach(run, i, prose, room)
+        reach = self._reach(run, i, prose, room, ends)
         if reach == len(run) or not prose:
             return reach, room
         bare = self.bare_room(run[i])
         if bare <= room:
             return reach, room
-        further = self._reach(run, i, prose, bare)
+        further = self._reach(run, i, prose, bare, ends)
         if further == len(run) or _strongest(run, i, further) < _strongest(run, i, reach):
             return further, bare
         return reach, room
 
-    def _reach(self, run: list[Unit], i: int, prose: bool, room: int) -> int:
+    def _reach(self, run: list[Unit], i: int, prose: bool, room: int, ends: list[int]) -> int:
         """One past the last unit a chunk starting at ``i`` can hold in ``room`` (at least one)."""
         if prose:
-            # Prose adds no context lines as it grows: find the last unit that fits by bisection.
-            count, start = self.index.count, run[i].start
-            lo, hi = i + 1, len(run)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if count(start, run[mid].end) <= room:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            return lo
+            # Prose adds no context lines as it grows: the last unit that fits is found by bisection,
+            # the first after ``i`` whose end is more than ``room`` tokens past the chunk's start.
+            return bisect_right(ends, self.index.count(0, run[i].start) + room, i + 1, len(run))
         context = _CodeContext(self, [run[i]])
         j = i + 1
         while j < len(run):
@@ -156,10 +158,14 @@ class Packer:
     def _cut(self, run: list[Unit], i: int, reach: int, stretch_ends: dict[Level, list[int]], room: int) -> int:
         """Where the chunk from ``i`` ends (exclusive): the strongest boundary in reach that does
         not leave a glued unit behind, and among those the one that makes the stretch even."""
+        # (A cut can be glued or strand a chain only next to a unit that glues to what follows:
+        # most units glue to nothing, and the chain is looked at only beside one that does.)
         allowed = [
             k
             for k in range(i + 1, reach + 1)
-            if not self._glued(run, i, k) and not self._stranded(run, k) and not run[k].glue_prev
+            if not (run[k - 1].glue_next and self._glued(run, i, k))
+            and not (run[k].glue_next and self._stranded(run, k))
+            and not run[k].glue_prev
         ]
         if not allowed:
             allowed = [k for k in range(i + 1, reach + 1) if not self._glued(run, i, k)] or [reach]
@@ -270,16 +276,18 @@ class Packer:
             body = units[own:] or units
             section = body[0].section
             for u in body[1:]:
-                section = _common(section, u.section)
+                if u.section != section:  # (most often the same path: no common part to look for)
+                    section = _common(section, u.section)
+            kinds = list(dict.fromkeys([u.kind for u in units]))
             languages = {u.language for u in units}
-            code = any(u.kind in CODE_KINDS for u in units)
+            code = not CODE_KINDS.isdisjoint(kinds)
             symbols = {u.symbol for u in units if u.symbol}
             drafts.append(
                 Draft(
                     start=units[0].start,
                     end=units[-1].end,
                     section_path=section,
-                    kinds=list(dict.fromkeys(u.kind for u in units)),
+                    kinds=kinds,
                     context=_CodeContext(self, units).context() if code else units[0].context,
                     # (Most chunks open with no heading and hold no definition: nothing to ask.)
                     own_headings=_stated(units[:own], section) if own else 0,

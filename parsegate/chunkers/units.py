@@ -54,7 +54,12 @@ Room = Callable[[Unit], int]
 def leaf_units(doc: Document) -> list[Unit]:
     """One unit per leaf element, with its context and glue."""
     by_id = doc.by_id()
-    lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
+    # _lead_in written out: asked of every element, most of which (paragraphs, rows) have none.
+    lead_ins = {
+        data.lead_in
+        for el in doc.elements
+        if isinstance(data := el.data, (ListData, TableData, CodeData)) and data.lead_in is not None
+    }
     lists: dict[str | None, Context] = {}  # an item's context is its list's: one per list
     units: list[Unit] = []
     leaves = doc.leaves()
@@ -65,7 +70,7 @@ def leaf_units(doc: Document) -> list[Unit]:
     for n, el in enumerate(leaves):
         how = rule(el.kind)
         header = isinstance(el.data, RowData) and el.data.header
-        glue = how.glue_next or el.id in lead_ins or header or _asks(doc, el)
+        glue = how.glue_next or el.id in lead_ins or header or (el.kind == "turn" and _asks(doc, el))
         if goes_on:  # the rest of the previous page's last sentence: one unit with it
             units[-1].end, units[-1].glue_next = el.end, glue
         else:
@@ -143,11 +148,12 @@ def _bind_small_blocks(doc: Document, units: list[Unit], index: SpanIndex, room:
     chunk is cut between its rows as freely as between blocks: cutting before it would not spare
     it a cut."""
     by_id = doc.by_id()
+    parents = [_parent(by_id, unit) for unit in units]  # looked up once, not at both ends of a block
     n = 0
     while n < len(units):
-        parent = _parent(by_id, units[n])
+        parent = parents[n]
         end = n + 1
-        while end < len(units) and parent is not None and _parent(by_id, units[end]) == parent:
+        while end < len(units) and parent is not None and parents[end] == parent:
             end += 1
         first = n  # with the lead-in and headings that stay with the block
         while first > 0 and units[first - 1].glue_next:
