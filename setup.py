@@ -41,6 +41,7 @@ COMPILED = [
     "parsegate/parsers/flat_tables.py",
     "parsegate/parsers/headings.py",
     "parsegate/parsers/markdown.py",
+    "parsegate/parsers/markdown_it_walk.py",
     "parsegate/parsers/markdown_pyromark.py",
 ]
 

@@ -1,4 +1,5 @@
-"""Markdown → Document, with markdown-it-py.
+"""Markdown → Document: block structure from pulldown-cmark (markdown_pyromark.py) or
+markdown-it-py (markdown_it_walk.py), built into elements here.
 
 Offsets come only from token line maps and the line-start table of the source;
 the source is never searched for a string. Leaves (headings, paragraphs, list
@@ -13,17 +14,13 @@ import bisect
 import json
 import os
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import markdown_it
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
 
-from parsegate.parsers import markdown_pyromark
+from parsegate.parsers import markdown_it_walk, markdown_pyromark
 from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
@@ -60,16 +57,12 @@ _MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
-MAX_NESTING = 100
+MAX_NESTING = markdown_it_walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
 _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
-_LIST_OPEN = ("bullet_list_open", "ordered_list_open")
-_ENDS_OWN_LINES = frozenset((*_LIST_OPEN, "fence", "code_block"))  # in a list item (see open_item)
-# Tokens that close a frame (see _Builder.push_frame; a table's tokens are read by _table_rows).
-_FRAME_CLOSE = frozenset(("bullet_list_close", "ordered_list_close", "list_item_close", "blockquote_close"))
 
 
 def engine() -> str:
@@ -87,15 +80,6 @@ def _engine_label(name: str) -> str:
 
 # Part of every chunk_set: chunk ids name the engine that found the structure.
 VERSION = f"{OUTPUT_VERSION}+{_engine_label(engine())}"
-
-
-@lru_cache(maxsize=1)
-def _md() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").use(front_matter_plugin)
-    # Only block structure is needed (inline tokens keep their raw content); inline
-    # parsing of links and emphasis was most of the parse time.
-    md.core.ruler.disable(["inline", "text_join"])
-    return md
 
 
 def parse(data: bytes, doc_id: str) -> Document:
@@ -140,16 +124,15 @@ def _built(text: str, name: str) -> _Builder:
         if markdown_pyromark.walk(text, builder, starts):
             return builder
     builder = _Builder(text, starts)  # a new one: pyromark's walk may have stopped half way
-    _walk_tokens(builder, block_tokens(text))
+    if markdown_it_walk.walk(builder, markdown_it_walk.block_tokens(text)) >= MAX_NESTING - 3:
+        builder.warnings.append(
+            ParseWarning(
+                "nesting_limit",
+                f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
+                " as text of the innermost parsed block",
+            )
+        )
     return builder
-
-
-def block_tokens(text: str, name: str = "markdown-it") -> list[Token]:
-    """markdown-it's block tokens (``name``: the one engine with tokens; pyromark's events go
-    straight to the builder, see markdown_pyromark.walk)."""
-    if name != "markdown-it":
-        raise ValueError(f"only markdown-it makes tokens, not {name}")
-    return _md().parse(text)
 
 
 @lru_cache(maxsize=1)
@@ -163,104 +146,6 @@ def _code_parser() -> Any:
             return None
         raise
     return code
-
-
-# -- markdown-it's tokens → block calls ------------------------------------------------------
-
-
-def _walk_tokens(builder: _Builder, tokens: Sequence[Token]) -> None:
-    """Call the builder with the blocks of markdown-it's tokens (as markdown_pyromark.walk does
-    with pulldown-cmark's events)."""
-    deepest = 0
-    i, n = 0, len(tokens)
-    while i < n:
-        tok = tokens[i]
-        i += 1
-        if tok.level > deepest:
-            deepest = tok.level
-        kind = tok.type
-        if kind in _FRAME_CLOSE:
-            builder.close()
-            continue
-        if tok.map is None or kind.endswith("_close"):
-            continue
-        first, last = tok.map
-        if kind == "paragraph_open":
-            builder.block("paragraph", first, last)
-        elif kind == "list_item_open":
-            if builder.open_item(first, last, tok.info or tok.markup):
-                builder.end_own_lines(_own_end(tokens, i - 1))
-        elif kind == "heading_open":
-            builder.heading(first, last, int(tok.tag[1]), tokens[i].content)
-        elif kind in _LIST_OPEN:
-            builder.open_list(first, last, kind == "ordered_list_open")
-        elif kind in ("fence", "code_block"):
-            builder.code(first, last, kind == "fence", tok.info)
-        elif kind == "html_block":
-            builder.block("html", first, last)
-        elif kind == "hr":
-            builder.block("rule", first, last)
-        elif kind == "blockquote_open":
-            builder.open_quote(first, last)
-        elif kind == "table_open":
-            hidden = builder.hidden(first)
-            rows, i, inner = _table_rows(tokens, i)
-            if hidden:  # (a hidden table's tokens were walked one by one, and counted)
-                deepest = max(deepest, inner)
-            builder.table(first, last, rows)
-        elif kind == "front_matter":
-            builder.front_matter(first, last, tok.content)
-    if deepest >= MAX_NESTING - 3:
-        builder.warnings.append(
-            ParseWarning(
-                "nesting_limit",
-                f"blocks nested deeper than about {MAX_NESTING // 2} levels are kept"
-                " as text of the innermost parsed block",
-            )
-        )
-
-
-def _own_end(tokens: Sequence[Token], i: int) -> int:
-    """Where the own lines of the list item opened by ``tokens[i]`` end: at the first list or code
-    block nested directly in it, else at its last line."""
-    tok = tokens[i]
-    assert tok.map is not None
-    depth, inside = tok.level, tok.level + 1
-    for j in range(i + 1, len(tokens)):  # indices, not a slice: a slice copies the rest of the list
-        nxt = tokens[j]
-        if nxt.type == "list_item_close":
-            if nxt.level == depth:
-                break
-        elif nxt.level == inside and nxt.type in _ENDS_OWN_LINES and nxt.map:
-            return nxt.map[0]
-    return tok.map[1]
-
-
-def _table_rows(tokens: Sequence[Token], i: int) -> tuple[list[Row], int, int]:
-    """The rows of the table whose tokens start at ``tokens[i]`` (after its table_open), the index
-    past its table_close, and the deepest level among its tokens."""
-    rows: list[Row] = []
-    cells: list[str] = []
-    row_line = -1
-    in_head = False
-    deepest = 0
-    while i < len(tokens) and tokens[i].type != "table_close":
-        t = tokens[i]
-        deepest = max(deepest, t.level)
-        if t.type == "thead_open":
-            in_head = True
-        elif t.type == "thead_close":
-            in_head = False
-        elif t.type == "tr_open":
-            cells, row_line = [], t.map[0] if t.map else -1
-        elif t.type == "inline":
-            cells.append(t.content.strip())
-        elif t.type == "tr_close" and row_line >= 0:
-            rows.append((row_line, cells, in_head))
-        i += 1
-    if i < len(tokens):
-        deepest = max(deepest, tokens[i].level)
-    return rows, i + 1, deepest
 
 
 # -- the builder -----------------------------------------------------------------------------
