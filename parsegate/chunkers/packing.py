@@ -72,7 +72,8 @@ class Packer:
         """The room of a chunk of prose whose context is its breadcrumb alone, if the breadcrumb
         gave way: a whole paragraph is worth more than the headings above it (the chunk's prefix
         then gets what its text leaves, see drafts()). Any other context keeps its share."""
-        if first.context != EMPTY or first.kind in CODE_KINDS:
+        # (``is not`` first: most units carry EMPTY itself, and a Context's == is a Python call.)
+        if (first.context is not EMPTY and first.context != EMPTY) or first.kind in CODE_KINDS:
             return self.room(first, reserve=reserve)
         return self._content(reserve)
 
@@ -98,7 +99,9 @@ class Packer:
         """Maximal sequences a chunk may range over: one section (with bare headings above it)."""
         runs: list[list[Unit]] = []
         for unit in units:
-            if runs and _continues(runs[-1], unit):
+            # _continues' first answer written out: most units go on in the section of the one before.
+            same_section = bool(runs) and unit.kind != "heading" and unit.section == runs[-1][-1].section
+            if same_section or (runs and _continues(runs[-1], unit)):
                 runs[-1].append(unit)
             else:
                 runs.append([unit])

@@ -61,9 +61,12 @@ class Finalizer:
     def records(self, drafts: list[Draft]) -> list[Chunk]:
         pending = [d for d in drafts if d.end > d.start]
         done: list[tuple[Draft, str, int]] = []
+        text = self.doc.text
         while pending:
-            embeds = [self._embed(d) for d in pending]
-            counts = self._counts(pending, embeds)
+            # Each prefix is kept beside its embed_text: _counts prices it by its remembered count.
+            prefixes = [self._prefix(d) for d in pending]
+            embeds = [embed_text(p, text[d.start : d.end]) for p, d in zip(prefixes, pending, strict=True)]
+            counts = self._counts(pending, prefixes, embeds)
             retry: list[Draft] = []
             for draft, embed, n in zip(pending, embeds, counts, strict=True):
                 pieces = [] if n <= self.max_tokens else self._split(draft, embed, n)
@@ -75,22 +78,20 @@ class Finalizer:
         done.sort(key=lambda t: (t[0].start, t[0].end))
         return _records(self.doc, done, self.counter, self.chunk_set)
 
-    def _embed(self, d: Draft) -> str:
-        return embed_text(
-            self.builder.prefix(d.section_path, d.context, d.own_headings, d.context_cap),
-            self.doc.text[d.start : d.end],
-        )
+    def _prefix(self, d: Draft) -> str:
+        return self.builder.prefix(d.section_path, d.context, d.own_headings, d.context_cap)
 
-    def _counts(self, drafts: list[Draft], embeds: list[str]) -> list[int]:
+    def _counts(self, drafts: list[Draft], prefixes: list[str], embeds: list[str]) -> list[int]:
         """Each embed_text's tokens: off the one pass where exact, measured elsewhere, and a
-        sample of the exact ones measured too (all of them, if any disagrees)."""
+        sample of the exact ones measured too (all of them, if any disagrees). (``prefixes``:
+        the prefix each embed_text opens with.)"""
         counts: list[int | None] = [None] * len(drafts)
         index = self.index
         if index is not None and self.counter.additive:
-            for i, (d, embed) in enumerate(zip(drafts, embeds, strict=True)):
+            specials, tokens = self.counter.specials, self.builder.tokens
+            for i, (d, prefix) in enumerate(zip(drafts, prefixes, strict=True)):
                 if index.exact(d.start) and index.exact(d.end):
-                    prefix = embed[: len(embed) - (d.end - d.start)].removesuffix("\n\n")
-                    counts[i] = self.counter.specials + self.builder.tokens(prefix) + index.count(d.start, d.end)
+                    counts[i] = specials + tokens(prefix) + index.count(d.start, d.end)
         exact = [i for i, n in enumerate(counts) if n is not None]
         sample = exact[::_SAMPLE_EVERY]
         missing = [i for i, n in enumerate(counts) if n is None]
@@ -216,8 +217,14 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
     chunks: list[Chunk] = []
     starts, located = _provenance(doc)
     span_id = ChunkIds(chunk_set, doc.doc_id, doc.version)
+    # Asked once per document, not per chunk: whether it has lines, pages; the text.
+    numbered = doc.format in LINE_FORMATS
+    text = doc.text
+    pages: list[int] | None = None
+    boxes: list[dict[str, Any]] | None = None
     for draft, embed, n in done:
-        pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end)
+        if located:
+            pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end)
         chunks.append(
             Chunk(
                 id=draft.id or span_id(draft.start, draft.end),
@@ -226,13 +233,13 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
                 chunk_set=chunk_set,
                 start=draft.start,
                 end=draft.end,
-                text=doc.text[draft.start : draft.end],
+                text=text[draft.start : draft.end],
                 embed_text=embed,
                 tokens=n,
                 tokenizer=counter.fingerprint,
                 section_path=list(draft.section_path),
                 kinds=draft.kinds,
-                lines=doc.lines_of(draft.start, draft.end) if doc.format in LINE_FORMATS else None,
+                lines=doc.lines_of(draft.start, draft.end) if numbered else None,
                 pages=pages,
                 boxes=boxes,
                 language=draft.language,

@@ -115,7 +115,13 @@ class WordPieceIndex:
 
     def exact(self, offset: int) -> bool:
         text = self.text
-        return offset <= 0 or offset >= len(text) or _splits(text[offset - 1]) or _splits(text[offset])
+        if offset <= 0 or offset >= len(text):
+            return True
+        before, after = text[offset - 1], text[offset]
+        # _splits' first answer asked of both sides before either is asked in full: nearly every
+        # offset asked about (a chunk's end, after punctuation as often as not) has plain
+        # whitespace on one side, and then no character needs its category looked up.
+        return before in _PLAIN_SPACE or after in _PLAIN_SPACE or _splits(before) or _splits(after)
 
     def windows(self, start: int, end: int, limit: int) -> list[int]:
         """Between words where they fit; inside a word only when it alone is over the limit

@@ -10,6 +10,7 @@ before them, and later pieces carry what the first one states (a turn's speaker)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -149,19 +150,19 @@ def _bind_small_blocks(doc: Document, units: list[Unit], index: SpanIndex, room:
     it a cut."""
     by_id = doc.by_id()
     parents = [_parent(by_id, unit) for unit in units]  # looked up once, not at both ends of a block
-    n = 0
-    while n < len(units):
-        parent = parents[n]
-        end = n + 1
-        while end < len(units) and parent is not None and parents[end] == parent:
-            end += 1
+    # The blocks are the runs of one parent, found by groupby (a C loop over the units, most of
+    # which are blocks of one: a paragraph, a heading).
+    end = 0
+    for parent, members in itertools.groupby(parents):
+        n, end = end, end + len(list(members))
+        if parent is None or end - n <= 1:
+            continue
         first = n  # with the lead-in and headings that stay with the block
         while first > 0 and units[first - 1].glue_next:
             first -= 1
-        if end - n > 1 and index.count(units[first].start, units[end - 1].end) <= room(units[first]):
+        if index.count(units[first].start, units[end - 1].end) <= room(units[first]):
             for unit in units[n + 1 : end]:
                 unit.level = max(unit.level, Level.BLANK)
-        n = end
 
 
 def _parent(by_id: dict[str, Element], unit: Unit) -> str | None:

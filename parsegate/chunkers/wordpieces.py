@@ -44,13 +44,18 @@ class WordPieces:
     def __init__(self, tokenizer: Any, special_strings: list[str]) -> None:
         self.tokenizer = tokenizer
         self.special_strings = [s for s in special_strings if s]
+        # One search for them all: the text is read once, not once per special string.
+        alternatives = "|".join(map(re.escape, self.special_strings))
+        self._specials = re.compile(alternatives) if alternatives else None
         self.cache: dict[str, int] = {}  # word → tokens
         self.runs: dict[str, int] = {}  # run → tokens (the sum of its words')
         self.patterns: dict[str, re.Pattern[str]] = {}
 
     def usable(self, text: str) -> bool:
         """Can this text be counted word by word?"""
-        return not any(ch in text for ch in _JOINING_SPACE) and not any(s in text for s in self.special_strings)
+        if any(ch in text for ch in _JOINING_SPACE):
+            return False
+        return self._specials is None or self._specials.search(text) is None
 
     def index(self, text: str, offsets: OffsetsOf) -> WordPieceIndex:
         """The one pass over a document (``offsets``: the tokenizer's own token starts in a span,
@@ -63,9 +68,18 @@ class WordPieces:
         # Runs and offsets come out of C loops, no Python code per run or word.
         runs, lengths = _runs_and_lengths(text)
         offsets = list(itertools.accumulate(lengths, initial=0))  # where each run and gap starts
-        self._learn_runs(runs)
-        counts = self.runs
-        return offsets[:-1:2], offsets[1::2], list(itertools.accumulate(map(counts.__getitem__, runs), initial=0))
+        return offsets[:-1:2], offsets[1::2], self._cumulative(runs)
+
+    def _cumulative(self, runs: list[str]) -> list[int]:
+        """Tokens before each run (and the total). The runs are looked up straight away: the cache
+        outlives a document, and a corpus repeats its runs, so most often every one is known and
+        no set of them all need be built to find the missing; only when one is missing are they
+        looked for, learned, and the runs looked up again."""
+        try:
+            return list(itertools.accumulate(map(self.runs.__getitem__, runs), initial=0))
+        except KeyError:
+            self._learn_runs(runs)
+            return list(itertools.accumulate(map(self.runs.__getitem__, runs), initial=0))
 
     def words(self, run: str) -> tuple[list[int], list[int]]:
         """Starts of a run's words (in the run), and their tokens."""
