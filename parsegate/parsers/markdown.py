@@ -21,7 +21,7 @@ from typing import Any
 import markdown_it
 
 from parsegate.parsers import markdown_it_walk, markdown_pyromark
-from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
+from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
@@ -181,6 +181,9 @@ class _Builder:
         self.title_from_heading = False
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
+        # Ids are e0, e1, … in list order (emit and recover_gaps number them so) until
+        # split_flat_tables gives a paragraph's pieces ids of their own.
+        self.ids_in_order = True
 
     # -- spans -------------------------------------------------------------
     def span(self, first_line: int, end_line: int) -> tuple[int, int]:
@@ -409,6 +412,7 @@ class _Builder:
                 # A list after it is led in by its last sentence, not by a table.
                 replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
             out.extend(pieces)
+        self.ids_in_order = self.ids_in_order and not replaced
         for el in out if replaced else ():  # (most documents have no such table: nothing to remap)
             data = el.data  # (a tuple for isinstance, not a union: see build.renumbered)
             if isinstance(data, (ListData, TableData, CodeData)) and data.lead_in in replaced:
@@ -479,6 +483,10 @@ class _Builder:
 
     def renumbered(self) -> list[Element]:
         """Elements in reading order (containers before their first child), ids renumbered to match."""
+        if self.ids_in_order and in_reading_order(self.elements):
+            # What renumbered would return, as the blocks come in reading order (all of the fastapi
+            # docs): its sort keeps the order, every id and reference stays what it is.
+            return self.elements
         return renumbered(self.elements)
 
 
