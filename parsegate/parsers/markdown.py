@@ -105,8 +105,9 @@ def parse(data: bytes, doc_id: str) -> Document:
     )
     starts, line_of = builder.starts, bisect.bisect_right  # Document.lines_of, written out: once per element
     for el in doc.elements:
-        start, last = el.start, el.end - 1
-        el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
+        if el.lines is None:  # (emit gives its elements theirs)
+            start, last = el.start, el.end - 1
+            el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
@@ -219,11 +220,15 @@ class _Builder:
             end -= 1
         if start >= end:
             return None
+        if last - first == 1:  # one line (most blocks): no search for it
+            lines = (first + 1, first + 1)
+        else:  # Document.lines_of, from the block's first line on
+            lines = (bisect.bisect_right(starts, start, first), bisect.bisect_right(starts, end - 1, first))
         ident, path, parent = f"e{len(self.elements)}", self.headings.path(), self.frames[-1].parent
         if data is None:  # (keywords and a default made each element slower to build)
-            el = Element(ident, kind, start, end, level, path, parent)
+            el = Element(ident, kind, start, end, level, path, parent, lines)
         else:
-            el = Element(ident, kind, start, end, level, path, parent, data=data)
+            el = Element(ident, kind, start, end, level, path, parent, lines, data=data)
         self.elements.append(el)
         if kind not in CONTAINER_KINDS:  # el.is_container
             self.prev = el
