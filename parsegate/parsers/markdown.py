@@ -302,7 +302,9 @@ class _Builder:
         """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""
         if self.hidden(first):
             return
-        title = _HEADING_ID.sub("", title).strip()
+        if "{" in title:  # (most titles have no attribute list: the pattern is not run for them)
+            title = _HEADING_ID.sub("", title)
+        title = title.strip()
         reason = suspect_heading(title)
         if reason is not None:
             self.warnings.append(
