@@ -45,12 +45,12 @@ class HeadingStack:
         while self.open and self.open[-1][0] >= level:
             self.open.pop()
         self.open.append((level, title))
-        self._path = tuple(title for _, title in self.open)
+        self._path = tuple([title for _, title in self.open])  # (a list, not a generator: half the time)
         return self._path
 
     def reset(self, entries: Iterable[tuple[int, str]] = ()) -> None:
         self.open = list(entries)
-        self._path = tuple(title for _, title in self.open)
+        self._path = tuple([title for _, title in self.open])
 
     def path(self) -> tuple[str, ...]:
         return self._path
