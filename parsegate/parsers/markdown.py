@@ -25,7 +25,7 @@ from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, r
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
-from parsegate.parsers.markdown_pyromark import Row
+from parsegate.parsers.markdown_pyromark import Row, table_groups
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
     CodeData,
@@ -60,7 +60,6 @@ SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 MAX_NESTING = markdown_it_walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
-_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 
@@ -369,12 +368,12 @@ class _Builder:
         self.frames.pop()
 
     def table(self, first: int, last: int, rows: list[Row]) -> None:
-        """A table, or several (see _table_groups): each a container, a header row (with the
+        """A table, or several (see markdown_pyromark.table_groups): each a container, a header row (with the
         delimiter row) and body rows."""
         if self.hidden(first):
             return
         lead_in = True
-        for start_line, header, body in _table_groups(rows, first):
+        for start_line, header, body in table_groups(rows, first):
             end_line = body[-1][0] + 1 if body else last
             if self.table_group(start_line, end_line, header, body, lead_in) is None:
                 break
@@ -495,22 +494,3 @@ class _Builder:
             # docs): its sort keeps the order, every id and reference stays what it is.
             return self.elements
         return renumbered(self.elements)
-
-
-def _table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str], list[Row]]]:
-    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
-    line between them read as one, and the row above that delimiter is the second's header."""
-    header = next((cells for _, cells, head in rows if head), [])
-    body = [r for r in rows if not r[2]]
-    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[Row]]]
-    for row in body:
-        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
-        # The group's last body row is the row above: each row either joins the current group or
-        # opens an empty one. (Not ``groups[-1][2][-1] is body[n - 1]``: mypyc unboxes these tuples,
-        # so their identity is not kept and the compiled build never split the two tables.)
-        if is_delimiter and groups[-1][2]:
-            new_header = groups[-1][2].pop()
-            groups.append((new_header[0], new_header[1], []))
-            continue
-        groups[-1][2].append(row)
-    return groups
