@@ -9,6 +9,7 @@ kept apart and appended after the body, so no chunk span can ever run across it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,12 +45,12 @@ class HeadingStack:
         while self.open and self.open[-1][0] >= level:
             self.open.pop()
         self.open.append((level, title))
-        self._path = tuple(title for _, title in self.open)
+        self._path = tuple([title for _, title in self.open])  # (a list, not a generator: half the time)
         return self._path
 
     def reset(self, entries: Iterable[tuple[int, str]] = ()) -> None:
         self.open = list(entries)
-        self._path = tuple(title for _, title in self.open)
+        self._path = tuple([title for _, title in self.open])
 
     def path(self) -> tuple[str, ...]:
         return self._path
@@ -117,6 +118,20 @@ def renumbered(elements: list[Element]) -> list[Element]:
         if isinstance(data, (ListData, TableData, CodeData)) and data.lead_in is not None:
             data.lead_in = new_ids.get(data.lead_in)  # a lead-in no longer there introduces nothing
     return ordered
+
+
+def in_reading_order(elements: list[Element]) -> bool:
+    """True when ``renumbered`` would keep this order (its sort is stable): each element's key
+    (start, -end, leaf) is at least the one before it. Checking costs a fraction of the sort."""
+    for before, el in itertools.pairwise(elements):
+        if el.start != before.start:
+            if el.start < before.start:
+                return False
+        elif el.end > before.end or (
+            el.end == before.end and before.kind not in CONTAINER_KINDS and el.kind in CONTAINER_KINDS
+        ):
+            return False  # (a container sorts before a leaf of the same span)
+    return True
 
 
 def title_from_first_heading(elements: Iterable[Element], text: str) -> str | None:

@@ -176,9 +176,36 @@ def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element]
 def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
     """Spans of the outermost definitions in ``text`` (for code embedded in other formats)."""
     data = text.encode("utf-8")
-    defs, _ = _captures(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
+    defs = _unit_defs(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
     _nest(defs, text)
     return [(d.start, d.end) for d in defs if d.depth == 1]
+
+
+def _unit_defs(root: Node, language: str, offsets: _Offsets, text: str) -> list[_Def]:
+    """The definitions _captures finds, spans only (no names, imports or constants): all a
+    Markdown fence needs, once per fence in a known language, most of them never split."""
+    defs: list[_Def] = []
+    seen: set[tuple[int, int]] = set()
+    for _, caps in QueryCursor(_query(language)).matches(root):
+        unit = _unit(caps, seen)
+        if unit is not None:
+            kind, node, outer = unit
+            defs.append(_Def(node, kind, "", _start(outer, offsets, text, language), offsets(outer.end_byte)))
+    return defs
+
+
+def _unit(caps: dict[str, list[Node]], seen: set[tuple[int, int]]) -> tuple[str, Node, Node] | None:
+    """A match's definition, its kind and outer node (with its wrappers), the first time that
+    outer node is seen (``seen`` keeps it); None for a match that is not a definition."""
+    key = next((k for k in caps if k.startswith("unit.")), None)
+    if key is None:
+        return None
+    node = caps[key][0]
+    outer = _outer(node)
+    if (outer.start_byte, outer.end_byte) in seen:
+        return None
+    seen.add((outer.start_byte, outer.end_byte))
+    return key[5:], node, outer
 
 
 def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[list[_Def], list[tuple[str, set[str]]]]:
@@ -196,19 +223,15 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         if "constant" in caps:
             constants.append((caps["constant"][0], {_text(n) for n in caps.get("name", [])}))
             continue
-        key = next((k for k in caps if k.startswith("unit.")), None)
-        if key is None:
+        unit = _unit(caps, seen)
+        if unit is None:
             continue
-        node = caps[key][0]
-        outer = _outer(node)
-        if (outer.start_byte, outer.end_byte) in seen:
-            continue
-        seen.add((outer.start_byte, outer.end_byte))
+        kind, node, outer = unit
         # Generic arguments are not part of a name ("impl<K> Cache<K>" is Cache).
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        defs.append(_Def(node, key[5:], name, _start(outer, offsets, text, language), offsets(outer.end_byte)))
+        defs.append(_Def(node, kind, name, _start(outer, offsets, text, language), offsets(outer.end_byte)))
     return defs, imports + _constant_lines(constants, seen, offsets, text)
 
 

@@ -20,7 +20,8 @@ def suspect_heading(title: str) -> str | None:
         return f"{words} words (a heading has at most {MAX_WORDS})"
     if len(title) > MAX_CHARS:
         return f"{len(title)} characters (a heading has at most {MAX_CHARS})"
-    ends = len(_SENTENCE_END.findall(title.strip()))
-    if ends >= 2 and words > MAX_WORDS // 2:
-        return f"{ends} sentences"
+    if words > MAX_WORDS // 2:  # (a short heading may hold sentences: not counted for it)
+        ends = len(_SENTENCE_END.findall(title.strip()))
+        if ends >= 2:
+            return f"{ends} sentences"
     return None

@@ -21,11 +21,11 @@ from typing import Any
 import markdown_it
 
 from parsegate.parsers import markdown_it_walk, markdown_pyromark
-from parsegate.parsers.build import HeadingStack, code_data, renumbered, row_data
+from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.headings import suspect_heading
-from parsegate.parsers.markdown_pyromark import Row
+from parsegate.parsers.markdown_pyromark import Row, table_groups
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
     CodeData,
@@ -60,7 +60,6 @@ SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 MAX_NESTING = markdown_it_walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
-_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 # "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
 _HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 
@@ -105,8 +104,9 @@ def parse(data: bytes, doc_id: str) -> Document:
     )
     starts, line_of = builder.starts, bisect.bisect_right  # Document.lines_of, written out: once per element
     for el in doc.elements:
-        start, last = el.start, el.end - 1
-        el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
+        if el.lines is None:  # (emit gives its elements theirs)
+            start, last = el.start, el.end - 1
+            el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
@@ -181,6 +181,9 @@ class _Builder:
         self.title_from_heading = False
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
+        # Ids are e0, e1, … in list order (emit and recover_gaps number them so) until
+        # split_flat_tables gives a paragraph's pieces ids of their own.
+        self.ids_in_order = True
 
     # -- spans -------------------------------------------------------------
     def span(self, first_line: int, end_line: int) -> tuple[int, int]:
@@ -216,11 +219,15 @@ class _Builder:
             end -= 1
         if start >= end:
             return None
+        if last - first == 1:  # one line (most blocks): no search for it
+            lines = (first + 1, first + 1)
+        else:  # Document.lines_of, from the block's first line on
+            lines = (bisect.bisect_right(starts, start, first), bisect.bisect_right(starts, end - 1, first))
         ident, path, parent = f"e{len(self.elements)}", self.headings.path(), self.frames[-1].parent
         if data is None:  # (keywords and a default made each element slower to build)
-            el = Element(ident, kind, start, end, level, path, parent)
+            el = Element(ident, kind, start, end, level, path, parent, lines)
         else:
-            el = Element(ident, kind, start, end, level, path, parent, data=data)
+            el = Element(ident, kind, start, end, level, path, parent, lines, data=data)
         self.elements.append(el)
         if kind not in CONTAINER_KINDS:  # el.is_container
             self.prev = el
@@ -294,7 +301,9 @@ class _Builder:
         """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""
         if self.hidden(first):
             return
-        title = _HEADING_ID.sub("", title).strip()
+        if "{" in title:  # (most titles have no attribute list: the pattern is not run for them)
+            title = _HEADING_ID.sub("", title)
+        title = title.strip()
         reason = suspect_heading(title)
         if reason is not None:
             self.warnings.append(
@@ -359,12 +368,12 @@ class _Builder:
         self.frames.pop()
 
     def table(self, first: int, last: int, rows: list[Row]) -> None:
-        """A table, or several (see _table_groups): each a container, a header row (with the
+        """A table, or several (see markdown_pyromark.table_groups): each a container, a header row (with the
         delimiter row) and body rows."""
         if self.hidden(first):
             return
         lead_in = True
-        for start_line, header, body in _table_groups(rows, first):
+        for start_line, header, body in table_groups(rows, first):
             end_line = body[-1][0] + 1 if body else last
             if self.table_group(start_line, end_line, header, body, lead_in) is None:
                 break
@@ -409,6 +418,7 @@ class _Builder:
                 # A list after it is led in by its last sentence, not by a table.
                 replaced[el.id] = pieces[-1].id if pieces[-1].kind == "paragraph" else None
             out.extend(pieces)
+        self.ids_in_order = self.ids_in_order and not replaced
         for el in out if replaced else ():  # (most documents have no such table: nothing to remap)
             data = el.data  # (a tuple for isinstance, not a union: see build.renumbered)
             if isinstance(data, (ListData, TableData, CodeData)) and data.lead_in in replaced:
@@ -479,23 +489,8 @@ class _Builder:
 
     def renumbered(self) -> list[Element]:
         """Elements in reading order (containers before their first child), ids renumbered to match."""
+        if self.ids_in_order and in_reading_order(self.elements):
+            # What renumbered would return, as the blocks come in reading order (all of the fastapi
+            # docs): its sort keeps the order, every id and reference stays what it is.
+            return self.elements
         return renumbered(self.elements)
-
-
-def _table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str], list[Row]]]:
-    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
-    line between them read as one, and the row above that delimiter is the second's header."""
-    header = next((cells for _, cells, head in rows if head), [])
-    body = [r for r in rows if not r[2]]
-    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[Row]]]
-    for row in body:
-        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
-        # The group's last body row is the row above: each row either joins the current group or
-        # opens an empty one. (Not ``groups[-1][2][-1] is body[n - 1]``: mypyc unboxes these tuples,
-        # so their identity is not kept and the compiled build never split the two tables.)
-        if is_delimiter and groups[-1][2]:
-            new_header = groups[-1][2].pop()
-            groups.append((new_header[0], new_header[1], []))
-            continue
-        groups[-1][2].append(row)
-    return groups

@@ -41,9 +41,29 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _LAST_EOL = re.compile(r"(?:\r\n|\r|\n)\Z")
 _LINE_END_STR = re.compile(r"\r\n|\r|\n")
 _MARKER = re.compile(rb"[0-9]+|[-+*]")  # what _marker finds on a list item's line, as most begin
+_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 
 # A table row: its first line, its cells (raw source, escaped pipes unescaped), whether it is the header.
 Row = tuple[int, list[str], bool]
+
+
+def table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str], list[Row]]]:
+    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
+    line between them read as one, and the row above that delimiter is the second's header."""
+    header = next((cells for _, cells, head in rows if head), [])
+    body = [r for r in rows if not r[2]]
+    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[Row]]]
+    for row in body:
+        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
+        # The group's last body row is the row above: each row either joins the current group or
+        # opens an empty one. (Not ``groups[-1][2][-1] is body[n - 1]``: mypyc unboxes these tuples,
+        # so their identity is not kept and the compiled build never split the two tables.)
+        if is_delimiter and groups[-1][2]:
+            new_header = groups[-1][2].pop()
+            groups.append((new_header[0], new_header[1], []))
+            continue
+        groups[-1][2].append(row)
+    return groups
 
 
 class BlockSink(Protocol):
