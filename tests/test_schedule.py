@@ -46,11 +46,13 @@ def test_a_worker_has_its_next_document_before_the_finished_one_is_routed(tmp_pa
     work = tasks(tmp_path, [("a.md", 50), ("b.md", 50), ("c.md", 50)])
     with Supervisor(ChunkConfig(), workers=1) as supervisor:
         busy_when_yielded = [(done.task.doc_id, supervisor.workers[0].task) for done in supervisor.run(work)]
-    assert [(name, task and task.doc_id) for name, task in busy_when_yielded] == [
-        ("a.md", "b.md"),
-        ("b.md", "c.md"),
-        ("c.md", None),
-    ]
+    # When a.md is routed the worker is reading a later document: b.md, or already c.md (b.md
+    # waited in its pipe, and a 50-byte file can be done before the parent routes a.md).
+    # Nothing is left when the last one is routed.
+    names = [(name, task and task.doc_id) for name, task in busy_when_yielded]
+    assert [name for name, _ in names] == ["a.md", "b.md", "c.md"]
+    assert names[0][1] in ("b.md", "c.md")
+    assert names[-1] == ("c.md", None)
 
 
 def test_only_a_short_document_is_queued_behind_a_busy_workers_own(tmp_path: Path) -> None:
