@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +133,30 @@ def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> No
     real = len(counter.tokenizer.encode(text, add_special_tokens=False).ids)
     assert counter.words.count([text]) == [real]
     assert counter.words.split(text)[2][-1] == real
+
+
+def test_a_word_the_vocabulary_holds_whole_is_one_token_without_asking_the_tokenizer() -> None:
+    from parsegate.chunkers.wordpieces import WordPieces
+
+    class Refuses:
+        def encode_batch_fast(self, *args: object, **kwargs: object) -> None:
+            raise AssertionError("the tokenizer was asked")
+
+    words = WordPieces(Refuses(), [], frozenset({"hello", "world", "42"}), lower=True)
+    assert words.count(["Hello world 42", "WORLD"]) == [3, 1]
+    cased = WordPieces(Refuses(), [], frozenset({"Hello"}), lower=False)
+    assert cased.count(["Hello"]) == [1]
+    with pytest.raises(AssertionError, match="the tokenizer was asked"):
+        cased.count(["hello"])  # not in a cased vocabulary as written: the tokenizer's to count
+
+
+def test_every_whole_word_of_the_vocabulary_counts_as_the_tokenizer_counts_it() -> None:
+    """In every case the normalizer folds (lower, Title, UPPER), and beside near misses: the
+    word with a digit or a letter beyond ASCII added, which the vocabulary does not hold whole."""
+    counter = HFCounter(default_tokenizer_path(), "fresh")
+    assert counter.words is not None and counter.words.whole is not None
+    vocab = sorted(w for w in counter.words.whole if w.isascii() and w.isalnum())
+    assert len(vocab) > 20_000
+    texts = [f"{w} {w.title()} {w.upper()} {w}7 {w}é" for w in vocab]
+    real = [len(e.ids) for e in counter.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+    assert counter.words.count(texts) == real

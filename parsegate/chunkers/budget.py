@@ -148,7 +148,9 @@ class HFCounter:
 
     def _proven(self, additive: bool, by_words: bool) -> tuple[bool, WordPieces | None]:
         self._additive = additive
-        return additive, WordPieces(self.tokenizer, _special_strings(self.spec)) if by_words else None
+        return additive, WordPieces(
+            self.tokenizer, _special_strings(self.spec), *_whole_words(self.spec)
+        ) if by_words else None
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=True).ids)
@@ -203,7 +205,7 @@ class HFCounter:
 
     def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
         """Word-by-word counting, if it gives the tokenizer's own counts on the probe text."""
-        words = WordPieces(self.tokenizer, _special_strings(spec))
+        words = WordPieces(self.tokenizer, _special_strings(spec), *_whole_words(spec))
         probe = _CONTROL.sub(" ", _PROBE)
         probe = "".join(ch if words.usable(ch) else " " for ch in probe)
         for special in words.special_strings:
@@ -280,6 +282,16 @@ def _splits_at_whitespace(spec: dict[str, object]) -> bool:
         and pre.get("type") == "BertPreTokenizer"
         and (norm is None or (isinstance(norm, dict) and norm.get("type") in ("BertNormalizer", "Lowercase")))
     )
+
+
+def _whole_words(spec: dict[str, object]) -> tuple[frozenset[str] | None, bool]:
+    """The WordPiece vocabulary's strings, and whether the normalizer lower-cases (BERT's by
+    default, Lowercase always, none never): for words the vocabulary holds whole (wordpieces.py)."""
+    model = spec.get("model")
+    vocab = model.get("vocab") if isinstance(model, dict) else None
+    norm = spec.get("normalizer")
+    lower = isinstance(norm, dict) and (norm.get("type") == "Lowercase" or norm.get("lowercase", True) is not False)
+    return (frozenset(vocab) if isinstance(vocab, dict) else None), lower
 
 
 def _plain_wordpiece(spec: dict[str, object]) -> bool:

@@ -41,9 +41,15 @@ class WordPieces:
     spans a space, so a run's count is the sum of its words', and a text's the sum of its runs'.
     Runs repeat as words do, and a text has fewer runs than words: both are remembered."""
 
-    def __init__(self, tokenizer: Any, special_strings: list[str]) -> None:
+    def __init__(
+        self, tokenizer: Any, special_strings: list[str], whole: frozenset[str] | None = None, lower: bool = True
+    ) -> None:
+        """``whole``: the vocabulary's strings, and ``lower``: whether the normalizer lower-cases
+        (see _learn_whole); without them every new word goes to the tokenizer."""
         self.tokenizer = tokenizer
         self.special_strings = [s for s in special_strings if s]
+        self.whole = whole
+        self.lower = lower
         # One search for them all: the text is read once, not once per special string.
         alternatives = "|".join(map(re.escape, self.special_strings))
         self._specials = re.compile(alternatives) if alternatives else None
@@ -125,10 +131,29 @@ class WordPieces:
 
     def _learn(self, words: list[str]) -> None:
         missing = _missing(self.cache, words)
+        if missing and self.whole is not None:
+            missing = self._learn_whole(missing)
         if not missing:
             return
         encodings = self.tokenizer.encode_batch_fast(missing, add_special_tokens=False)
         self.cache.update(zip(missing, (len(e.ids) for e in encodings), strict=True))
+
+    def _learn_whole(self, words: list[str]) -> list[str]:
+        """Learn the words the vocabulary holds whole, and give back the others. An ASCII word of
+        letters and digits is one pre-token that the normalizer at most lower-cases, and
+        WordPiece's longest match from its start is then the whole word: one token. Read off the
+        vocabulary, such a word costs no tokenizer call (a chunker's first pass over a corpus
+        spent a sixth of its time tokenizing new words one by one; about two in five of them are
+        whole words of the vocabulary)."""
+        whole, lower, cache = self.whole, self.lower, self.cache
+        assert whole is not None
+        rest: list[str] = []
+        for word in words:
+            if word.isascii() and word.isalnum() and (word.lower() if lower else word) in whole:
+                cache[word] = 1
+            else:
+                rest.append(word)
+        return rest
 
 
 def _runs_and_lengths(text: str) -> tuple[list[str], list[int]]:
