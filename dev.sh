@@ -4,7 +4,7 @@
 #   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
 #   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks
 #   ./dev.sh compile  build the Markdown parse + chunk path with mypyc in place (opt-in, about 8
-#                     minutes on 2 cores; a C compiler needed): about 1.3x faster, same output
+#                     minutes on 2 cores; a C compiler needed): about 1.2x faster on a cold pass, same output
 #   ./dev.sh pure     remove that build: back to pure Python
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -129,20 +130,26 @@ def measure(
 
 
 def measure_workers(root: Path, paths: list[Path], repeat: int, workers: int) -> dict[str, object]:
-    """parsegate with ``workers`` supervised worker processes, started and warmed up once, reading
-    the files themselves (the output order is the completion order here: only the set matters)."""
+    """parsegate with ``workers`` supervised worker processes reading the files themselves (the
+    output order is the completion order here: only the set matters). New workers for each pass,
+    started and warmed up on a different text before the clock starts: a worker's token counter
+    remembers the words it has seen, and workers kept from a pass before would know the corpus."""
     from parsegate.supervisor import Limits, Supervisor, Task
 
     config = ChunkConfig(max_tokens=BUDGET)
     tasks = [Task(n, p, p.relative_to(root).as_posix()) for n, p in enumerate(paths)]
     times = []
     chunks: list[str] = []
-    with Supervisor(config, Limits(), workers) as pool:
-        list(pool.run(tasks[:1] * workers * 2))  # every worker started and warm
+    with tempfile.TemporaryDirectory() as tmp:
+        warm_up = Path(tmp) / "warm-up.md"
+        warm_up.write_bytes(b"# Warm up\n\nA short text to load what each tool loads lazily.\n")
+        warm = [Task(0, warm_up, "warm-up.md")] * workers * 2  # every worker started and warm
         for _ in range(repeat):
-            start = time.perf_counter()
-            results = list(pool.run(tasks))
-            times.append(time.perf_counter() - start)
+            with Supervisor(config, Limits(), workers) as pool:
+                list(pool.run(warm))
+                start = time.perf_counter()
+                results = list(pool.run(tasks))
+                times.append(time.perf_counter() - start)
             results.sort(key=lambda done: done.task.index)
             chunks = [json.loads(line)["embed_text"] for done in results for line in done.lines]
     return {"seconds": statistics.median(times), "all_seconds": [round(t, 3) for t in times], "chunks": chunks}
