@@ -57,7 +57,11 @@ def load_tokenizer() -> Tokenizer:
 
 def parsegate(budget: int, tok: Tokenizer) -> Run:
     from parsegate.chunkers import ChunkConfig, Chunker
+    from parsegate.chunkers.budget import load_counter
 
+    # A fresh token counter, as semchunk gets a fresh chunker: the counter remembers the words it
+    # has counted and outlives a Chunker, and a pass over text it knows is faster than a first.
+    load_counter.cache_clear()
     chunker = Chunker(ChunkConfig(strategy="structural", max_tokens=budget))
 
     def run(doc: Doc) -> list[Piece]:
