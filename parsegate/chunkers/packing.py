@@ -99,9 +99,7 @@ class Packer:
         """Maximal sequences a chunk may range over: one section (with bare headings above it)."""
         runs: list[list[Unit]] = []
         for unit in units:
-            # _continues' first answer written out: most units go on in the section of the one before.
-            same_section = bool(runs) and unit.kind != "heading" and unit.section == runs[-1][-1].section
-            if same_section or (runs and _continues(runs[-1], unit)):
+            if runs and _continues(runs[-1], unit):
                 runs[-1].append(unit)
             else:
                 runs.append([unit])

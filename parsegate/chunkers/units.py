@@ -55,12 +55,7 @@ Room = Callable[[Unit], int]
 def leaf_units(doc: Document) -> list[Unit]:
     """One unit per leaf element, with its context and glue."""
     by_id = doc.by_id()
-    # _lead_in written out: asked of every element, most of which (paragraphs, rows) have none.
-    lead_ins = {
-        data.lead_in
-        for el in doc.elements
-        if isinstance(data := el.data, (ListData, TableData, CodeData)) and data.lead_in is not None
-    }
+    lead_ins = {lead for el in doc.elements if (lead := _lead_in(el)) is not None}
     lists: dict[str | None, Context] = {}  # an item's context is its list's: one per list
     units: list[Unit] = []
     leaves = doc.leaves()
@@ -71,7 +66,7 @@ def leaf_units(doc: Document) -> list[Unit]:
     for n, el in enumerate(leaves):
         how = rule(el.kind)
         header = isinstance(el.data, RowData) and el.data.header
-        glue = how.glue_next or el.id in lead_ins or header or (el.kind == "turn" and _asks(doc, el))
+        glue = how.glue_next or el.id in lead_ins or header or _asks(doc, el)
         if goes_on:  # the rest of the previous page's last sentence: one unit with it
             units[-1].end, units[-1].glue_next = el.end, glue
         else:

@@ -74,18 +74,9 @@ class WordPieces:
         # Runs and offsets come out of C loops, no Python code per run or word.
         runs, lengths = _runs_and_lengths(text)
         offsets = list(itertools.accumulate(lengths, initial=0))  # where each run and gap starts
-        return offsets[:-1:2], offsets[1::2], self._cumulative(runs)
-
-    def _cumulative(self, runs: list[str]) -> list[int]:
-        """Tokens before each run (and the total). The runs are looked up straight away: the cache
-        outlives a document, and a corpus repeats its runs, so most often every one is known and
-        no set of them all need be built to find the missing; only when one is missing are they
-        looked for, learned, and the runs looked up again."""
-        try:
-            return list(itertools.accumulate(map(self.runs.__getitem__, runs), initial=0))
-        except KeyError:
-            self._learn_runs(runs)
-            return list(itertools.accumulate(map(self.runs.__getitem__, runs), initial=0))
+        self._learn_runs(runs)
+        counts = self.runs
+        return offsets[:-1:2], offsets[1::2], list(itertools.accumulate(map(counts.__getitem__, runs), initial=0))
 
     def words(self, run: str) -> tuple[list[int], list[int]]:
         """Starts of a run's words (in the run), and their tokens."""

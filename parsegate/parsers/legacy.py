@@ -37,7 +37,9 @@ def iso2022_codec(data: bytes) -> str | None:
     """The ISO-2022 codec (-JP, -KR, -CN: mail and older Japanese text) of 7-bit bytes, which are
     valid UTF-8 as they stand: their escape sequences (ESC $ …) give them away, and chardet says
     which; None for bytes without such a sequence, or that chardet reads otherwise."""
-    if b"\x1b$" not in data:
+    # ESC alone first: a one-byte search is one memchr pass, where the search for ESC $ took
+    # 1.4 ms over the fastapi docs (and nearly every file has no ESC at all).
+    if b"\x1b" not in data or b"\x1b$" not in data:
         return None
     guess = legacy_codec(data)
     return guess[0] if guess is not None and guess[0].startswith("iso2022") else None

@@ -210,18 +210,13 @@ class _Builder:
         self, kind: str, first: int, last: int, level: int | None = None, data: Data | None = None
     ) -> Element | None:
         """The element of source lines [first, last), None if they are blank."""
-        starts, text = self.starts, self.text
-        start = starts[first] if first < len(starts) else len(text)
-        end = starts[last] if last < len(starts) else len(text)
-        while start < end and text[start].isspace():  # span() and trim_span(), written out: per element
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        start, end = self.span(first, last)
         if start >= end:
             return None
         if last - first == 1:  # one line (most blocks): no search for it
             lines = (first + 1, first + 1)
         else:  # Document.lines_of, from the block's first line on
+            starts = self.starts
             lines = (bisect.bisect_right(starts, start, first), bisect.bisect_right(starts, end - 1, first))
         ident, path, parent = f"e{len(self.elements)}", self.headings.path(), self.frames[-1].parent
         if data is None:  # (keywords and a default made each element slower to build)
