@@ -139,8 +139,16 @@ def test_a_word_the_vocabulary_holds_whole_is_one_token_without_asking_the_token
     from parsegate.chunkers.wordpieces import WordPieces
 
     class Refuses:
+        """Asked about anything but the mark that ends each run where new runs are split together
+        (a NUL, 0 tokens: wordpieces._run_counts), it fails."""
+
         def encode_batch_fast(self, *args: object, **kwargs: object) -> None:
             raise AssertionError("the tokenizer was asked")
+
+        def encode(self, text: str, **kwargs: object) -> object:
+            if text != "\x00":
+                raise AssertionError("the tokenizer was asked")
+            return type("Encoding", (), {"offsets": []})()
 
     words = WordPieces(Refuses(), [], frozenset({"hello", "world", "42"}), lower=True)
     assert words.count(["Hello world 42", "WORLD"]) == [3, 1]
@@ -160,3 +168,31 @@ def test_every_whole_word_of_the_vocabulary_counts_as_the_tokenizer_counts_it() 
     texts = [f"{w} {w.title()} {w.upper()} {w}7 {w}é" for w in vocab]
     real = [len(e.ids) for e in counter.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
     assert counter.words.count(texts) == real
+
+
+# Words the normalizer deletes whole (0 tokens: a combining mark, a format or control character),
+# beside words that become several tokens, CJK, emoji, a word past WordPiece's 100 characters.
+AWKWARD_WORDS = ["\u0301", "café", "\u180e", "東京", "x" * 150, "🙂", "co\u00adop", "ｱｲ", "İstanbul", "\x00"]
+
+
+def test_words_learned_from_one_encoding_count_as_each_word_alone() -> None:
+    """A new word's count is read off one encoding of all the new words: the tokens whose offsets
+    start inside it. A word of 0 tokens must not shift the words after it."""
+    counter = HFCounter(default_tokenizer_path(), "fresh")
+    assert counter.words is not None
+    words = AWKWARD_WORDS + sorted(set(corpus_dir("markdown/fastapi-docs").joinpath("index.md").read_text().split()))
+    alone = [len(counter.tokenizer.encode(w, add_special_tokens=False).ids) for w in words]
+    assert 0 in alone[:4] and max(alone) > 3
+    assert counter.words._tokens_of(words) == alone
+
+
+@pytest.mark.parametrize("nul", ["", "\x00"])
+def test_new_runs_split_together_count_as_each_run_alone(nul: str) -> None:
+    """Runs learned in one split of them all, a mark after each, count as each run alone; a run
+    holding the mark itself (a NUL) is split run by run instead."""
+    counter = HFCounter(default_tokenizer_path(), "fresh")
+    assert counter.words is not None
+    runs = [*AWKWARD_WORDS[:-1], "foo.bar(x),", "(\u0301)", "a\u180eb", "[CLS", "well-known:", f"n{nul}ul", nul or "z"]
+    alone = [len(counter.tokenizer.encode(r, add_special_tokens=False).ids) for r in runs]
+    counter.words._learn_runs(runs)
+    assert [counter.words.runs[r] for r in runs] == alone
