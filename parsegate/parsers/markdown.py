@@ -13,7 +13,6 @@ from __future__ import annotations
 import bisect
 import json
 import os
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -59,9 +58,6 @@ SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 # parser recurses per level, and Python's stack is not a place to spend on it.
 MAX_NESTING = markdown_it_walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
-
-# "## Title { #anchor }" (attribute lists used by MkDocs and friends) is not part of the title.
-_HEADING_ID = re.compile(r"\s*\{[^{}]*#[^{}]*\}\s*$")
 
 
 def engine() -> str:
@@ -133,6 +129,21 @@ def _built(text: str, name: str) -> _Builder:
             )
         )
     return builder
+
+
+def _without_attribute_list(title: str) -> str:
+    """``title`` without an attribute list at its end ("## Title { #anchor }", as MkDocs and
+    friends write them: not part of the title), that is the white space, then ``{``, no brace,
+    a ``#``, no brace, ``}`` and white space to the end. Read with str methods: the pattern this
+    was (``\\s*\\{[^{}]*#[^{}]*\\}\\s*$``, the same rule) tried a match at every character
+    of every title, and nearly every fastapi heading has such a list."""
+    body = title.rstrip()
+    if not body.endswith("}"):
+        return title
+    opening = body.rfind("{")
+    if opening < 0 or "#" not in body[opening:] or "}" in body[opening + 1 : -1]:
+        return title
+    return body[:opening].rstrip()
 
 
 @lru_cache(maxsize=1)
@@ -296,9 +307,7 @@ class _Builder:
         """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""
         if self.hidden(first):
             return
-        if "{" in title:  # (most titles have no attribute list: the pattern is not run for them)
-            title = _HEADING_ID.sub("", title)
-        title = title.strip()
+        title = _without_attribute_list(title).strip()
         reason = suspect_heading(title)
         if reason is not None:
             self.warnings.append(
@@ -333,10 +342,10 @@ class _Builder:
         directly in it (end_own_lines), which pulldown-cmark's events reach only later. Until then
         it is pending, and hides every block in it; the blocks before that are part of its text.
         True when it is pending (visible), False when it is hidden itself."""
-        if self.hidden(first):
+        below = self.frames[-1]
+        if first < below.hides_below:  # self.hidden(first), written out: once per item
             self.push_frame(None, hidden=True)
             return False
-        below = self.frames[-1]
         level = below.element.level if below.element is not None and below.element.level else 1
         self.frames.append(_Frame(None, below.parent, _EVERY_LINE, below.lists, (first, last, level, marker)))
         return True
@@ -349,18 +358,23 @@ class _Builder:
         if pending is None:
             return
         frame.pending = None
-        el = self.emit("list_item", pending[0], line, level=pending[2], data=ItemData(marker=pending[3]))
+        el = self.emit_item(pending, line)
         if el is None:  # blank: it hides what the frame below it hides
             frame.hides_below = self.frames[-2].hides_below
         else:  # its own lines, whatever holds the item
             frame.element, frame.parent, frame.hides_below = el, el.id, line
 
+    def emit_item(self, pending: tuple[int, int, int, str], end_line: int) -> Element | None:
+        """The element of a pending list item whose own lines end before ``end_line``."""
+        return self.emit("list_item", pending[0], end_line, level=pending[2], data=ItemData(marker=pending[3]))
+
     def close(self) -> None:
         """The innermost list, list item or block quote ends."""
-        pending = self.frames[-1].pending
-        if pending is not None:  # a list item with no list or code block in it: all its lines are its own
-            self.end_own_lines(pending[1])
-        self.frames.pop()
+        frame = self.frames.pop()
+        if frame.pending is not None:  # a list item with no list or code block in it: all its lines are its own
+            # Emitted with its frame popped already (nothing is left to hide or to parent in it):
+            # the frame below has the same parent as the item's own frame.
+            self.emit_item(frame.pending, frame.pending[1])
 
     def table(self, first: int, last: int, rows: list[Row]) -> None:
         """A table, or several (see markdown_pyromark.table_groups): each a container, a header row (with the

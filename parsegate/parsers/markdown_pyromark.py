@@ -35,12 +35,14 @@ _WS = frozenset(b" \t\r\n\f\v")
 _CONTAINERS = frozenset(("List", "Item", "BlockQuote"))
 # Blocks that end a list item's own lines when nested directly in it (markdown.py's _ENDS_OWN_LINES).
 _ENDS_OWN_LINES = frozenset(("List", "CodeBlock"))
+_PARAGRAPH_END = {"End": "Paragraph"}
 _INLINE_TAGS = frozenset(("Emphasis", "Strong", "Strikethrough", "Superscript", "Subscript", "Link", "Image"))
 _FRONT_MATTER_END = re.compile(r"\.\.\.[ \t]*$")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _LAST_EOL = re.compile(r"(?:\r\n|\r|\n)\Z")
 _LINE_END_STR = re.compile(r"\r\n|\r|\n")
 _MARKER = re.compile(rb"[0-9]+|[-+*]")  # what _marker finds on a list item's line, as most begin
+_BULLETS = {ord(bullet): bullet for bullet in "-+*"}  # _MARKER's bullets, by their byte
 _DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 
 # A table row: its first line, its cells (raw source, escaped pipes unescaped), whether it is the header.
@@ -241,6 +243,9 @@ class _Converter:
     def marker(self, start: int, line: int) -> str:
         """The marker of the list item at ``start``, as markdown-it reports it: the digits of an
         ordered item, else the bullet (read from the bytes: the rest of the line is not needed)."""
+        bullet = _BULLETS.get(self.src[start]) if start < len(self.src) else None
+        if bullet is not None:  # (most items: no match object, no bytes to decode)
+            return bullet
         found = _MARKER.match(self.src, start)
         return found.group().decode() if found else _marker(self.line_text(start, line))
 
@@ -279,11 +284,12 @@ class _Converter:
                 if name == "Paragraph":  # the most frequent block: no call to open()
                     first, last = line_map(rng["start"], rng["end"])
                     sink.block("paragraph", first, last)
-                else:
-                    in_item = bool(stack) and stack[-1] == "Item"
-                    self.open(name, tag, rng["start"], rng["end"], in_item)
-                    if in_item and name in _ENDS_OWN_LINES:
-                        past_own.add(len(stack) - 1)
+                    _past_paragraph(events)
+                    continue  # (the stack, and so collect, is what it was before the paragraph)
+                in_item = bool(stack) and stack[-1] == "Item"
+                self.open(name, tag, rng["start"], rng["end"], in_item)
+                if in_item and name in _ENDS_OWN_LINES:
+                    past_own.add(len(stack) - 1)
                 stack.append(name)
                 collect = False  # a block opens: a paragraph, a container, or an item's own lines
             elif "End" in event:
@@ -377,6 +383,14 @@ class _Converter:
         # Top level: markdown-it joins the raw lines (with their indentation), then strips.
         body = self.src[self.line_starts[first] : self.line_starts[underline]].decode()
         return "\n".join(_LINE_END_STR.split(body)).strip()
+
+
+def _past_paragraph(events: Iterator[tuple[Any, Any]]) -> None:
+    """Take a paragraph's events up to and with its end: inline content only, never a block,
+    and nothing the walk reads (one comparison an event instead of the walk's dispatch)."""
+    for event, _ in events:
+        if event == _PARAGRAPH_END:
+            return
 
 
 def _extend(loose: list[int], rng: Any) -> None:

@@ -277,8 +277,6 @@ class Document:
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
-# What str.splitlines ends a line at besides CommonMark's CRLF, CR and LF.
-_OTHER_LINE_ENDS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 @dataclass
@@ -310,14 +308,28 @@ def line_starts(text: str) -> list[int]:
     """Offsets where each line begins, splitting on CRLF, CR and LF as CommonMark does."""
     if text.isascii():  # its characters are its bytes
         return byte_line_starts(text.encode("ascii"))
-    if _OTHER_LINE_ENDS.search(text):
+    lines = text.splitlines(keepends=True)
+    if len(lines) != _commonmark_lines(text):
+        # str.splitlines also ended lines at other characters (\x0b, \x0c, \x1c-\x1e, \x85,
+        # U+2028, U+2029), where CommonMark does not.
         return [0, *(m.end() for m in _LINE_END.finditer(text))]
-    # str.splitlines then ends lines exactly where CommonMark does, and sums their lengths in C (a
-    # match object per line was twice as slow).
-    starts = [0, *itertools.accumulate(map(len, text.splitlines(keepends=True)))]
+    # It ended them exactly where CommonMark does (or at one other character closing the text,
+    # which starts no line either), and its lengths are summed in C (a match object per line
+    # was twice as slow).
+    starts = [0, *itertools.accumulate(map(len, lines))]
     if text and not text.endswith(("\n", "\r")):
         starts.pop()  # the end of a last line without a line end starts no line
     return starts
+
+
+def _commonmark_lines(text: str) -> int:
+    """How many lines CommonMark reads in ``text`` (CRLF, CR and LF end one). Counted, not
+    searched for the other line ends str.splitlines knows: a pattern scan of every character
+    took longer than the split itself."""
+    ends = text.count("\n")
+    if "\r" in text:  # (most text has none: the two counts are not made)
+        ends += text.count("\r") - text.count("\r\n")
+    return ends + (1 if text and not text.endswith(("\n", "\r")) else 0)
 
 
 def byte_line_starts(src: bytes) -> list[int]:
