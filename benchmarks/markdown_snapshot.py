@@ -5,8 +5,9 @@ measures the speed, this file the sameness).
     .venv/bin/python benchmarks/markdown_snapshot.py OUT.txt [--engines pyromark,markdown-it]
     cmp before.txt after.txt   # nothing, or the change altered output
 
-For the "before" side, run it with another checkout's parsers first on the path
-(``git worktree add --detach /tmp/base REV``, then ``PYTHONPATH=/tmp/base``).
+For the "before" side, run this script with another checkout's parsers first on the path
+(``git worktree add --detach /tmp/base REV``, then ``PYTHONPATH=/tmp/base``). It stops when the
+shared corpus is not found (``--corpus``): a snapshot without it would still compare equal.
 
 Inputs: every ``*.md`` under the shared corpus, every golden document's input, the messy-text
 variants (benchmarks/messy_text/mt_variants.py) of every fastapi page and of the benchmark's
@@ -97,11 +98,23 @@ def snapshot(name: str, data: bytes) -> str:
     return f"{name}\t{doc!r}\ttitle={doc.title!r}"
 
 
+def _use_corpus(corpus: Path) -> None:
+    """Stop where the shared corpus is missing: without it the snapshot would hold a seventh of
+    its inputs and still compare equal (run from a checkout outside /work, ../shared is not
+    there: give --corpus)."""
+    global CORPUS
+    if not (corpus / "markdown" / "fastapi-docs").is_dir():
+        raise SystemExit(f"no shared corpus at {corpus} (its markdown/fastapi-docs): give --corpus PATH")
+    CORPUS = corpus
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("--engines", default="pyromark,markdown-it")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help=f"the shared corpus (default {CORPUS})")
     args = parser.parse_args()
+    _use_corpus(args.corpus)
     inputs = [*plain_inputs(), *line_end_inputs(), *messy_inputs(), *case_inputs(), *hostile_inputs()]
     digest = hashlib.sha256()
     with args.out.open("w", encoding="utf-8") as out:
