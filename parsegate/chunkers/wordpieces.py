@@ -102,25 +102,25 @@ class WordPieces:
         missing = _missing(self.runs, runs)
         if not missing:
             return
-        # One pattern for them all: it splits a run as any pattern made for a text holding it would.
-        text = " ".join(missing)
+        text = _RUN_SEPARATOR.join(missing) + _RUN_SEPARATOR  # each run, then its mark
+        # One pattern for them all: it splits a run as any pattern made for a text holding it
+        # would (the marks, ASCII and no punctuation, add nothing to it).
         pattern = self._pattern(text)
-        if _RUN_END in text:  # the mark could not tell a run's end from a word of a run
+        if text.count(_RUN_END) > len(missing):  # a run holds the mark: it could not tell runs apart
             split = [pattern.findall(run) for run in missing]
             self._learn([w for words in split for w in words])
             cache = self.cache
             counts: Iterable[int] = (sum(map(cache.__getitem__, words)) for words in split)
         else:
-            counts = self._run_counts(pattern, missing)
+            counts = self._run_counts(pattern.findall(text))
         self.runs.update(zip(missing, counts, strict=True))
 
-    def _run_counts(self, pattern: re.Pattern[str], runs: list[str]) -> list[int]:
-        """The runs' counts, from one split of them all with a mark after each run, a word of its
+    def _run_counts(self, words: list[str]) -> list[int]:
+        """The runs' counts, from the words of them all with a mark after each run, a word of its
         own: each run's count is the running total at its mark less that at the mark before, and
         less the mark's own count (0 where the normalizer deletes it, as BERT's does). A split of
         each run alone cost twice the time on a first pass over a corpus (24k new runs in the
         fastapi docs)."""
-        words = pattern.findall(_RUN_SEPARATOR.join(runs) + _RUN_SEPARATOR)
         self._learn(words)  # the mark's count too, like any word's
         cache = self.cache
         totals = list(itertools.accumulate(map(cache.__getitem__, words)))
