@@ -21,10 +21,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cold import fresh_chunker  # benchmarks/ is on sys.path: the script's own folder
 from tokenizers import Tokenizer
 
-from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.budget import default_tokenizer_path, load_counter
+from parsegate.chunkers import ChunkConfig
+from parsegate.chunkers.budget import default_tokenizer_path
 from parsegate.parsers import markdown
 
 HERE = Path(__file__).resolve().parent
@@ -40,12 +41,7 @@ def load_tokenizer() -> Tokenizer:
 
 
 def parsegate_tool(tok: Tokenizer) -> Callable[[str, bytes], list[str]]:
-    # A fresh token counter for each pass: it learns the token counts of the words and runs of
-    # the text it chunks, and it outlives a Chunker (load_counter is cached), so a second pass
-    # over the same corpus would find every word known: 0.60 s a pass instead of 0.75 s here,
-    # a speed no corpus chunked once sees. The tokenizer file is read again, at the warm-up.
-    load_counter.cache_clear()
-    chunker = Chunker(ChunkConfig(max_tokens=BUDGET))
+    chunker = fresh_chunker(ChunkConfig(max_tokens=BUDGET))  # cold.py: measure() warms every tool up
 
     def run(name: str, data: bytes) -> list[str]:
         return [c.embed_text for c in chunker.chunk(markdown.parse(data, name))]

@@ -23,9 +23,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.budget import load_counter
-from parsegate.parsers import markdown
+from cold import cold_chunker  # benchmarks/ is on sys.path: the script's own folder
+
+from parsegate.chunkers import ChunkConfig
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.registry import parse_file
 
@@ -60,13 +60,7 @@ print(json.dumps({"seconds": statistics.median(r[0] for r in runs), "ok": runs[-
 
 
 def parsegate_pass(paths: list[Path]) -> tuple[float, int, list[str]]:
-    # A fresh token counter for each pass: it learns the token counts of the words and runs of
-    # the text it chunks, and it outlives a Chunker (load_counter is cached), so a pass after
-    # the first would find every word of the corpus known, a speed no corpus chunked once sees.
-    # The tokenizer file is read again, at the warm-up on a short text that is not in the corpus.
-    load_counter.cache_clear()
-    chunker = Chunker(ChunkConfig())
-    chunker.chunk(markdown.parse(b"# Warm up\n\nA short text to load what each tool loads lazily.\n", "warm-up.md"))
+    chunker = cold_chunker(ChunkConfig())  # every pass cold (cold.py)
     ok, failed = 0, []
     start = time.perf_counter()
     for p in paths:

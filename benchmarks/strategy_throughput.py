@@ -22,8 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from parsegate.chunkers import STRATEGIES, ChunkConfig, Chunker, ConfigError
-from parsegate.chunkers.budget import load_counter
+from cold import cold_chunker  # benchmarks/ is on sys.path: the script's own folder
+
+from parsegate.chunkers import STRATEGIES, ChunkConfig, ConfigError
 from parsegate.parsers import markdown
 from parsegate.parsers.model import Document
 
@@ -48,23 +49,13 @@ def documents(corpus: Path, max_kb: int) -> list[Document]:
     return docs
 
 
-def cold_chunker(strategy: str, budget: int) -> Chunker:
-    """A fresh token counter and chunker, warmed up on a text that is not in the corpus. The
-    counter learns the token counts of the words and runs of the text it chunks, and it outlives
-    a Chunker (load_counter is cached): a pass after the first would find every word known, a
-    speed no corpus chunked once sees. The tokenizer file is read again, at the warm-up."""
-    load_counter.cache_clear()
-    chunker = Chunker(ChunkConfig(strategy=strategy, max_tokens=budget))
-    chunker.chunk(markdown.parse(WARM_UP, "warm-up.md"))
-    return chunker
-
-
 def measure(strategy: str, docs: list[Document], budget: int, repeat: int) -> dict[str, Any]:
-    warm = cold_chunker(strategy, budget)
+    config = ChunkConfig(strategy=strategy, max_tokens=budget)
+    warm = cold_chunker(config, WARM_UP)
     chunks = [c for d in docs for c in warm.chunk(d)]  # warm-up pass (imports, model); its output is counted
     times = []
     for _ in range(repeat):
-        chunker = cold_chunker(strategy, budget)
+        chunker = cold_chunker(config, WARM_UP)  # every pass cold (cold.py)
         clock = time.perf_counter()
         for doc in docs:
             chunker.chunk(doc)
