@@ -2,7 +2,8 @@
 # parsegate's set-up and everyday jobs, from a bare Python 3.11+.
 #   ./dev.sh golden   set up .venv, then chunk the bundled golden documents into out/golden/
 #   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
-#   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks
+#   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks (DOCLING_PYTHON:
+#                     a python with docling and torch, for docling's DocumentConverter in office_throughput)
 #   ./dev.sh compile  build the Markdown parse + chunk path with mypyc in place (opt-in, about 8
 #                     minutes on 2 cores; a C compiler needed): about 1.2x faster on a cold pass, same output
 #   ./dev.sh pure     remove that build: back to pure Python
@@ -79,7 +80,15 @@ case "${1:-}" in
     .venv/bin/python benchmarks/chunking_throughput.py
     .venv/bin/python benchmarks/code_throughput.py
     .venv/bin/python benchmarks/pdf_throughput.py
-    .venv/bin/python benchmarks/office_throughput.py
+    # docling's DocumentConverter needs torch: measured in DOCLING_PYTHON's environment (default: .venv,
+    # when it has both); without one only parsegate is measured, and the script says so in its output.
+    docling_python=${DOCLING_PYTHON:-.venv/bin/python}
+    if "$docling_python" -c "import torch, docling.document_converter" 2>/dev/null; then
+      .venv/bin/python benchmarks/office_throughput.py --docling-python "$docling_python"
+    else
+      echo "office_throughput: docling's DocumentConverter not measured: set DOCLING_PYTHON to a python with docling and torch" >&2
+      .venv/bin/python benchmarks/office_throughput.py
+    fi
     .venv/bin/python benchmarks/html_throughput.py
     ;;
   compile)
