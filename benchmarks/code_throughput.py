@@ -29,6 +29,8 @@ from parsegate.parsers.model import ParseError
 HERE = Path(__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 BUDGET = 256
+# Not in the corpus: each tool (and each worker) loads what it loads lazily on it before the clock starts.
+WARM_UP = "def warm():\n    return 1\n"
 PEER_MAX_CHARS = 800  # LlamaIndex counts characters: about 256 tokens of code
 
 
@@ -73,7 +75,7 @@ def chonkie_tool(tok: Tokenizer) -> Callable[[str, str], list[str]]:
 
 
 def run_in_process(run: Callable[[str, str], list[str]], files: list[tuple[str, str]]) -> dict[str, object]:
-    run("warm.py", "def warm():\n    return 1\n")
+    run("warm.py", WARM_UP)
     start = time.perf_counter()
     chunks, errors = [], 0
     for name, text in files:
@@ -93,7 +95,7 @@ def run_on_all_cores(paths: list[Path], workers: int) -> dict[str, object]:
         # Every worker started and warm, on a file outside the corpus: warmed up on the corpus's
         # first file, a worker's token counter would know that file's words when it is timed.
         warm_up = Path(tmp) / "warm.py"
-        warm_up.write_text("def warm():\n    return 1\n")
+        warm_up.write_text(WARM_UP)
         list(pool.run([Task(0, warm_up, "warm.py")] * workers * 2))
         start = time.perf_counter()
         results = sorted(pool.run(tasks), key=lambda done: done.task.index)
