@@ -27,7 +27,7 @@ from parsegate.chunkstore.schema import DEFAULT_STORE, StoreError
 from parsegate.chunkstore.writer import in_scope
 from parsegate.corpus import Selection, discover
 from parsegate.engines import Engine
-from parsegate.engines.options import EngineOpt, RayAddress
+from parsegate.engines.options import EngineName, EngineOpt, RayAddress
 from parsegate.engines.ray_engine import EngineError, RayEngine
 from parsegate.options import (
     AllowFailures,
@@ -235,7 +235,7 @@ def run(
     no_store: Annotated[
         bool, typer.Option("--no-store", help="Record nothing, reuse nothing: parse every file.")
     ] = False,
-    engine: EngineOpt = "local",
+    engine: EngineOpt = EngineName.local,
     ray_address: RayAddress = None,
     output_format: RunOutputFormat = "jsonl",
 ) -> None:
@@ -247,6 +247,7 @@ def run(
     no document at all), 2 for a usage or output error, 130 when interrupted (Ctrl-C, SIGTERM).
     """
     options = dict(locals())  # the parameters only: chunk_config takes ChunkConfig's by name
+    engine_name = EngineName(engine).value
     if not corpus.exists():
         fail(f"{corpus}: no such file or folder")
     check_folders(corpus, out, root)
@@ -266,13 +267,13 @@ def run(
     # What the imports and the set-up made outlives the run: out of the collector's way, whose full
     # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).
     gc.freeze()
-    quick_ok = note_possible(engine, strategy, tokenizer)
+    quick_ok = note_possible(engine_name, strategy, tokenizer)
     try:
         with (
             hold(out, "run"),
             sigterm_as_interrupt(),
             _open_store(store_path, chunk_sets, config_record, doc_root) as run_store,
-            _engine(engine, chunker.config, limits, workers, ray_address) as supervisor,
+            _engine(engine_name, chunker.config, limits, workers, ray_address) as supervisor,
         ):
             forget(out)  # before anything in OUTDIR changes: a note vouches only for what it saw
             if run_store is None:
@@ -295,7 +296,7 @@ def run(
             sources = discover(corpus, selection, root)
             # With a store, only the files it does not hold are worth workers.
             to_parse = sources if run_store is None else run_store.plan(sources)
-            if engine == "local":
+            if engine_name == "local":
                 supervisor.size = choose_workers(workers, to_parse)
             record: dict[str, Any] = {
                 "parsegate": __version__,
@@ -311,7 +312,7 @@ def run(
                 "config": config_record,
                 "limits": {"seconds": limits.seconds, "per_format": dict(limits.per_format), "memory_mb": memory_limit},
                 "workers": supervisor.size,
-                "engine": engine,
+                "engine": engine_name,
                 "allow_empty": allow_empty,
                 "output_format": output_format,
             }

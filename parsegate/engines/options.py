@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
-import click
 import typer
 
+
+class EngineName(StrEnum):
+    local = "local"
+    ray = "ray"
+
+
 EngineOpt = Annotated[
-    str,
+    EngineName,
     typer.Option(
         "--engine",
-        click_type=click.Choice(["local", "ray"]),
         metavar="[local|ray]",
         help="Where documents are parsed: 'local' (worker processes on this machine) or 'ray' (Ray Data: a "
         "local Ray instance with --workers CPUs, or the cluster at --ray-address). Same outputs either way. "

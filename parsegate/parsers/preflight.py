@@ -150,8 +150,13 @@ def _check_image(head: bytes, where: str) -> None:
 
 
 def image_size(head: bytes) -> tuple[int, int] | None:
-    """Width and height from an image's header (Pillow reads only the header here), or None."""
-    from PIL import Image, UnidentifiedImageError
+    """Width and height from an image's header (Pillow reads only the header here), or None. Without
+    Pillow (an install with neither the pdf nor the office extra) None: no parser there decodes images,
+    and an Office file ends as missing_extra when its parser is asked for it."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ModuleNotFoundError:
+        return None
 
     limit = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = None  # we want the size, not Pillow's own refusal

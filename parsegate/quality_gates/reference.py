@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import importlib.util
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -129,7 +130,9 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
     if fmt in OFFICE_FORMATS:
         if fmt == "html":
             data = _standard_html_bytes(data)
-        exported = docling_text(data, fmt, doc_id)
+        # Web pages are read without the office extra (our lxml pass): there docling is not installed.
+        docling = fmt != "html" or importlib.util.find_spec("docling") is not None
+        exported = docling_text(data, fmt, doc_id) if docling else None
         nodes = None
         if fmt == "html":
             from parsegate.quality_gates.html_source import text_nodes
@@ -138,7 +141,8 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
         if exported is None:
             if not nodes:
                 return None
-            reading = "\n".join(nodes)  # docling could not read the page: libxml2's reading alone
-            return Reference("libxml2 reading (docling could not read the page)", reading, reading, html_nodes=nodes)
+            why = "docling could not read the page" if docling else "docling is not installed"
+            reading = "\n".join(nodes)  # libxml2's reading alone
+            return Reference(f"libxml2 reading ({why})", reading, reading, html_nodes=nodes)
         return Reference("docling export", *exported, html_nodes=nodes)
     return None
