@@ -72,6 +72,7 @@ case "${1:-}" in
     ensure_libreoffice
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
+    .venv/bin/python .ci/layout_tree.py
     .venv/bin/mypy
     .venv/bin/python -m pytest
     ;;

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/markdown_parse_speed.py [--baseline main] [--rounds 15] [--corpus PATH]
 
-The baseline's ``parsegate/parsers`` is taken from git (``git show REV:…``) into a temporary
+The baseline's ``parsers`` is taken from git (``git show REV:…``) into a temporary
 package with its imports renamed, so both parsers run in the same interpreter on the same bytes
 already in memory. Rounds alternate baseline and current (this machine's timings drift by
 10-30 % over minutes; alternating puts the drift on both). Reported per side: best and median
@@ -34,7 +34,7 @@ BASELINE_PACKAGE = "parsegate_baseline_parsers"
 def baseline_parser(rev: str, folder: Path) -> Any:
     """The markdown module of ``rev``, importable beside this checkout's."""
     archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "parsegate/parsers"], check=True, capture_output=True
+        ["git", "-C", str(REPO), "archive", rev, "parsers"], check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")

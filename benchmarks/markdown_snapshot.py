@@ -1,5 +1,5 @@
 """Every Document the Markdown parser makes from a wide set of inputs, as bytes to diff: a speed
-change to parsegate/parsers/markdown*.py must leave them identical (benchmarks/markdown_parse_speed.py
+change to parsers/markdown*.py must leave them identical (benchmarks/markdown_parse_speed.py
 measures the speed, this file the sameness).
 
     .venv/bin/python benchmarks/markdown_snapshot.py OUT.txt [--engines pyromark,markdown-it]

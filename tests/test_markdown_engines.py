@@ -2,7 +2,7 @@
 
 benchmarks/markdown_engines.py checks this on the fastapi docs, the golden cases and the messy
 variants; these are the constructions where the two libraries' own rules differ, and where
-parsegate/parsers/markdown_pyromark.py reproduces markdown-it's (or leaves the document to it)."""
+parsers/markdown_pyromark.py reproduces markdown-it's (or leaves the document to it)."""
 
 from __future__ import annotations
 

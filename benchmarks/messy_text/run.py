@@ -76,13 +76,13 @@ def git_describe(repo: Path) -> str:
             ["git", "-C", str(repo), "rev-parse", "--abbrev-ref", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(repo), "status", "--porcelain", "--", "parsegate/parsers", "parsegate/chunkers"],
+            ["git", "-C", str(repo), "status", "--porcelain", "--", "parsers", "chunkers"],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.strip()
         return (
-            f"{branch}@{head}{' (uncommitted changes in parsegate/parsers/ or parsegate/chunkers/)' if dirty else ''}"
+            f"{branch}@{head}{' (uncommitted changes in parsers/ or chunkers/)' if dirty else ''}"
         )
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"

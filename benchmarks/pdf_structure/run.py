@@ -39,7 +39,7 @@ SABOTAGE = ("shuffle", "drop-words", "drop-column", "drop-headings", "fake-headi
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose parsegate/parsers/ is measured")
+    parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose parsers/ is measured")
     parser.add_argument("--engine", choices=("chromium", "libreoffice", "latex"))
     parser.add_argument("--limit", type=int, help="first N documents of each engine")
     parser.add_argument("--tools", default=",".join(TOOLS))

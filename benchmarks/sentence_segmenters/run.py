@@ -39,7 +39,7 @@ def our_candidates(main: Path) -> tuple[list[Candidate], dict[str, str]]:
     """parsegate's splitter as committed on main (HEAD) and, if it differs, main's working copy."""
     path = main / "parsegate" / "chunkers" / "sentences.py"
     head = subprocess.run(
-        ["git", "-C", str(main), "show", "HEAD:parsegate/chunkers/sentences.py"],
+        ["git", "-C", str(main), "show", "HEAD:chunkers/sentences.py"],
         capture_output=True,
         text=True,
         check=True,

@@ -17,7 +17,7 @@ from functools import cache
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
 OUTPUT_VERSIONS = {"markdown": 12, "text": 22, "code": 7, "office": 12, "pdf": 20}
 
-# The Markdown block parser a run uses (parsegate/parsers/markdown.py reads the same variable).
+# The Markdown block parser a run uses (parsers/markdown.py reads the same variable).
 MARKDOWN_ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
 MARKDOWN_ENGINES = ("markdown-it", "pyromark")
 DEFAULT_MARKDOWN_ENGINE = "pyromark"

@@ -1,6 +1,6 @@
 """Markdown block structure from pulldown-cmark (through pyromark), walked into markdown.py's builder.
 
-parsegate/parsers/markdown.py builds the Document from block calls (a paragraph on these lines, a
+parsers/markdown.py builds the Document from block calls (a paragraph on these lines, a
 list opens, a heading with this title, ...) in document order, whichever engine found the blocks:
 its own walk makes them from markdown-it's tokens, this module's from pulldown-cmark's events and
 their byte ranges, straight (there were markdown-it-style tokens in between; making them cost as

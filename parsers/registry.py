@@ -105,7 +105,7 @@ _CODE_SUFFIXES = (
     *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".rb", ".php", ".kt", ".kts"),
 )
 _OFFICE = (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")
-# Legacy and open formats, converted by LibreOffice (parsegate/parsers/office/legacy.py).
+# Legacy and open formats, converted by LibreOffice (parsers/office/legacy.py).
 _LEGACY = (".doc", ".dot", ".rtf", ".odt", ".ppt", ".pps", ".odp", ".xls", ".ods")
 _CODE = _Builtin("parsegate.parsers.code", "code", _CODE_SUFFIXES, extra="code")
 _TEXT = _Builtin("parsegate.parsers.text", "text", (".txt", ".text", ".log", ".transcript", ".chat"))

@@ -46,7 +46,7 @@ NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
 # against the golden outputs), so that the same span under changed code gets new chunk ids.
 OUTPUT_VERSION = OUTPUT_VERSIONS["markdown"]
-# The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsegate/parsers/markdown_pyromark.py
+# The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsers/markdown_pyromark.py
 # makes markdown-it's tokens from its events; the elements are the same, benchmarks/
 # markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
 ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"

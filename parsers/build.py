@@ -1,7 +1,7 @@
 """Builders every parser needs, written once: the heading stack, element data by kind, table
 emission, "sort, renumber ids, remap references", and the title-from-first-heading rule.
 
-Element data (typed per kind in parsegate/parsers/model.py) is built here (``*_data`` functions), so each
+Element data (typed per kind in parsers/model.py) is built here (``*_data`` functions), so each
 kind carries the same fields whichever parser made it. ``DocBuilder`` is for formats whose ``Document.text`` is ours to
 build (Office, HTML): it appends each piece to the text and hands back its element; furniture is
 kept apart and appended after the body, so no chunk span can ever run across it.
