@@ -22,11 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cold import fresh_chunker  # benchmarks/ is on sys.path: the script's own folder
-from tokenizers import Tokenizer
-
 from parsegate.chunkers import ChunkConfig
 from parsegate.chunkers.budget import default_tokenizer_path
 from parsegate.parsers import markdown
+from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"
@@ -130,7 +129,7 @@ def measure_workers(root: Path, paths: list[Path], repeat: int, workers: int) ->
     output order is the completion order here: only the set matters). New workers for each pass,
     started and warmed up on a different text before the clock starts: a worker's token counter
     remembers the words it has seen, and workers kept from a pass before would know the corpus."""
-    from parsegate.supervisor import Limits, Supervisor, Task
+    from parsegate.engines.local.supervisor import Limits, Supervisor, Task
 
     config = ChunkConfig(max_tokens=BUDGET)
     tasks = [Task(n, p, p.relative_to(root).as_posix()) for n, p in enumerate(paths)]

@@ -19,12 +19,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tokenizers import Tokenizer
-
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.budget import default_tokenizer_path
 from parsegate.parsers import code
 from parsegate.parsers.model import ParseError
+from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -87,7 +86,7 @@ def run_in_process(run: Callable[[str, str], list[str]], files: list[tuple[str, 
 
 
 def run_on_all_cores(paths: list[Path], workers: int) -> dict[str, object]:
-    from parsegate.supervisor import Limits, Supervisor, Task
+    from parsegate.engines.local.supervisor import Limits, Supervisor, Task
 
     config = ChunkConfig(max_tokens=BUDGET)
     tasks = [Task(n, p, p.relative_to(STDLIB).as_posix()) for n, p in enumerate(paths)]

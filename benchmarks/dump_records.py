@@ -4,7 +4,7 @@ them identical (benchmarks/chunking_throughput.py measures the speed, this file 
     .venv/bin/python benchmarks/dump_records.py OUT.jsonl [--corpus PATH] [-m 200 -m 128]
     diff before.jsonl after.jsonl   # nothing, or the change altered output
 
-Each document goes through ``parsegate.pipeline.process`` (read, parse, chunk, gate), the path a
+Each document goes through ``parsegate.engines.work.process`` (read, parse, chunk, gate), the path a
 worker runs; the outcome's wall time is dropped, everything else is written as is.
 """
 
@@ -14,9 +14,9 @@ import argparse
 from pathlib import Path
 
 import orjson
-
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.pipeline import outcome_dict, process
+
+from parsegate.engines.work import outcome_dict, process
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

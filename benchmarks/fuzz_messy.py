@@ -5,7 +5,7 @@ Word files), makes them messy the way exports and scrapes do (lower-cased, blank
 lines joined or re-wrapped, cut short, spliced together, repeated; Markdown, HTML, table and
 control characters inserted at random places, an invalid byte appended now and then; a Word
 file's XML edited: runs, paragraphs and tables repeated or removed, text and markup inserted) and runs each through
-``parsegate.pipeline.process`` — the worker's path — with a random strategy and budget. A case
+``parsegate.engines.work.process`` — the worker's path — with a random strategy and budget. A case
 fails when the run raises or ends in ``internal_error``, or when one of the gate's invariants is
 off: every chunk within budget on a fresh count, localized in the source, body text covered, no
 empty chunk, token counts exact, and (for web pages) extraction recall against docling's export
@@ -41,11 +41,12 @@ import zipfile
 from pathlib import Path
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.pipeline import FileOutcome, process
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.gate import Thresholds, Verdict, evaluate
 from parsegate.quality_gates.html_source import text_nodes
 from parsegate.quality_gates.words import words
+
+from parsegate.engines.work import FileOutcome, process
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -41,7 +41,7 @@ def main() -> None:
         command = [
             sys.executable,
             "-c",
-            "from parsegate.cli import main; main()",
+            "from parsegate.cli.main import main; main()",
             "run",
             str(corpus),
             "--out",

@@ -180,7 +180,8 @@ def one(path: Path) -> None:
     """In the child: what a worker does for one document, under the run's memory limit."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     from parsegate.chunkers import ChunkConfig, Chunker
-    from parsegate.pipeline import process
+
+    from parsegate.engines.work import process
 
     chunker = Chunker(ChunkConfig())
     chunker.chunk(__import__("parsegate.parsers.text", fromlist=["parse"]).parse(b"Warm up.\n", "w.txt"))

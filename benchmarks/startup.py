@@ -32,7 +32,7 @@ CASES: dict[str, list[str]] = {
     "parsegate parse one-page.pdf": [str(SCRIPT), "parse", str(PDF)],
 }
 # The same commands through the interpreter, for -X importtime (a console script takes no -X).
-MODULE = [sys.executable, "-X", "importtime", "-c", "import sys; from parsegate.cli import main; sys.exit(main())"]
+MODULE = [sys.executable, "-X", "importtime", "-c", "import sys; from parsegate.cli.main import main; sys.exit(main())"]
 TOP = 15
 # Bytecode as an installed wheel has it (pip compiles it): the warm-up run writes __pycache__.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -38,14 +38,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.quality_gates.gate import GateConfig
 from quiet import wait_for_quiet
 
-from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.corpus import Selection, Source, discover
-from parsegate.quality_gates.gate import GateConfig
-from parsegate.routing import Router
-from parsegate.runner import choose_workers, run_corpus
-from parsegate.supervisor import Limits, Supervisor
+from parsegate.engines.local.supervisor import Limits, Supervisor
+from parsegate.runner.discover import Selection, Source, discover
+from parsegate.runner.process import choose_workers, run_corpus
+from parsegate.runner.route import Router
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"

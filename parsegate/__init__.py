@@ -34,8 +34,7 @@ __all__ = ["CommandError", "ParseOptions", "RunResult", "__version__", "chunk", 
 
 
 def __getattr__(name: str) -> Any:
-    """The API on first use (PEP 562): ``import parsegate.chunkstore.quick`` (an unchanged re-run's
-    check, parsegate/cli.py) must not import the API's modules (about 13 ms) on its way."""
+    """The API on first use (PEP 562): ``import parsegate`` stays cheap (the command line's start)."""
     if name == "ParseOptions":
         from parsegate.parsers.options import ParseOptions
 

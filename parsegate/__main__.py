@@ -1,5 +1,5 @@
 """``python -m parsegate``: the command line."""
 
-from parsegate.cli import main
+from parsegate.cli.main import main
 
 main()

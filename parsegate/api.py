@@ -192,8 +192,8 @@ def run(
     the command line (``["--time-limit", "60"]``). A usage, input or output error raises
     ``parsegate.CommandError`` (``.code`` 2); a failed gate does not raise: see ``verdict``.
     """
-    from parsegate.lazy_commands import load
-    from parsegate.options import RAISE_ERRORS, err
+    from parsegate.cli.lazy import load
+    from parsegate.cli.params import RAISE_ERRORS, err
 
     args = [os.fspath(corpus), "--out", os.fspath(out), "--tokenizer", tokenizer, "--strategy", strategy]
     args += ["--workers", str(workers)] + (["--max-tokens", str(max_tokens)] if max_tokens else [])

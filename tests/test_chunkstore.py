@@ -9,11 +9,11 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from parsegate.parsers import registry
 from typer.testing import CliRunner
 
-from parsegate.chunkstore.schema import StoreLock
-from parsegate.cli import app
-from parsegate.parsers import registry
+from parsegate.cli.main import app
+from parsegate.store.schema import StoreLock
 from tests.hostile_plugins import install
 
 runner = CliRunner()
@@ -208,6 +208,7 @@ def _report_details(out: Path) -> dict:
 
 def test_a_rerun_takes_report_pages_from_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from parsegate.quality_gates import page_images
+
     from tests.conftest import corpus_dir
 
     root = make_corpus(tmp_path)

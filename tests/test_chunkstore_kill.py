@@ -14,8 +14,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-
 from parsegate.parsers import registry
+
 from tests.hostile_plugins import install
 from tests.test_chunkstore import DOC
 
@@ -35,7 +35,7 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def parsegate(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-c", "from parsegate.cli import main; main()", *args],
+        [sys.executable, "-c", "from parsegate.cli.main import main; main()", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -94,8 +94,8 @@ def test_a_run_killed_mid_corpus_is_finished_by_the_next_with_every_document_onc
 KILL_INSIDE = """
 import os, signal, sys
 from pathlib import Path
-from parsegate.chunkstore.schema import connect
-from parsegate.chunkstore.writer import Doc, add_chunk_set, record_document
+from parsegate.store.schema import connect
+from parsegate.store.writer import Doc, add_chunk_set, record_document
 
 class Lines(list):
     def __iter__(self):  # the process dies after two chunk rows went into the transaction

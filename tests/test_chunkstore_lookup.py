@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.chunkstore import lookup
-from parsegate.cli import app
+from parsegate.cli.main import app
+from parsegate.store import lookup
 
 runner = CliRunner()
 TEXT = "# Guide\n\n" + "\n\n".join(

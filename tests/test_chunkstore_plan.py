@@ -7,9 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from parsegate.chunkstore import plan as plan_module
-from parsegate.chunkstore.plan import content_version, plan, reusable, reusable_failures
-from parsegate.corpus import Source
+from parsegate.runner import plan as plan_module
+from parsegate.runner.discover import Source
+from parsegate.runner.plan import content_version, plan, reusable, reusable_failures
 
 
 def _store(tmp_path: Path) -> sqlite3.Connection:

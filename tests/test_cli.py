@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 runner = CliRunner()
 GOOD = "# Guide\n\nFirst paragraph. Second sentence.\n\n## Part\n\n- one thing to remember\n- two more things to do\n"

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate import __version__, cli, cli_app
-from parsegate.cli import app
+from parsegate import __version__
+from parsegate.cli import main as cli
+from parsegate.cli import main as cli_app
+from parsegate.cli.main import app
 
 runner = CliRunner()
 DOC = "# Guide\n\nFirst paragraph. Second sentence.\n"
@@ -37,7 +39,7 @@ def test_choice_options_show_their_choices_in_help() -> None:
 
 
 def test_python_dash_m_parsegate_and_parsegate_cli(tmp_path: Path) -> None:
-    for module in ("parsegate", "parsegate.cli"):
+    for module in ("parsegate", "parsegate.cli.main"):
         done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, cwd=tmp_path)
         assert (done.returncode, done.stdout) == (0, f"parsegate {__version__}\n")
 
@@ -154,8 +156,10 @@ def test_every_chunking_option_reaches_the_config_by_its_field_name() -> None:
     import inspect
     from dataclasses import fields
 
-    from parsegate import cli, cli_run
     from parsegate.chunkers import ChunkConfig
+
+    from parsegate.cli import main as cli
+    from parsegate.cli.commands import run as cli_run
 
     names = {f.name for f in fields(ChunkConfig)}
     for command, left_out in ((cli.chunk, set()), (cli_run.run, set()), (cli.inspect, {"fixed_size", "fixed_overlap"})):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 runner = CliRunner()
 DOC = "# Arrays [/] and a[i]\n\nIndex with a[i] or close with [/] here.\n\n## [bold]Not bold[/bold]\n\nText [red]x[/red].\n"

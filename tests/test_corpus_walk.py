@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from parsegate.cli import app
-from parsegate.corpus import Selection, discover
+from parsegate.cli.main import app
+from parsegate.runner.discover import Selection, discover
 
 runner = CliRunner()
 

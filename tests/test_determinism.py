@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 import orjson
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.pipeline import outcome_dict, process
+from parsegate.engines.work import outcome_dict, process
 
 root = Path(sys.argv[1])
 chunker = Chunker(ChunkConfig(max_tokens=64))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden_docs"
 HAVE_RAY = importlib.util.find_spec("ray") is not None

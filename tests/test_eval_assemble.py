@@ -1,10 +1,10 @@
-"""parsegate.assemble: ranked hits → passages with provenance, within a budget."""
+"""parsegate.evaluation.assemble: ranked hits → passages with provenance, within a budget."""
 
 from __future__ import annotations
 
 import pytest
 
-from parsegate.assemble import Record, assemble, from_records
+from parsegate.evaluation.assemble import Record, assemble, from_records
 
 TEXT = "aaaa bbbb cccc dddd eeee ffff"  # words at 0, 5, 10, 15, 20, 25
 

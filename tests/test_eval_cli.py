@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 from parsegate.evaluation.retrieval import BM25, Dense, RetrieverUnavailable, dense_available
 
 runner = CliRunner()

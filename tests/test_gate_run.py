@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 PARAGRAPH = "Backups run every night at two and are kept for thirty days in the second region.\n"
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from parsegate.chunkers import ChunkConfig, Chunker
 from typer.testing import CliRunner
 
-from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.cli import app
+from parsegate.cli.main import app
 from parsegate.golden.cases import Case, discover
 from parsegate.golden.check import check_case, check_cases, exit_code, to_json
 from tests.golden import GOLDEN

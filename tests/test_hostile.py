@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from parsegate.parsers import registry
 from typer.testing import CliRunner
 
-from parsegate.cli import app
-from parsegate.parsers import registry
+from parsegate.cli.main import app
 from tests.hostile_plugins import install
 
 runner = CliRunner()
@@ -74,7 +74,7 @@ def parsegate(*args: str, limit_file_size: int | None = None) -> subprocess.Pope
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
 
     return subprocess.Popen(
-        [sys.executable, "-c", "from parsegate.cli import main; main()", *args],
+        [sys.executable, "-c", "from parsegate.cli.main import main; main()", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -237,11 +237,12 @@ def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_pat
     has seen the other two): its neighbours are on disk and counted before it, the final file is
     still in sorted order."""
     from parsegate.chunkers import ChunkConfig
-    from parsegate.corpus import discover
     from parsegate.quality_gates.gate import GateConfig
-    from parsegate.routing import Router
-    from parsegate.runner import run_corpus
-    from parsegate.supervisor import Limits, Supervisor
+
+    from parsegate.engines.local.supervisor import Limits, Supervisor
+    from parsegate.runner.discover import discover
+    from parsegate.runner.process import run_corpus
+    from parsegate.runner.route import Router
 
     root = corpus_with(tmp_path, "a.wait", "b.md", "c.md")
     out = tmp_path / "out"
@@ -269,8 +270,9 @@ def test_a_busy_worker_has_its_next_document_waiting_while_more_are_left_than_wo
     """When a.md is handed back, the worker is already reading b.wait (it was queued behind a.md)
     and c.md waits in its pipe; d.md, the last, stays with the parent for whichever worker is free."""
     from parsegate.chunkers import ChunkConfig
-    from parsegate.dispatch import Task
-    from parsegate.supervisor import Supervisor
+
+    from parsegate.engines.local.dispatch import Task
+    from parsegate.engines.local.supervisor import Supervisor
 
     names = ["a.md", "b.wait", "c.md", "d.md"]
     root = corpus_with(tmp_path, *names)
@@ -291,8 +293,9 @@ def test_documents_queued_behind_a_failing_one_are_read_by_the_next_worker(
     in its pipe: that document goes back to the queue (it never started), and the worker that
     replaces it reads it, once."""
     from parsegate.chunkers import ChunkConfig
-    from parsegate.dispatch import Task
-    from parsegate.supervisor import Limits, Supervisor
+
+    from parsegate.engines.local.dispatch import Task
+    from parsegate.engines.local.supervisor import Limits, Supervisor
 
     handed_back: list[str] = []
     stop = Supervisor._stop

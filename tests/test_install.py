@@ -124,7 +124,7 @@ def test_wheel_ships_the_default_tokenizer_its_licence_and_the_entry_point(wheel
         assert licences == {"LICENSE", source_data + "LICENSE", source_data + "NOTICE"}
         assert "parsegate/py.typed" in names
         entry_points = zf.read(f"{info}/entry_points.txt").decode()
-        assert "parsegate = parsegate.cli:main" in entry_points
+        assert "parsegate = parsegate.cli.main:main" in entry_points
         metadata = Parser().parsestr(zf.read(f"{info}/METADATA").decode())
     assert metadata["License-Expression"] == "MIT"
     requires = metadata.get_all("Requires-Dist") or []

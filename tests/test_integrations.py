@@ -12,9 +12,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from parsegate.parsers.model import ParseError
 
 import parsegate
-from parsegate.parsers.model import ParseError
 from tests.conftest import GOLDEN
 
 DOC = (
@@ -161,7 +161,7 @@ def test_llamaindex_node_parser_takes_another_readers_text_by_its_file_name() ->
 def test_an_adapter_without_its_library_names_the_extra(
     adapter: str, library: str, extra: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from parsegate.extras import MissingExtra
+    from parsegate.errors import MissingExtra
 
     for name in [m for m in sys.modules if m == library or m.startswith(f"{library}.")] or [library]:
         monkeypatch.setitem(sys.modules, name, None)  # type: ignore[arg-type]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from parsegate.parsers import markdown, markdown_pyromark
 
 CASES = {

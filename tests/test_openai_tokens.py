@@ -12,11 +12,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
 from typer.testing import CliRunner
 
 import parsegate
-from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
-from parsegate.cli import app
+from parsegate.cli.main import app
 from tests.conftest import GOLDEN
 
 runner = CliRunner()

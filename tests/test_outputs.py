@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 runner = CliRunner()
 DOC = (

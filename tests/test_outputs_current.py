@@ -13,7 +13,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 
 runner = CliRunner()
 KEPT = ("chunks.jsonl", "quarantine.jsonl", "report.json", "report.html")
@@ -161,7 +161,7 @@ def test_an_unchanged_rerun_imports_no_parser_and_builds_no_tokenizer(tmp_path: 
     run(root, out)
     script = (
         "import sys\n"
-        "from parsegate.cli import main\n"
+        "from parsegate.cli.main import main\n"
         f"sys.argv = ['parsegate', 'run', {str(root)!r}, '--out', {str(out)!r}, '--allow-failures']\n"
         "try:\n"
         "    main()\n"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
-from parsegate.corpus import Selection, discover, doc_path, escape
+from parsegate.cli.main import app
+from parsegate.runner.discover import Selection, discover, doc_path, escape
 
 runner = CliRunner()
 GOOD = "# Guide\n\nFirst paragraph. Second sentence.\n\n## Part\n\n- one thing to remember\n- two more things to do\n"

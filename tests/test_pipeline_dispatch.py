@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from parsegate.corpus import Source
-from parsegate.dispatch import SHARE_BYTES, Pending, Task
-from parsegate.runner import choose_workers
+from parsegate.engines.local.dispatch import SHARE_BYTES, Pending, Task
+from parsegate.runner.discover import Source
+from parsegate.runner.process import choose_workers
 
 
 def tasks(tmp_path: Path, names_sizes: list[tuple[str, int]]) -> list[Task]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 from tests.conftest import GOLDEN, IN_CI
 
 CHROMIUM_FLAGS = [
@@ -92,7 +92,7 @@ def test_report_embeds_document_text_as_data_not_markup(fixture_run: Path) -> No
 def test_report_details_hold_every_chunk_of_the_documents_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from parsegate import reports
+    from parsegate.runner import reports
 
     monkeypatch.setattr(reports, "DETAIL_DOCS", 2)  # fewer documents in detail than the run has
     root = tmp_path / "docs"

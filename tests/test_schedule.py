@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parsegate.dispatch import Task, schedule
+from parsegate.engines.local.dispatch import Task, schedule
 
 
 def tasks(tmp_path: Path, names_sizes: list[tuple[str, int]]) -> list[Task]:
@@ -41,7 +41,8 @@ def test_equal_costs_keep_the_given_order(tmp_path: Path) -> None:
 def test_a_worker_has_its_next_document_before_the_finished_one_is_routed(tmp_path: Path) -> None:
     """The parent's routing (gate, writing) runs while the worker reads the next document."""
     from parsegate.chunkers import ChunkConfig
-    from parsegate.supervisor import Supervisor
+
+    from parsegate.engines.local.supervisor import Supervisor
 
     work = tasks(tmp_path, [("a.md", 50), ("b.md", 50), ("c.md", 50)])
     with Supervisor(ChunkConfig(), workers=1) as supervisor:
@@ -58,7 +59,7 @@ def test_a_worker_has_its_next_document_before_the_finished_one_is_routed(tmp_pa
 def test_only_a_short_document_is_queued_behind_a_busy_workers_own(tmp_path: Path) -> None:
     """A document queued behind the one a worker reads waits for it: only a short one (by the
     cost estimate) whose libraries that worker has, so that no long one waits while others idle."""
-    from parsegate.dispatch import SHORT, Pending, cost
+    from parsegate.engines.local.dispatch import SHORT, Pending, cost
 
     work = tasks(tmp_path, [("long.md", 100_000), ("short.md", 1_000), ("page.html", 1_000)])
     assert cost(work[0].path) > SHORT >= cost(work[1].path)

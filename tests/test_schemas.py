@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from parsegate.cli import app
+from parsegate.cli.main import app
 from tests.schemas import VALIDATORS, errors, outputs
 
 runner = CliRunner()

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from conftest import GOLDEN
+from parsegate.chunkers.chunk import Chunk
+from parsegate.parsers import markdown
+from parsegate.parsers.registry import parse_file
 from typer.testing import CliRunner
 
-from parsegate.chunkers.chunk import Chunk
-from parsegate.cli import app
-from parsegate.evaluation.evidence import SpanRef, locate
+from parsegate.cli.main import app
 from parsegate.evaluation.sizing import (
     CODE,
     MORE,
@@ -29,8 +30,7 @@ from parsegate.evaluation.sizing import (
     classify,
     fit,
 )
-from parsegate.parsers import markdown
-from parsegate.parsers.registry import parse_file
+from parsegate.golden.evidence import SpanRef, locate
 
 POLICY = """# Policy
 

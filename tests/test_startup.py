@@ -10,13 +10,13 @@ import sys
 
 import pytest
 import typer.main
+from parsegate.chunkers.budget import DEFAULT_TOKENIZER
 from typer._click.utils import make_default_short_help
 from typer.testing import CliRunner
 
-from parsegate import options
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER
-from parsegate.cli import app
-from parsegate.lazy_commands import LAZY, load
+from parsegate.cli import params as options
+from parsegate.cli.lazy import LAZY, load
+from parsegate.cli.main import app
 
 HEAVY = (
     "rich",
@@ -26,8 +26,8 @@ HEAVY = (
     "chunkers",
     "quality_gates",
     "parsegate.parsers.registry",
-    "parsegate.cli_run",
-    "parsegate.chunkstore",
+    "parsegate.cli.commands.run",
+    "parsegate.store",
     "parsegate.evaluation",
     "parsegate.golden",
     "sqlite3",
@@ -36,7 +36,7 @@ PROBE = """
 import json, sys
 heavy = json.loads(sys.argv[2])
 sys.argv = ["parsegate", *json.loads(sys.argv[1])]
-from parsegate.cli import main
+from parsegate.cli.main import main
 try:
     main()
 except SystemExit:
@@ -63,8 +63,8 @@ def test_formats_imports_the_registry_only() -> None:
 
 
 def test_a_lazy_command_imports_its_module_when_it_runs() -> None:
-    assert "parsegate.cli_run" in imported_by("run", "--help")
-    assert "parsegate.chunkstore" in imported_by("store", "--help")
+    assert "parsegate.cli.commands.run" in imported_by("run", "--help")
+    assert "parsegate.store" in imported_by("store", "--help")
 
 
 @pytest.mark.parametrize("name", list(LAZY))

@@ -9,9 +9,9 @@ import zlib
 from pathlib import Path
 
 import pytest
-
-from parsegate.corpus import Selection, discover
 from parsegate.parsers.registry import looks_like_text
+
+from parsegate.runner.discover import Selection, discover
 
 LATIN_1_NEWS = (
     "Changes in 2.1\n\n* Fixed the r\u00e9sum\u00e9 export; thanks to J\u00f6rg Schr\u00f6der.\n\x0c\n".encode("cp1252")

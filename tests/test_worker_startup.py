@@ -16,20 +16,20 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from parsegate.chunkers import ChunkConfig
 from parsegate.parsers import registry
-from parsegate.supervisor import Supervisor
+
+from parsegate.engines.local.supervisor import Supervisor
 from tests.hostile_plugins import ENTRY_POINTS, PACKAGE, install
 
 # What worker.main does before its first document, then one document, then the modules loaded.
 WORKER = """
 import json, sys
 from pathlib import Path
-from parsegate.worker import prepare
+from parsegate.engines.local.worker import prepare
 settings = json.loads(sys.argv[1])
 chunker = prepare(settings)
-from parsegate.pipeline import process
+from parsegate.engines.work import process
 outcome, _ = process(Path(sys.argv[2]), Path(sys.argv[2]).name, chunker)
 from parsegate.parsers.registry import parsers
 print(json.dumps({

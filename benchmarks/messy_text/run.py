@@ -53,8 +53,9 @@ def import_repo(repo: Path) -> str:
     """Import parsegate's packages from the checkout under test, and prove it."""
     repo = repo.resolve()
     sys.path.insert(0, str(repo))
-    from parsegate import chunkers
     from parsegate.parsers import registry
+
+    from parsegate import chunkers
 
     for module in (chunkers, registry):
         if not Path(module.__file__ or "").resolve().is_relative_to(repo):
@@ -81,9 +82,7 @@ def git_describe(repo: Path) -> str:
             text=True,
             check=True,
         ).stdout.strip()
-        return (
-            f"{branch}@{head}{' (uncommitted changes in parsers/ or chunkers/)' if dirty else ''}"
-        )
+        return f"{branch}@{head}{' (uncommitted changes in parsers/ or chunkers/)' if dirty else ''}"
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
 

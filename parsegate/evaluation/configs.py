@@ -41,7 +41,7 @@ class Configuration:
     description: str
     segment: Segment = field(compare=False)
     indexed: Callable[[Chunk], bool] = field(default=lambda c: True, compare=False)  # what the retriever sees
-    expand: str = "none"  # assembly's expansion after retrieval (see parsegate.assemble)
+    expand: str = "none"  # assembly's expansion after retrieval (see parsegate.evaluation.assemble)
     parent_tokens: int | None = None  # the budget of the chunks that are not indexed (parents)
 
 

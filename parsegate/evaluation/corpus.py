@@ -14,8 +14,8 @@ from pathlib import Path
 
 from parsegate.chunkers.budget import DEFAULT_TOKENIZER, load_counter
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.evaluation.evidence import EvidenceError, Located, Question, load_csv, locate_all, question_from_json
 from parsegate.golden.cases import CaseError, discover
+from parsegate.golden.evidence import EvidenceError, Located, Question, load_csv, locate_all, question_from_json
 from parsegate.parsers.model import Document, ParseError
 from parsegate.parsers.registry import parse_file
 

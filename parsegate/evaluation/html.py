@@ -7,10 +7,10 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from parsegate.cli.eval_tables import split_spans, to_json
 from parsegate.evaluation.corpus import Corpus
 from parsegate.evaluation.metrics import Interval, merge
 from parsegate.evaluation.runner import Result, Retrieved, Settings
-from parsegate.evaluation.tables import split_spans, to_json
 
 _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}

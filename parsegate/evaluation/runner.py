@@ -6,14 +6,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.assemble import Passage, assemble
 from parsegate.chunkers.chunk import Chunk
+from parsegate.evaluation.assemble import Passage, assemble
 from parsegate.evaluation.configs import Configuration
 from parsegate.evaluation.corpus import Corpus
-from parsegate.evaluation.evidence import Located, Question
 from parsegate.evaluation.metrics import Interval, TokenScores, keyword_hit, mean, overlap, share, token_scores
-from parsegate.evaluation.placement import ChunkLike, Placement, place
 from parsegate.evaluation.retrieval import Retriever, top_k
+from parsegate.golden.evidence import Located, Question
+from parsegate.golden.placement import ChunkLike, Placement, place
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from parsegate.chunkers.chunk import Chunk
 from parsegate.chunkers.kinds import CODE_KINDS
 from parsegate.chunkers.sentences import sentence_spans
 from parsegate.evaluation.corpus import Corpus
-from parsegate.evaluation.evidence import Located
 from parsegate.evaluation.metrics import keyword_hit
-from parsegate.evaluation.placement import place
 from parsegate.evaluation.runner import Result
+from parsegate.golden.evidence import Located
+from parsegate.golden.placement import place
 from parsegate.parsers.model import Document, Element
 
 SENTENCE = "one sentence"

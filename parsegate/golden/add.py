@@ -9,9 +9,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from parsegate.chunkers import ChunkConfig
-from parsegate.evaluation.evidence import EVIDENCE_FILE, Question, SpanRef, dump_evidence, occurrences
 from parsegate.golden.cases import CONFIG, Case, CaseError, snapshot, write_expected
 from parsegate.golden.check import CaseReport, check_case
+from parsegate.golden.evidence import EVIDENCE_FILE, Question, SpanRef, dump_evidence, occurrences
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.registry import parse_file
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.chunk import Chunk
-from parsegate.evaluation.evidence import EVIDENCE_FILE, EvidenceError, Question, load_evidence
+from parsegate.golden.evidence import EVIDENCE_FILE, EvidenceError, Question, load_evidence
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsegate.evaluation.evidence import Question, SpanRef, locate
-from parsegate.evaluation.placement import ChunkLike, Placement, place, whole_in_text
+from parsegate.golden.evidence import Question, SpanRef, locate
+from parsegate.golden.placement import ChunkLike, Placement, place, whole_in_text
 
 OK = "ok"  # whole now (and it was, or there was nothing to compare with)
 GAINED = "gained"  # whole now, split before

@@ -44,7 +44,7 @@ class Settings:
 def sources(paths: str | Path | Sequence[str | Path]) -> Iterator[tuple[Path, str]]:
     """Each file with its document id: a file by its name, a folder's files as ``parsegate run``
     finds them (ids relative to the folder; .gitignore, hidden and binary files left out)."""
-    from parsegate.corpus import discover
+    from parsegate.runner.discover import discover
 
     for item in [paths] if isinstance(paths, str | Path) else paths:
         path = Path(item)

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsegate.extras import require
+from parsegate.errors import require
 from parsegate.integrations.common import (
     Content,
     OnError,

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsegate.extras import require
+from parsegate.errors import require
 from parsegate.integrations.common import (
     Content,
     OnError,

@@ -1,0 +1,184 @@
+"""Write report.json and report.html for a run, gathering what the HTML drill-down shows:
+each document's chunk spans and, for text formats, its source text; for PDFs, its first pages
+rendered by PDFium with every chunk's boxes (both read back from the corpus and checked against
+the version the chunks name)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
+
+from parsegate.parsers.decode import decode_text
+from parsegate.parsers.model import ParseError
+from parsegate.quality_gates.gate import GateConfig, Verdict
+from parsegate.quality_gates.metrics import DocFacts
+from parsegate.quality_gates.report import build_report, render_html
+from parsegate.runner.discover import doc_path
+from parsegate.runner.outdir import pretty_json
+
+# Formats whose Document.text is the decoded source file itself.
+SOURCE_IS_TEXT = frozenset({"markdown", "text"})
+DETAIL_DOCS = 300  # documents with chunk detail in report.html, failures first
+DETAIL_CHARS = 20_000_000  # and no more source text than this in the page
+PAGES_PER_PDF = 8  # PDF pages drawn per document...
+PAGES_IN_REPORT = 60  # ...and in the whole page (about 40 KB each)
+
+
+class PageCache(Protocol):
+    """Pages drawn before for a document version (the chunk store's): rendering PDF pages is most
+    of a re-run's report on a corpus of PDFs, and the same version's chunks draw the same pages."""
+
+    def get(self, doc_id: str, version: str, count: int) -> list[dict[str, Any]] | None: ...
+
+    def put(self, doc_id: str, version: str, count: int, pages: list[dict[str, Any]]) -> None: ...
+
+
+def write_reports(
+    outdir: Path,
+    files: list[dict[str, Any]],
+    gate: GateConfig,
+    run: dict[str, Any],
+    corpus: Path,
+    run_checks: list[dict[str, Any]] | None = None,
+    page_cache: PageCache | None = None,
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
+) -> dict[str, Any]:
+    report = build_report(files, gate, run, gated)
+    # Checks of the run the orchestrator makes (say, that it read any document at all).
+    report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
+    if not all(c["passed"] for c in report["run_checks"]):
+        report["verdict"] = "fail"
+    (outdir / "report.json").write_text(pretty_json(report), encoding="utf-8")
+    facts = {f["path"]: f.get("facts") or {} for f in files}
+    details = _details(outdir, report, corpus, facts, page_cache)
+    (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")
+    return report
+
+
+def _wanted(report: dict[str, Any]) -> list[str]:
+    return [d["doc_id"] for d in report["documents"] if d["status"] == "chunked"][:DETAIL_DOCS]
+
+
+def _chunks_by_doc(outdir: Path, wanted: set[str], passed: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The chunks of the wanted documents; ``passed``: those of them whose chunks are in chunks.jsonl."""
+    found: dict[str, list[dict[str, Any]]] = {doc: [] for doc in wanted}
+    chunks_file, quarantine_file = outdir / "chunks.jsonl", outdir / "quarantine.jsonl"
+    if chunks_file.exists():
+        left = set(passed)
+        with chunks_file.open("rb") as lines:
+            for line in lines:
+                record = orjson.loads(line)
+                doc_id = record["doc_id"]
+                if doc_id in found:
+                    found[doc_id].append(record)
+                    left.discard(doc_id)
+                elif not left:
+                    break  # a document's chunks are one run of lines: every wanted one is read
+    if quarantine_file.exists():
+        with quarantine_file.open("rb") as lines:
+            for line in lines:
+                entry = orjson.loads(line)
+                if entry["doc_id"] in found:
+                    found[entry["doc_id"]].extend(entry.get("chunks", []))
+    return found
+
+
+def _read(corpus: Path, doc_id: str, version: str | None) -> tuple[bytes | None, str | None]:
+    path = corpus if corpus.is_file() else corpus / doc_path(doc_id)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"Source file not readable now ({exc.strerror})."
+    if version and "sha256:" + hashlib.sha256(data).hexdigest() != version:
+        return None, "The source file changed since this run; it is not shown."
+    return data, None
+
+
+def _source(corpus: Path, doc_id: str, fmt: str | None, version: str | None) -> tuple[str | None, str | None]:
+    if fmt not in SOURCE_IS_TEXT:
+        return None, f"Source view is available for text formats; {fmt} text is the parser's normalized text."
+    data, note = _read(corpus, doc_id, version)
+    if data is None:
+        return None, note
+    try:
+        return decode_text(data), None
+    except ParseError as exc:
+        return None, exc.message
+
+
+def _pages(
+    corpus: Path,
+    doc_id: str,
+    version: str | None,
+    chunks: list[dict[str, Any]],
+    facts: dict[str, Any],
+    room: int,
+    cache: PageCache | None,
+) -> list[dict[str, Any]]:
+    data, _ = _read(corpus, doc_id, version)
+    if data is None or room <= 0:
+        return []
+    count = min(PAGES_PER_PDF, room)
+    if cache is not None and version is not None:
+        drawn = cache.get(doc_id, version, count)
+        if drawn is not None:
+            return drawn
+    from parsegate.quality_gates.page_images import page_images  # PDFium: only for a run with PDFs
+
+    lost = (facts.get("faults") or {}).get("extraction_recall", [])
+    pages = page_images(data, chunks, facts.get("furniture") or [], lost, count)
+    if cache is not None and version is not None:
+        cache.put(doc_id, version, count, pages)
+    return pages
+
+
+def _details(
+    outdir: Path,
+    report: dict[str, Any],
+    corpus: Path,
+    facts: dict[str, dict[str, Any]],
+    page_cache: PageCache | None = None,
+) -> dict[str, dict[str, Any]]:
+    wanted = _wanted(report)
+    passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
+    by_doc = _chunks_by_doc(outdir, set(wanted), passed & set(wanted))
+    formats = {d["doc_id"]: d["format"] for d in report["documents"]}
+    details: dict[str, dict[str, Any]] = {}
+    budget = DETAIL_CHARS
+    pages_left = PAGES_IN_REPORT
+    for doc_id in wanted:
+        chunks = sorted(by_doc.get(doc_id, []), key=lambda c: (c["start"], c["end"]))
+        version = chunks[0]["doc_version"] if chunks else None
+        text, note = _source(corpus, doc_id, formats.get(doc_id), version)
+        if text is not None and len(text) > budget:
+            text, note = None, "Source text left out: the page's size limit was reached."
+        budget -= len(text or "")
+        pages = []
+        if formats.get(doc_id) == "pdf":
+            pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache)
+            pages_left -= len(pages)
+        details[doc_id] = {
+            "text": text,
+            "text_note": note,
+            "pages": pages,
+            "chunks": [
+                {
+                    "id": c["id"],
+                    "symbol": c.get("symbol"),
+                    "start": c["start"],
+                    "end": c["end"],
+                    "tokens": c["tokens"],
+                    "lines": c.get("lines"),
+                    "pages": c.get("pages"),
+                    "boxes": c.get("boxes"),
+                    "section_path": c.get("section_path"),
+                    "kinds": c.get("kinds"),
+                    "prefix": c["embed_text"][: len(c["embed_text"]) - len(c["text"])].rstrip(),
+                }
+                for c in chunks
+            ],
+        }
+    return details
