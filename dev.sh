@@ -4,9 +4,6 @@
 #   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
 #   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks (DOCLING_PYTHON:
 #                     a python with docling and torch, for docling's DocumentConverter in office_throughput)
-#   ./dev.sh compile  build the Markdown parse + chunk path with mypyc in place (opt-in, about 8
-#                     minutes on 2 cores; a C compiler needed): about 1.2x faster on a cold pass, same output
-#   ./dev.sh pure     remove that build: back to pure Python
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
@@ -92,16 +89,8 @@ case "${1:-}" in
     fi
     .venv/bin/python benchmarks/html_throughput.py
     ;;
-  compile)
-    setup ""
-    PARSEGATE_MYPYC=1 .venv/bin/python setup.py build_ext --inplace
-    ;;
-  pure)
-    find parsegate -name '*.so' -delete
-    rm -rf build parsegate__mypyc.*.so parsegate/_compiled.json
-    ;;
   *)
-    echo "usage: ./dev.sh golden | test | bench | compile | pure" >&2
+    echo "usage: ./dev.sh golden | test | bench" >&2
     exit 2
     ;;
 esac

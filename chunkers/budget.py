@@ -101,8 +101,7 @@ class HFCounter:
         self.default_max = default_max or self.model_max or _FALLBACK_MAX
         self._additive = False  # what _offsets assumes; True while the probe measures it
         self._probed: tuple[bool, WordPieces | None] | None = None
-        # Built on first use and kept. Not functools.cached_property: a mypyc-compiled class has
-        # no __dict__ for it to fill, so it would rebuild the tokenizer on every access.
+        # Built on first use and kept.
         self._tokenizer: Tokenizer | None = None
         self._specials: int | None = None
 

@@ -16,15 +16,9 @@ Libraries are imported on first use: ``import parsegate`` stays cheap.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-
-if os.path.exists(os.path.join(os.path.dirname(__file__), "_compiled.json")):  # the opt-in mypyc build
-    from parsegate._compiled import warn_if_stale
-
-    warn_if_stale()
 
 if TYPE_CHECKING:
     from parsegate.api import CommandError, RunResult, chunk, gate, parse, run
