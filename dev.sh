@@ -71,6 +71,8 @@ case "${1:-}" in
     .venv/bin/ruff format --check .
     .venv/bin/python .ci/layout_tree.py
     .venv/bin/mypy
+    # the import-layer contract, on the installed layout (pyproject.toml [tool.importlinter])
+    (cd build/layout && PYTHONPATH=. ../../.venv/bin/lint-imports --no-cache ../../pyproject.toml)
     .venv/bin/python -m pytest
     ;;
   bench)

@@ -22,10 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cold import fresh_chunker  # benchmarks/ is on sys.path: the script's own folder
+from tokenizers import Tokenizer
+
 from parsegate.chunkers import ChunkConfig
 from parsegate.chunkers.budget import default_tokenizer_path
 from parsegate.parsers import markdown
-from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "markdown" / "fastapi-docs"

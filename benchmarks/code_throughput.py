@@ -19,11 +19,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tokenizers import Tokenizer
+
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.budget import default_tokenizer_path
 from parsegate.parsers import code
 from parsegate.parsers.model import ParseError
-from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

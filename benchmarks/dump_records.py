@@ -14,8 +14,8 @@ import argparse
 from pathlib import Path
 
 import orjson
-from parsegate.chunkers import ChunkConfig, Chunker
 
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.engines.work import outcome_dict, process
 
 HERE = Path(__file__).resolve().parent

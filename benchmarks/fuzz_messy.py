@@ -41,12 +41,11 @@ import zipfile
 from pathlib import Path
 
 from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.engines.work import FileOutcome, process
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.gate import Thresholds, Verdict, evaluate
 from parsegate.quality_gates.html_source import text_nodes
 from parsegate.quality_gates.words import words
-
-from parsegate.engines.work import FileOutcome, process
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -180,7 +180,6 @@ def one(path: Path) -> None:
     """In the child: what a worker does for one document, under the run's memory limit."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     from parsegate.chunkers import ChunkConfig, Chunker
-
     from parsegate.engines.work import process
 
     chunker = Chunker(ChunkConfig())

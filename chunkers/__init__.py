@@ -14,6 +14,8 @@ from parsegate.chunkers.records import Draft, finalize
 from parsegate.chunkers.recursive import recursive
 from parsegate.chunkers.semantic import SEMANTIC, Detector, make_detector, semantic
 from parsegate.chunkers.similarity import Shift
+from parsegate.chunkers.strategies import NAMES
+from parsegate.chunkers.strategies import STRATEGIES as TABLE
 from parsegate.chunkers.structural import structural
 from parsegate.chunkers.tokens import SpanIndex
 from parsegate.parsers.model import Document
@@ -22,9 +24,9 @@ __version__ = "0.1.0"
 # Bumped whenever chunks can change for the same elements (tests/test_versions.py checks it
 # against the golden outputs); it names every chunk set, so changed code never reuses ids.
 OUTPUT_VERSION = 29
-STRATEGIES = ("structural", "recursive", "fixed", "parent-child", *SEMANTIC)
+STRATEGIES = NAMES  # chunkers/strategies.py: what each is and which settings it reads
 # Strategies built on the structural steps (units, packing, budgeted context prefixes).
-STRUCTURED = frozenset({"structural", "parent-child", *SEMANTIC})
+STRUCTURED = frozenset(s.name for s in TABLE if s.structured)
 _MIN_CONTENT_TOKENS = 8
 
 

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Protocol
 
 import orjson
+from tokenizers import Tokenizer
+
 from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
 from parsegate.chunkers.wordpieces import WordPieces
-from tokenizers import Tokenizer
 
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from parsegate.version import __version__
 
 if TYPE_CHECKING:
-    from parsegate.api import CommandError, RunResult, chunk, gate, parse, run
+    from parsegate.api import chunk, gate, parse, run
+    from parsegate.errors import CommandError
     from parsegate.parsers.options import ParseOptions
+    from parsegate.runner.run import RunResult
 
 __all__ = ["CommandError", "ParseOptions", "RunResult", "__version__", "chunk", "gate", "parse", "run"]
 
@@ -33,6 +35,14 @@ def __getattr__(name: str) -> Any:
         from parsegate.parsers.options import ParseOptions
 
         return ParseOptions
+    if name == "CommandError":
+        from parsegate.errors import CommandError
+
+        return CommandError
+    if name == "RunResult":
+        from parsegate.runner.run import RunResult
+
+        return RunResult
     if name in __all__:
         from parsegate import api
 

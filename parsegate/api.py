@@ -1,4 +1,4 @@
-"""parsegate's Python API: ``parse``, ``chunk`` and ``run``, re-exported by ``parsegate``.
+"""parsegate's Python API: ``parse``, ``chunk``, ``gate`` and ``run``, re-exported by ``parsegate``.
 
 Libraries are imported on first use, so ``import parsegate`` stays cheap. Document warnings
 are logged to ``logging.getLogger("parsegate")``; nothing here prints.
@@ -6,10 +6,8 @@ are logged to ``logging.getLogger("parsegate")``; nothing here prints.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,15 +18,7 @@ if TYPE_CHECKING:
     from parsegate.chunkers.chunk import Chunk
     from parsegate.parsers.model import Document
     from parsegate.quality_gates.gate import Thresholds, Verdict
-
-
-class CommandError(ValueError):
-    """A usage, input or output error of a command driven from Python (``run``); ``code`` is the
-    command line's exit status for it (2)."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.code = code
+    from parsegate.runner.run import RunResult
 
 
 def parse(
@@ -147,30 +137,6 @@ def gate(
     return evaluate(facts, chosen)
 
 
-@dataclass(frozen=True)
-class RunResult:
-    """What ``run`` left in ``out``: the gate's verdict, the run's accounting (``summary``: files,
-    chunked, skipped, failed, chunks…), what was left out and why, and the output files."""
-
-    exit_code: int  # as the command line's: 0 passed, 1 the gate failed
-    verdict: str  # "pass" or "fail"
-    summary: dict[str, Any]
-    left_out: dict[str, int]
-    out: Path
-
-    @property
-    def passed(self) -> bool:
-        return self.verdict == "pass"
-
-    @property
-    def chunks_path(self) -> Path:
-        return self.out / "chunks.jsonl"
-
-    @property
-    def quarantine_path(self) -> Path:
-        return self.out / "quarantine.jsonl"
-
-
 def run(
     corpus: str | os.PathLike[str],
     out: str | os.PathLike[str],
@@ -182,31 +148,47 @@ def run(
     glob: Sequence[str] = (),
     exclude: Sequence[str] = (),
     thresholds: Mapping[str, object] | None = None,
-    extra_args: Sequence[str] = (),
+    config: str | os.PathLike[str] | None = None,
+    options: ParseOptions | None = None,
+    store: str | os.PathLike[str] | None = None,
+    use_store: bool = True,
+    chunking: Mapping[str, Any] | None = None,
+    **settings: Any,
 ) -> RunResult:
     """Parse, chunk and gate every file under ``corpus`` into ``out``, exactly as ``parsegate run``
-    does (workers, limits, crash-safe output, reports), without printing anything.
+    does (workers, limits, crash-safe output, reports, the chunk store), without printing anything.
 
     ``thresholds`` override gate thresholds (``{"max_short_chunk_rate": 0.4,
-    "text.min_heading_inheritance": 0}``); ``extra_args`` passes any other ``run`` option as on
-    the command line (``["--time-limit", "60"]``). A usage, input or output error raises
+    "text.min_heading_inheritance": 0}``) over those of ``config`` (a TOML file with a [gate] table;
+    default: parsegate.toml or pyproject.toml in the current folder). ``options``: the parse options
+    (PDF password, limits). ``chunking``: other ``ChunkConfig`` fields (``{"overlap": 1}``).
+    ``settings``: any other ``parsegate.runner.settings.RunSettings`` field (``limits``, ``engine``,
+    ``allow_empty``, ``include_hidden``…). A usage, input or output error raises
     ``parsegate.CommandError`` (``.code`` 2); a failed gate does not raise: see ``verdict``.
     """
-    from parsegate.cli.lazy import load
-    from parsegate.cli.params import RAISE_ERRORS, err
+    from parsegate.chunkers import ChunkConfig
+    from parsegate.errors import CommandError
+    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
+    from parsegate.runner.run import run_corpus
+    from parsegate.runner.settings import RunSettings
 
-    args = [os.fspath(corpus), "--out", os.fspath(out), "--tokenizer", tokenizer, "--strategy", strategy]
-    args += ["--workers", str(workers)] + (["--max-tokens", str(max_tokens)] if max_tokens else [])
-    args += [a for g in glob for a in ("--glob", g)] + [a for x in exclude for a in ("--exclude", x)]
-    args += [a for k, v in (thresholds or {}).items() for a in ("--set", f"{k}={v}")] + list(extra_args)
-    command = load("run")
-    token, quiet = RAISE_ERRORS.set(True), err.quiet
-    err.quiet = True
+    overrides = [f"{k}={v}" for k, v in (thresholds or {}).items()]
     try:
-        code = command.main(args, prog_name="parsegate run", standalone_mode=False)
-    finally:
-        RAISE_ERRORS.reset(token)
-        err.quiet = quiet
-    record = json.loads((Path(out) / "run.json").read_text())
-    report = json.loads((Path(out) / "report.json").read_text())
-    return RunResult(code or 0, report["verdict"], record["summary"], record.get("left_out", {}), Path(out))
+        gate_config = load_gate_config(Path.cwd(), Path(config) if config else None, overrides)
+    except GateConfigError as exc:
+        raise CommandError(str(exc)) from None
+    chunk_config = ChunkConfig(strategy=strategy, tokenizer=tokenizer, max_tokens=max_tokens, **(chunking or {}))
+    run_settings = RunSettings(
+        corpus=Path(corpus),
+        out=Path(out),
+        chunking=chunk_config,
+        gate=gate_config,
+        parsing=options or ParseOptions(),
+        glob=tuple(glob) or ("*",),
+        exclude=tuple(exclude),
+        workers=workers,
+        store=Path(store) if store else None,
+        use_store=use_store,
+        **settings,
+    )
+    return run_corpus(run_settings)

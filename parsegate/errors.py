@@ -1,10 +1,34 @@
-"""Optional dependencies: each belongs to an extra, and a missing one is named with the extra to
+"""parsegate's typed errors. The library raises them and never prints or exits; the command line
+alone maps them to exit statuses (``CommandError.code``) and messages.
+
+Optional dependencies: each belongs to an extra, and a missing one is named with the extra to
 install (``pip install 'parsegate[parquet]'``), never a bare ``ModuleNotFoundError``."""
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+
+EXIT_OK, EXIT_GATE_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class CommandError(ValueError):
+    """A usage, input or output error of a command or of ``parsegate.run``: the message says what to
+    do; ``code`` is the command line's exit status for it (2, or 130 when interrupted)."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class RunInterrupted(CommandError):
+    """Ctrl-C (or SIGTERM, which the command line turns into it) stopped a run; the message says
+    what was kept."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, EXIT_INTERRUPTED)
+
 
 # What each extra is for, in the words of its error message.
 EXTRAS = {

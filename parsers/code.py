@@ -20,13 +20,14 @@ from importlib import resources
 from importlib.metadata import version
 from pathlib import PurePosixPath
 
+from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter_language_pack import get_language, get_parser
+
 from parsegate.parsers.code_offsets import Offsets as _Offsets
 from parsegate.parsers.code_offsets import first_on_line as _first_on_line
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
 from parsegate.parsers.versions import OUTPUT_VERSIONS
-from tree_sitter import Node, Parser, Query, QueryCursor
-from tree_sitter_language_pack import get_language, get_parser
 
 NAME = "code"
 OUTPUT_VERSION = OUTPUT_VERSIONS["code"]  # bumped whenever the elements can change (tests/test_versions.py)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 import markdown_it
+
 from parsegate.parsers import markdown_it_walk, markdown_pyromark
 from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted

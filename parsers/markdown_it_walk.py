@@ -16,6 +16,7 @@ from typing import Protocol
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
+
 from parsegate.parsers.markdown_pyromark import BlockSink, Row
 
 MAX_NESTING = 100

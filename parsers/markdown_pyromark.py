@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pyromark
+
 from parsegate.parsers.model import byte_line_starts
 
 ENGINE = f"pyromark/{pyromark.__version__}"

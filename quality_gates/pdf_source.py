@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2 as pdfium
+
 from parsegate.parsers.options import setting
 from parsegate.quality_gates.words import located, words
 

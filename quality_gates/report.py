@@ -9,11 +9,12 @@ from dataclasses import asdict
 from importlib import resources
 from typing import Any
 
-from parsegate.quality_gates.gate import GateConfig, Verdict, run_checks, run_passes
-from parsegate.quality_gates.metrics import DocFacts, aggregate, not_measured, rates
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from parsegate.quality_gates.gate import GateConfig, Verdict, run_checks, run_passes
+from parsegate.quality_gates.metrics import DocFacts, aggregate, not_measured, rates
 
 REPORT_SCHEMA = "parsegate.report/1"
 # Metrics shown to people: (metric, name, threshold field).

@@ -118,3 +118,23 @@ def test_gate_checks_chunks_against_the_source_it_is_given() -> None:
     # thresholds as a mapping; a budget below the chunk's size fails it
     assert not parsegate.gate(doc, chunks, source=source, max_tokens=5).passed
     assert parsegate.gate(doc, chunks, source=source, thresholds={"max_short_chunk_rate": 1.0}).passed
+
+
+def test_a_run_through_the_api_imports_no_command_line_module(tmp_path: Path) -> None:
+    # parsegate.run builds RunSettings and calls runner.run_corpus: the command line (click, rich,
+    # parsegate.cli) is not on its path, and it returns the verdict instead of exiting.
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "travel.md").write_text(DOC)
+    code = (
+        "import json, sys, parsegate\n"
+        f"result = parsegate.run({str(corpus)!r}, {str(tmp_path / 'out')!r}, workers=1)\n"
+        "shown = sorted(m for m in sys.modules if m.startswith('parsegate.cli') or m.split('.')[0] in ('click', 'rich'))\n"
+        "print(json.dumps([result.exit_code, result.summary['chunked'], shown]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [0, 1, []]
+    assert done.stderr == ""

@@ -9,10 +9,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from parsegate.parsers import registry
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
+from parsegate.parsers import registry
 from parsegate.store.schema import StoreLock
 from tests.hostile_plugins import install
 
@@ -208,7 +208,6 @@ def _report_details(out: Path) -> dict:
 
 def test_a_rerun_takes_report_pages_from_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from parsegate.quality_gates import page_images
-
     from tests.conftest import corpus_dir
 
     root = make_corpus(tmp_path)

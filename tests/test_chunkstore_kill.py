@@ -14,8 +14,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from parsegate.parsers import registry
 
+from parsegate.parsers import registry
 from tests.hostile_plugins import install
 from tests.test_chunkstore import DOC
 

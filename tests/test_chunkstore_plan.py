@@ -47,7 +47,7 @@ def test_the_batched_plan_answers_as_one_lookup_per_file_does(tmp_path: Path, mo
         )
     sources.append(Source(folder / "missing.txt", "missing.txt"))  # cannot be hashed
     got = plan(db, "cs-this", sources)
-    failures = reusable_failures()
+    failures = reusable_failures(password=False)
     expected = []
     for item in got:
         doc = content_version(item.source) if item.source.path.is_file() else None

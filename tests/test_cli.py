@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 
@@ -139,7 +139,7 @@ def test_chunk_writes_records_and_respects_options(tmp_path: Path) -> None:
     [
         (["chunk", "missing.md"], "no such file"),
         (["chunk", "{bin}"], "binary content"),
-        (["chunk", "{good}", "--strategy", "magic"], "unknown strategy"),
+        (["chunk", "{good}", "--strategy", "magic"], "'magic' is not one of 'structural'"),
         (["chunk", "{good}", "--max-tokens", "3"], "leaves no room"),
         (["chunk", "{good}", "--tokenizer", "/nowhere/tokenizer.json"], "neither chars, words"),
         (["chunk", "{good}", "--strategy", "fixed", "--fixed-size", "10", "--fixed-overlap", "10"], "overlap must"),

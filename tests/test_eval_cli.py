@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 from parsegate.evaluation.retrieval import BM25, Dense, RetrieverUnavailable, dense_available

@@ -6,16 +6,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from parsegate.chunkers.chunk import Chunk
 from parsegate.chunkers.tokens import CharIndex
-from parsegate.parsers.model import Document
-
 from parsegate.evaluation.configs import Configuration, build, parse_spec
 from parsegate.evaluation.corpus import Corpus, EvalDoc
 from parsegate.evaluation.metrics import keyword_hit, length, merge, overlap, token_scores
 from parsegate.evaluation.runner import Settings, evaluate
 from parsegate.golden.evidence import Question, SpanRef, locate, locate_all
 from parsegate.golden.placement import NO_CONTEXT, NOT_FOUND, SPLIT, WHOLE, place
+from parsegate.parsers.model import Document
 
 # 0         1         2         3         4         5         6         7         8         9
 # 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789

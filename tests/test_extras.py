@@ -74,7 +74,7 @@ def test_a_run_without_the_pdf_extra_quarantines_pdfs_with_the_reason(
     (corpus / "report.pdf").write_bytes((GOLDEN / "pdf" / "footnote" / "input.pdf").read_bytes())
     code = f"""
 import json, parsegate
-result = parsegate.run({str(corpus)!r}, {str(tmp_path / "out")!r}, extra_args=["--no-store"])
+result = parsegate.run({str(corpus)!r}, {str(tmp_path / "out")!r}, use_store=False)
 print(json.dumps(result.summary))
 """
     summary = json.loads(python(code, without_extras, tmp_path))

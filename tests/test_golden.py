@@ -3,13 +3,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from parsegate.parsers.registry import parse_file
 from rich.console import Console
 
 from parsegate.cli.golden_render import print_reports
 from parsegate.golden.add import update_case
 from parsegate.golden.check import check_case
 from parsegate.golden.evidence import locate_all
+from parsegate.parsers.registry import parse_file
 from tests.conftest import IN_CI
 from tests.golden import REGENERATE_FLAG, cases, regenerate_requested
 

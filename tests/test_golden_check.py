@@ -8,9 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from parsegate.chunkers import ChunkConfig, Chunker
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli.main import app
 from parsegate.golden.cases import Case, discover
 from parsegate.golden.check import check_case, check_cases, exit_code, to_json

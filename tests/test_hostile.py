@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from parsegate.parsers import registry
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
+from parsegate.parsers import registry
 from tests.hostile_plugins import install
 
 runner = CliRunner()
@@ -237,11 +237,11 @@ def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_pat
     has seen the other two): its neighbours are on disk and counted before it, the final file is
     still in sorted order."""
     from parsegate.chunkers import ChunkConfig
+    from parsegate.engines.base import Limits
+    from parsegate.engines.local.supervisor import Supervisor
     from parsegate.quality_gates.gate import GateConfig
-
-    from parsegate.engines.local.supervisor import Limits, Supervisor
     from parsegate.runner.discover import discover
-    from parsegate.runner.process import run_corpus
+    from parsegate.runner.process import process_corpus as run_corpus
     from parsegate.runner.route import Router
 
     root = corpus_with(tmp_path, "a.wait", "b.md", "c.md")
@@ -270,8 +270,7 @@ def test_a_busy_worker_has_its_next_document_waiting_while_more_are_left_than_wo
     """When a.md is handed back, the worker is already reading b.wait (it was queued behind a.md)
     and c.md waits in its pipe; d.md, the last, stays with the parent for whichever worker is free."""
     from parsegate.chunkers import ChunkConfig
-
-    from parsegate.engines.local.dispatch import Task
+    from parsegate.engines.base import Task
     from parsegate.engines.local.supervisor import Supervisor
 
     names = ["a.md", "b.wait", "c.md", "d.md"]
@@ -293,9 +292,8 @@ def test_documents_queued_behind_a_failing_one_are_read_by_the_next_worker(
     in its pipe: that document goes back to the queue (it never started), and the worker that
     replaces it reads it, once."""
     from parsegate.chunkers import ChunkConfig
-
-    from parsegate.engines.local.dispatch import Task
-    from parsegate.engines.local.supervisor import Limits, Supervisor
+    from parsegate.engines.base import Limits, Task
+    from parsegate.engines.local.supervisor import Supervisor
 
     handed_back: list[str] = []
     stop = Supervisor._stop

@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 
 import pytest
+
+from benchmarks import hostile_files as make
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.preflight import preflight
 from parsegate.parsers.registry import parse_file
-
-from benchmarks import hostile_files as make
 from tests.conftest import GOLDEN, corpus_dir
 
 

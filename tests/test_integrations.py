@@ -12,9 +12,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from parsegate.parsers.model import ParseError
 
 import parsegate
+from parsegate.parsers.model import ParseError
 from tests.conftest import GOLDEN
 
 DOC = (

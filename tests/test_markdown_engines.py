@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+
 from parsegate.parsers import markdown, markdown_pyromark
 
 CASES = {

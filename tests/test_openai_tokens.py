@@ -12,10 +12,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 import parsegate
+from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
 from parsegate.cli.main import app
 from tests.conftest import GOLDEN
 

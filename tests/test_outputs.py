@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 
@@ -90,7 +90,7 @@ def test_an_unknown_format_is_a_usage_error(tmp_path: Path) -> None:
     doc = tmp_path / "a.md"
     doc.write_text(DOC)
     result = runner.invoke(app, ["chunk", str(doc), "--output-format", "csv"])
-    assert result.exit_code == 2 and "expected one of jsonl, parquet" in result.stderr
+    assert result.exit_code == 2 and "'csv' is not one of 'jsonl', 'parquet'" in result.stderr
     result = runner.invoke(app, ["run", str(tmp_path), "-o", str(tmp_path / "o"), "-F", "csv"])
     assert result.exit_code == 2 and not (tmp_path / "o").exists()
 

@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
 from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.cli.main import app
 from parsegate.parsers import pdf
 from parsegate.parsers.model import Document, ParseError
-from typer.testing import CliRunner
-
-from parsegate.cli.main import app
 from tests.conftest import GOLDEN, corpus_dir
 
 

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 from parsegate.runner.discover import Selection, discover, doc_path, escape

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from parsegate.engines.local.dispatch import SHARE_BYTES, Pending, Task
+from parsegate.engines.base import Task
+from parsegate.engines.local.dispatch import SHARE_BYTES, Pending
 from parsegate.runner.discover import Source
 from parsegate.runner.process import choose_workers
 

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 from tests.conftest import GOLDEN, IN_CI

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parsegate.engines.local.dispatch import Task, schedule
+from parsegate.engines.base import Task
+from parsegate.engines.local.dispatch import schedule
 
 
 def tasks(tmp_path: Path, names_sizes: list[tuple[str, int]]) -> list[Task]:
@@ -41,7 +42,6 @@ def test_equal_costs_keep_the_given_order(tmp_path: Path) -> None:
 def test_a_worker_has_its_next_document_before_the_finished_one_is_routed(tmp_path: Path) -> None:
     """The parent's routing (gate, writing) runs while the worker reads the next document."""
     from parsegate.chunkers import ChunkConfig
-
     from parsegate.engines.local.supervisor import Supervisor
 
     work = tasks(tmp_path, [("a.md", 50), ("b.md", 50), ("c.md", 50)])

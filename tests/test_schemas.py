@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from parsegate.cli.main import app
 from tests.schemas import VALIDATORS, errors, outputs

@@ -7,12 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import GOLDEN
-from parsegate.chunkers.chunk import Chunk
-from parsegate.parsers import markdown
-from parsegate.parsers.registry import parse_file
-from typer.testing import CliRunner
 
+from parsegate.chunkers.chunk import Chunk
 from parsegate.cli.main import app
 from parsegate.evaluation.sizing import (
     CODE,
@@ -31,6 +29,8 @@ from parsegate.evaluation.sizing import (
     fit,
 )
 from parsegate.golden.evidence import SpanRef, locate
+from parsegate.parsers import markdown
+from parsegate.parsers.registry import parse_file
 
 POLICY = """# Policy
 

@@ -1,6 +1,6 @@
-"""Start-up: `parsegate --help`, `--version` and `formats` import typer and parsegate's option
-definitions only (benchmarks/startup.py times them); every other command's libraries load when
-that command runs, and the top-level help lists the lazy commands with their own summaries."""
+"""Start-up: `parsegate --help` and `--version` import click and parsegate/cli/main.py only
+(benchmarks time them); every command's module loads when that command runs or shows its own
+help, and the top-level help lists every command with its own summary."""
 
 from __future__ import annotations
 
@@ -9,27 +9,23 @@ import subprocess
 import sys
 
 import pytest
-import typer.main
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER
-from typer._click.utils import make_default_short_help
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from parsegate.cli import params as options
-from parsegate.cli.lazy import LAZY, load
-from parsegate.cli.main import app
+from parsegate.cli.main import COMMANDS, app, load
 
 HEAVY = (
     "rich",
     "numpy",
     "tokenizers",
     "orjson",
-    "chunkers",
-    "quality_gates",
+    "parsegate.chunkers",
+    "parsegate.quality_gates",
     "parsegate.parsers.registry",
-    "parsegate.cli.commands.run",
+    "parsegate.runner",
     "parsegate.store",
     "parsegate.evaluation",
     "parsegate.golden",
+    "parsegate.cli.commands",
     "sqlite3",
 )
 PROBE = """
@@ -53,46 +49,46 @@ def imported_by(*args: str) -> list[str]:
     return imported
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["-h"], ["chunk", "--help"], ["parse", "--help"]])
-def test_help_and_version_import_no_library_of_any_command(args: list[str]) -> None:
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["-h"], []])
+def test_help_and_version_import_no_command_and_no_library(args: list[str]) -> None:
     assert imported_by(*args) == []
 
 
-def test_formats_imports_the_registry_only() -> None:
-    assert imported_by("formats") == ["parsegate.parsers.registry"]
+def test_parse_help_imports_its_own_command_only() -> None:
+    assert imported_by("parse", "--help") == ["parsegate.cli.commands"]
 
 
-def test_a_lazy_command_imports_its_module_when_it_runs() -> None:
-    assert "parsegate.cli.commands.run" in imported_by("run", "--help")
+def test_formats_imports_the_registry_and_no_chunker_or_gate() -> None:
+    assert imported_by("formats") == ["parsegate.cli.commands", "parsegate.parsers.registry"]
+
+
+def test_a_command_imports_its_module_when_it_shows_its_help() -> None:
     assert "parsegate.store" in imported_by("store", "--help")
 
 
-@pytest.mark.parametrize("name", list(LAZY))
-def test_the_top_level_help_shows_each_lazy_command_with_its_own_summary(name: str) -> None:
-    assert make_default_short_help(LAZY[name].summary, 1000) == load(name).get_short_help_str(1000)
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_the_top_level_help_shows_each_command_with_its_own_summary(name: str) -> None:
+    command = load(name)
+    assert command.name == name
+    assert (command.help or "").split("\n\n")[0].strip() == COMMANDS[name].summary
 
 
-def test_the_top_level_help_lists_every_command_once() -> None:
-    result = CliRunner().invoke(app, ["--help"])
-    listed = [line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()]
-    assert listed == ["parse", "chunk", "run", "gate", "inspect", "formats", *list(LAZY)[1:]]
-    group = typer.main.get_command(app)
-    assert all(group.get_command(None, name) is not None for name in listed)  # type: ignore[arg-type]
+def test_the_top_level_help_lists_every_command_once_within_80_columns() -> None:
+    result = CliRunner().invoke(app, ["--help"], terminal_width=80)
+    assert result.exit_code == 0
+    lines = result.output.split("Commands:")[1].splitlines()
+    listed = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("     ")]
+    assert listed == list(COMMANDS)
+    assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
-def test_the_options_default_tokenizer_is_the_chunkers_own() -> None:
-    assert options.DEFAULT_TOKENIZER == DEFAULT_TOKENIZER
-
-
-def test_the_stderr_console_is_built_on_first_print_with_the_settings_given_before() -> None:
-    console = options._LazyConsole()
-    console.quiet = True
-    assert console.quiet is True and object.__getattribute__(console, "_console") is None
-    console.print("not shown")  # quiet: rich prints nothing
-    real = object.__getattribute__(console, "_console")
-    assert real is not None and real.quiet is True and real.stderr is True
-
-
-def test_a_mistyped_lazy_command_is_suggested() -> None:
+def test_a_mistyped_command_is_suggested() -> None:
     result = CliRunner().invoke(app, ["expotr"])
     assert result.exit_code == 2 and "Did you mean 'export'?" in result.output
+
+
+def test_version() -> None:
+    from parsegate import __version__
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output == f"parsegate {__version__}\n"

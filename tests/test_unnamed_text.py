@@ -9,8 +9,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from parsegate.parsers.registry import looks_like_text
 
+from parsegate.parsers.registry import looks_like_text
 from parsegate.runner.discover import Selection, discover
 
 LATIN_1_NEWS = (

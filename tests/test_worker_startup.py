@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from parsegate.chunkers import ChunkConfig
-from parsegate.parsers import registry
 
+from parsegate.chunkers import ChunkConfig
 from parsegate.engines.local.supervisor import Supervisor
+from parsegate.parsers import registry
 from tests.hostile_plugins import ENTRY_POINTS, PACKAGE, install
 
 # What worker.main does before its first document, then one document, then the modules loaded.
@@ -28,7 +28,7 @@ import json, sys
 from pathlib import Path
 from parsegate.engines.local.worker import prepare
 settings = json.loads(sys.argv[1])
-chunker = prepare(settings)
+chunker, options = prepare(settings)
 from parsegate.engines.work import process
 outcome, _ = process(Path(sys.argv[2]), Path(sys.argv[2]).name, chunker)
 from parsegate.parsers.registry import parsers
@@ -41,7 +41,13 @@ print(json.dumps({
 
 
 def worker_reads(path: Path, plugins: list[tuple[str, str]], extra_path: str = "") -> dict[str, object]:
-    settings = {"sys_path": [extra_path] if extra_path else [], "memory": 0, "plugins": plugins, "config": {}}
+    settings = {
+        "sys_path": [extra_path] if extra_path else [],
+        "memory": 0,
+        "plugins": plugins,
+        "config": {},
+        "parsing": {},
+    }
     settings["config"] = ChunkConfig().__dict__
     done = subprocess.run(
         [sys.executable, "-c", WORKER, json.dumps(settings), str(path)], capture_output=True, text=True, check=True

@@ -53,9 +53,8 @@ def import_repo(repo: Path) -> str:
     """Import parsegate's packages from the checkout under test, and prove it."""
     repo = repo.resolve()
     sys.path.insert(0, str(repo))
-    from parsegate.parsers import registry
-
     from parsegate import chunkers
+    from parsegate.parsers import registry
 
     for module in (chunkers, registry):
         if not Path(module.__file__ or "").resolve().is_relative_to(repo):

@@ -1,42 +1,128 @@
-"""What a run shows in the terminal: a progress bar, and the per-file accounting."""
+"""What the command line shows: rich consoles (built, and rich imported, on first use), the log
+handler that prints the library's log records, a run's progress bar and its summary. The only
+module of parsegate that prints to the terminal, with the commands that call it."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
+from parsegate.log import log
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
     from parsegate.engines.work import FileOutcome
+    from parsegate.runner.run import RunResult
+
+_consoles: dict[str, Console] = {}
+_state = {"quiet": False, "verbose": 0}
 
 
-@contextmanager
-def progress_bar(total: int, console: Console | None = None) -> Iterator[Callable[[FileOutcome], None]]:
-    columns = (
-        TextColumn("[bold]chunking"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}", markup=False),  # a file name, never markup
-    )
-    with Progress(*columns, console=console or Console(stderr=True)) as progress:
-        task = progress.add_task("", total=total)
+def stderr() -> Console:
+    """The console for messages, progress and summaries (stderr; silent with -q but for errors)."""
+    if "err" not in _consoles:
+        from rich.console import Console
 
-        def advance(outcome: FileOutcome) -> None:
-            progress.update(task, advance=1, description=outcome.path[-50:])
+        _consoles["err"] = Console(stderr=True, quiet=bool(_state["quiet"]))
+    return _consoles["err"]
 
-        yield advance
+
+def stdout() -> Console:
+    """The console for what a command was asked to show (inspect's chunks, the store's tables)."""
+    if "out" not in _consoles:
+        from rich.console import Console
+
+        _consoles["out"] = Console()
+    return _consoles["out"]
+
+
+def configure(quiet: bool, verbose: int) -> None:
+    """-q: errors only; default: warnings and what was written; -v: details and tracebacks."""
+    _state["quiet"], _state["verbose"] = quiet, verbose
+    _consoles.pop("err", None)
+    level = logging.ERROR if quiet else (logging.DEBUG if verbose else logging.INFO)
+    for handler in [h for h in log.handlers if isinstance(h, ConsoleHandler)]:
+        log.removeHandler(handler)
+    log.addHandler(ConsoleHandler())
+    log.setLevel(level)
+
+
+def verbose() -> bool:
+    return bool(_state["verbose"])
+
+
+def error(message: str) -> None:
+    """``parsegate: error: …`` on stderr, even with -q. The message is the user's text, never markup."""
+    from rich.text import Text
+
+    console = stderr()
+    quiet, console.quiet = console.quiet, False
+    try:
+        console.print(Text("parsegate: error: ", style="bold red") + Text(message), highlight=False, soft_wrap=True)
+    finally:
+        console.quiet = quiet
+
+
+def say(message: str) -> None:
+    """One plain line on stderr (silent with -q)."""
+    from rich.text import Text
+
+    stderr().print(Text(message), highlight=False, soft_wrap=True)
+
+
+class ConsoleHandler(logging.Handler):
+    """Records to the stderr console as plain text: a message is the user's text, never markup."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from rich.text import Text
+
+        style = {logging.WARNING: "yellow", logging.ERROR: "bold red"}.get(record.levelno, "dim")
+        label = Text(record.levelname.lower() + " ", style=style) if record.levelno >= logging.WARNING else Text()
+        stderr().print(label + Text(record.getMessage()), highlight=False, soft_wrap=True)
+        if record.exc_info and log.isEnabledFor(logging.DEBUG):
+            stderr().print(Text(self.format(record).partition("\n")[2]), highlight=False)
+
+
+class ProgressBar:
+    """A run's progress (runner.run.Progress) as a rich bar on stderr."""
+
+    def __init__(self) -> None:
+        self._progress: Progress | None = None
+        self._task: Any = None
+
+    def start(self, total: int) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (
+            TextColumn("[bold]chunking"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}", markup=False),  # a file name, never markup
+        )
+        self._progress = Progress(*columns, console=stderr())
+        self._progress.start()
+        self._task = self._progress.add_task("", total=total)
+
+    def advance(self, outcome: FileOutcome) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, advance=1, description=outcome.path[-50:])
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
 
 
 def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: float, console: Console) -> None:
     """Parse failures one per row; unsupported files grouped by reason; chunked files by format.
     File names and reasons are the user's text: cells are Text, never rich markup."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=f"parsegate run · {summary['files']} files in {seconds:.1f}s", title_justify="left")
     for col in ("outcome", "files", "chunks", "largest", "detail"):
         table.add_column(col, overflow="fold")
@@ -71,3 +157,21 @@ def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: fl
         highlight=False,
         soft_wrap=True,
     )
+
+
+def print_run(result: RunResult) -> None:
+    """A run's (or a re-gate's) end: the summary, what was left out, the gate, what was written."""
+    from parsegate.quality_gates.report import print_report
+
+    console = stderr()
+    print_summary(result.summary, result.files, result.seconds, console)
+    for reason, count in sorted(result.left_out.items()):
+        say(f"left out on purpose: {count} paths ({reason})")
+    if result.empty:
+        say("no document was read (use --allow-empty to accept an empty run)")
+    print_report(result.report, console)
+    out = result.out
+    if result.wrote:
+        say(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html")
+    else:  # nothing but run.json was written: the files are those of the run before, checked by hash
+        say(f"outputs up to date in {out}/ (checked against run.json); wrote run.json")

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
-from parsegate.chunkers import ChunkConfig
 
-from parsegate.engines.local.dispatch import Task
-from parsegate.engines.local.supervisor import Done, Limits, Supervisor
+from parsegate.chunkers import ChunkConfig
+from parsegate.engines.base import Done, Limits, Task
+from parsegate.engines.local.supervisor import Supervisor
 from parsegate.engines.work import outcome_dict, outcome_from_dict
+from parsegate.parsers.options import ParseOptions
 
 INSTALL = "pip install 'parsegate[ray]'"
 
@@ -48,8 +49,8 @@ def _ray() -> Any:
 class _Documents:
     """A Ray actor: one supervised worker process, reused for every document the actor gets."""
 
-    def __init__(self, config: ChunkConfig, limits: Limits) -> None:
-        self.supervisor = Supervisor(config, limits, 1)
+    def __init__(self, config: ChunkConfig, limits: Limits, parsing: ParseOptions) -> None:
+        self.supervisor = Supervisor(config, limits, 1, parsing)
         self.supervisor.start()
 
     def __call__(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -74,9 +75,12 @@ def _path(hexed: str) -> Any:
 class RayEngine:
     """The Engine protocol (``parsegate.engines.base``) over Ray Data."""
 
-    def __init__(self, config: ChunkConfig, limits: Limits, workers: int, address: str | None) -> None:
+    def __init__(
+        self, config: ChunkConfig, limits: Limits, workers: int, address: str | None, parsing: ParseOptions
+    ) -> None:
         self.config = config
         self.limits = limits
+        self.parsing = parsing
         self.address = address or None
         self.size = max(1, workers or (os.cpu_count() or 1))
         self.replaced = 0
@@ -129,7 +133,7 @@ class RayEngine:
         actors = min(self.size, len(rows))
         dataset = ray.data.from_items(rows, override_num_blocks=len(rows)).map(
             _Documents,
-            fn_constructor_kwargs={"config": self.config, "limits": self.limits},
+            fn_constructor_kwargs={"config": self.config, "limits": self.limits, "parsing": self.parsing},
             compute=ray.data.ActorPoolStrategy(size=actors),
             num_cpus=1,
         )

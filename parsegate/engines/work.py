@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
 from parsegate.chunkers import Chunker
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import ParseOptions, using
 from parsegate.parsers.registry import parse_data, read_regular_file
 from parsegate.quality_gates.metrics import measure
 
@@ -37,7 +39,14 @@ class FileOutcome:
     failed_checks: list[dict[str, Any]] = field(default_factory=list)
 
 
-def process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
+def process(
+    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions | None = None
+) -> tuple[FileOutcome, list[bytes]]:
+    with using(options):  # the parser and the gate's PDF reference read the same options
+        return _process(path, doc_id, chunker)
+
+
+def _process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
     started = time.perf_counter()
     outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []

@@ -7,9 +7,9 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from parsegate.cli.eval_tables import split_spans, to_json
 from parsegate.evaluation.corpus import Corpus
 from parsegate.evaluation.metrics import Interval, merge
+from parsegate.evaluation.report import split_spans, to_json
 from parsegate.evaluation.runner import Result, Retrieved, Settings
 
 _STYLE = """

@@ -8,33 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from parsegate.errors import require
 
 FORMATS = ("jsonl", "parquet")
 _BATCH = 10_000
-
-OutputFormat = Annotated[
-    str | None,
-    typer.Option(
-        "--output-format",
-        "-F",
-        help="Records as 'jsonl' (parsegate.chunk/1, one a line) or 'parquet' (pyarrow: the parquet extra; the "
-        "columns of 'parsegate export --format parquet'). Default: parquet when --out ends in .parquet, else jsonl.",
-    ),
-]
-RunOutputFormat = Annotated[
-    str,
-    typer.Option(
-        "--output-format",
-        "-F",
-        help="'parquet' also writes OUTDIR/chunks.parquet (pyarrow: the parquet extra; the columns of "
-        "'parsegate export --format parquet'); chunks.jsonl is always written ('gate' re-reads it).",
-    ),
-]
 
 
 def choose(explicit: str | None, out: Path | None) -> str:

@@ -16,7 +16,6 @@ from typing import Any
 
 import orjson
 
-from parsegate.parsers.options import setting
 from parsegate.runner.discover import Source, escape
 from parsegate.store.writer import Doc
 
@@ -57,11 +56,11 @@ def content_version(source: Source) -> Doc | None:
     return Doc(source.doc_id, escape(str(source.path)), "sha256:" + digest.hexdigest(), size)
 
 
-def reusable_failures() -> frozenset[str]:
+def reusable_failures(password: bool) -> frozenset[str]:
     """The failure codes this run may take from the store: an "encrypted" failure (recorded only
     when no password was given; parsers.registry words a refused password "wrong_password") is
     this run's too unless it gives a password."""
-    if setting("PARSEGATE_PDF_PASSWORD"):
+    if password:
         return REUSABLE_FAILURES
     return REUSABLE_FAILURES | {"encrypted"}
 
@@ -77,8 +76,8 @@ def reusable(
     return None if row is None else _reusable_outcome(tuple(row), failures)
 
 
-def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source]) -> list[Planned]:
-    failures = reusable_failures()
+def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source], password: bool = False) -> list[Planned]:
+    failures = reusable_failures(password)
     docs = [content_version(source) if source.path.is_file() else None for source in sources]
     rows = _results(db, chunk_set, [doc for doc in docs if doc is not None])
     planned = []

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from parsegate.engines.base import Engine
-from parsegate.engines.local.dispatch import FIRST_USE, Task, cost, schedule
+from parsegate.engines.base import Engine, Task
+from parsegate.engines.local.dispatch import FIRST_USE, cost, schedule
 from parsegate.engines.work import FileOutcome
 from parsegate.runner.discover import Source
 from parsegate.runner.route import Router
@@ -44,7 +44,7 @@ def choose_workers(requested: int, sources: list[Source]) -> int:
     return max(1, min(cores, len(sources), int(estimated_seconds(sources) / WORK_PER_WORKER)))
 
 
-def run_corpus(
+def process_corpus(
     sources: list[Source],
     router: Router,
     supervisor: Engine,

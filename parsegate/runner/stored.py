@@ -12,9 +12,10 @@ from typing import Any
 
 import orjson
 
-from parsegate.engines.base import Engine
-from parsegate.engines.local.dispatch import Task, schedule
+from parsegate.engines.base import Engine, Task
+from parsegate.engines.local.dispatch import schedule
 from parsegate.engines.work import FileOutcome, outcome_dict, outcome_from_dict
+from parsegate.parsers.options import ParseOptions
 from parsegate.runner.discover import Source
 from parsegate.runner.plan import Planned, plan, reusable, reusable_failures, stored
 from parsegate.runner.route import Router
@@ -26,8 +27,11 @@ from parsegate.store.writer import Doc, add_chunk_set, mark_gone, record_documen
 class RunStore:
     """The store as one run uses it: locked for the run's length, opened and checked first."""
 
-    def __init__(self, path: Path, chunk_set: str, config: dict[str, Any], corpus: str) -> None:
+    def __init__(
+        self, path: Path, chunk_set: str, config: dict[str, Any], corpus: str, parsing: ParseOptions | None = None
+    ) -> None:
         self.path = path
+        self.password = bool(parsing and parsing.password)
         self.chunk_set = chunk_set
         self.config = config
         self.corpus = corpus
@@ -58,7 +62,7 @@ class RunStore:
 
     def plan(self, sources: list[Source]) -> list[Source]:
         """Hash every file and look it up; returns the sources that must be parsed."""
-        self.planned = plan(self._db(), self.chunk_set, sources)
+        self.planned = plan(self._db(), self.chunk_set, sources, self.password)
         return [p.source for p in self.planned if not p.reuse]
 
     def run(
@@ -96,7 +100,7 @@ class RunStore:
     def documents(self) -> list[tuple[str, str, str]] | None:
         """Each planned document's id, version and stored outcome (JSON), as the next run's plan
         reads them; None when one is not in the store (that run parses it: nothing is current)."""
-        failures = reusable_failures()
+        failures = reusable_failures(self.password)
         found = []
         for item in self.planned:
             outcome = item.outcome

@@ -14,7 +14,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from parsegate.runner.outdir import OutputBusy, OutputLock
+from parsegate.store.lock import OutputBusy, OutputLock
 
 STORE_SCHEMA = "parsegate.store/1"
 DEFAULT_STORE = Path(".parsegate") / "store.sqlite"

@@ -20,6 +20,7 @@ from docling_core.types.doc.items.picture.picture import PictureItem
 from docling_core.types.doc.items.table.table import TableItem
 from docling_core.types.doc.items.table.table_data import RichTableCell
 from docling_core.types.doc.items.text import ListItem, TextItem
+
 from parsegate.parsers.build import DocBuilder, code_data, list_data, title_from_first_heading
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import Data, Document, Element, ParseWarning, TextData, data_class

@@ -22,6 +22,7 @@ from importlib.metadata import version
 from typing import Any
 
 import pypdfium2 as pdfium
+
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
 from parsegate.parsers.options import number
 from parsegate.parsers.pdf.build import Builder, emit_page, finish

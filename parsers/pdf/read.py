@@ -12,6 +12,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
+
 from parsegate.parsers.model import ParseError, ParseWarning
 from parsegate.parsers.options import setting
 from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style

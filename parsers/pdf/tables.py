@@ -35,8 +35,9 @@ _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a
 def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
     if len(edges) < 2:
         return []
-    from parsegate.parsers.pdf.unruled import table_between_rules
     from pdfplumber.table import cells_to_tables, edges_to_intersections, merge_edges
+
+    from parsegate.parsers.pdf.unruled import table_between_rules
 
     # Snapped and intersected one drawing at a time: pdfplumber snaps a rule to the mean of every
     # rule within 3 pt of the next across the whole page, so the boxes of a diagram in the other

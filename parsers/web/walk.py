@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
+
 from parsegate.parsers.build import DocBuilder, code_data, list_data
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import Element, ParseWarning

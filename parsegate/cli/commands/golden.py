@@ -6,152 +6,164 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
 
-import typer
-from rich.console import Console
+import click
 
-from parsegate.chunkers import STRATEGIES, ChunkConfig, ConfigError
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER, TokenizerUnavailable, load_counter
-from parsegate.cli.golden_render import print_reports
-from parsegate.golden.add import add_case, pair_questions, update_case
-from parsegate.golden.cases import Case, CaseError, discover
-from parsegate.golden.check import FAIL_ON, check_cases, exit_code, to_json
+from parsegate.cli.params import PATH
+from parsegate.errors import CommandError
 
-golden_app = typer.Typer(
-    help="Golden-document regression: re-run cases, report what changed and which evidence no longer arrives whole.",
-    no_args_is_help=True,
+ROOT = Path("golden_docs")
+root_option = click.option(
+    "--dir", "-d", "root", type=PATH, default=ROOT, show_default=True, help="The golden root: one case per folder."
 )
-err = Console(stderr=True)
-
-Root = Annotated[Path, typer.Option("--dir", "-d", help="The golden root: one case per folder holding input.*")]
-CaseOpt = Annotated[
-    list[str] | None,
-    typer.Option("--case", "-c", help="Only this case (its path under the root), or every case under a prefix."),
-]
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]parsegate: error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-def in_ci() -> bool:
+def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 
-def _cases(root: Path, selected: list[str] | None) -> list[Case]:
+def _cases(root: Path, selected: tuple[str, ...]) -> list[object]:
+    from parsegate.golden.cases import discover
+
     if not root.is_dir():
-        fail(f"{root}: no such folder")
-    cases = discover(root, selected)
+        raise CommandError(f"{root}: no such folder")
+    cases = discover(root, list(selected) or None)
     if not cases:
-        fail(f"{root}: no golden cases here" + (f" matching {', '.join(selected)}" if selected else ""))
-    return cases
+        raise CommandError(f"{root}: no golden cases here" + (f" matching {', '.join(selected)}" if selected else ""))
+    return list(cases)
 
 
-@golden_app.command()
-def check(
-    root: Annotated[Path, typer.Argument(help="The golden root (default: golden_docs).")] = Path("golden_docs"),
-    case: CaseOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
-    json_out: Annotated[Path | None, typer.Option("--json-out", help="Also write the JSON report here.")] = None,
-    fail_on: Annotated[
-        str,
-        typer.Option(
-            "--fail-on",
-            help="'any': any change to elements, chunks or ids fails (default); 'evidence': only evidence that "
-            "no longer lies whole in one chunk with its context fails (for a deliberate change of chunk size).",
-        ),
-    ] = "any",
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every case's details.")] = False,
-) -> None:
+@click.group("golden", no_args_is_help=True)
+def golden_command() -> None:
+    """Golden-document regression: re-run cases, report what changed.
+
+    Each case is a folder with input.*, config.json, evidence.json and expected/; 'check' also
+    reports which evidence no longer arrives whole in one chunk."""
+
+
+@golden_command.command("check")
+@click.argument("root", type=PATH, default=ROOT)
+@click.option(
+    "--case", "-c", multiple=True, help="Only this case (its path under the root), or every case under a prefix."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+@click.option("--json-out", type=PATH, help="Also write the JSON report here.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["any", "evidence"]),
+    default="any",
+    show_default=True,
+    help="'any': any change to elements or chunks fails; 'evidence': only evidence that no longer lies whole "
+    "in one chunk with its context fails (for a deliberate change of chunk size).",
+)
+@click.option("--verbose", "-v", is_flag=True, help="Show every case's details.")
+def check(root: Path, case: tuple[str, ...], as_json: bool, json_out: Path | None, fail_on: str, verbose: bool) -> int:
     """Re-run every case and report what changed. Exit 0: nothing failed; 1: a case changed or
     its evidence no longer arrives whole (or an expected failure now passes); 2: usage error."""
-    if fail_on not in FAIL_ON:
-        fail(f"--fail-on must be one of {', '.join(FAIL_ON)}")
-    reports = check_cases(_cases(root, case))
+    from parsegate.cli import console
+    from parsegate.cli.golden_render import print_reports
+    from parsegate.golden.check import check_cases, exit_code, to_json
+
+    reports = check_cases(_cases(root, case))  # type: ignore[arg-type]
     payload = to_json(reports, str(root), fail_on)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if as_json:
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    print_reports(reports, err if as_json else Console(), fail_on, verbose)
-    raise typer.Exit(exit_code(reports, fail_on))
+    print_reports(reports, console.stderr() if as_json else console.stdout(), fail_on, verbose)
+    return exit_code(reports, fail_on)
 
 
-@golden_app.command()
-def update(
-    cases: Annotated[list[str] | None, typer.Argument(help="Cases to rewrite (default: every changed case).")] = None,
-    root: Root = Path("golden_docs"),
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Rewrite without asking (the diff is still shown).")] = False,
-    every: Annotated[
-        bool,
-        typer.Option(
-            "--all",
-            help="Rewrite every selected case, changed or not (e.g. to record chunk ids in expected files "
-            "written by an older parsegate).",
-        ),
-    ] = False,
-) -> None:
+@golden_command.command("update")
+@click.argument("cases", nargs=-1)
+@root_option
+@click.option("--yes", "-y", is_flag=True, help="Rewrite without asking (the diff is still shown).")
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="Rewrite every selected case, changed or not (e.g. expected files written by an older parsegate).",
+)
+def update(cases: tuple[str, ...], root: Path, yes: bool, every: bool) -> int:
     """Show what changed, then rewrite the expected files of the changed cases when confirmed.
     Refused in CI (CI=true): expected outputs are reviewed by a person, never regenerated by a build."""
-    if in_ci():
-        fail("golden update is off in CI (CI is set): review and rewrite expected outputs on a workstation")
-    reports = check_cases(_cases(root, cases))
+    from parsegate.cli import console
+    from parsegate.cli.golden_render import print_reports
+    from parsegate.golden.add import update_case
+    from parsegate.golden.cases import discover
+    from parsegate.golden.check import check_cases
+
+    if _in_ci():
+        raise CommandError(
+            "golden update is off in CI (CI is set): review and rewrite expected outputs on a workstation"
+        )
+    reports = check_cases(_cases(root, cases))  # type: ignore[arg-type]
     broken = [r for r in reports if r.error]
     changed = [r for r in reports if (r.changed or every) and not r.error]
-    print_reports([r for r in reports if r.changed or r.error or r.evidence_failed], Console())
+    print_reports([r for r in reports if r.changed or r.error or r.evidence_failed], console.stdout())
     if broken:
-        fail(f"{len(broken)} case(s) cannot run; fix them first: {', '.join(r.case for r in broken)}")
+        raise CommandError(f"{len(broken)} case(s) cannot run; fix them first: {', '.join(r.case for r in broken)}")
     if not changed:
-        err.print("nothing to update: every expected file matches")
-        raise typer.Exit(0)
+        console.say("nothing to update: every expected file matches")
+        return 0
     names = ", ".join(r.case for r in changed)
-    if not yes and not typer.confirm(f"Rewrite the expected files of {len(changed)} case(s) ({names})?"):
-        fail("nothing rewritten", 1)
+    if not yes and not click.confirm(f"Rewrite the expected files of {len(changed)} case(s) ({names})?"):
+        raise CommandError("nothing rewritten", 1)
     by_name = {c.name: c for c in discover(root)}
     for r in changed:
         update_case(by_name[r.case], r)
-    err.print(f"rewrote expected files of {len(changed)} case(s); read 'git diff {root}' before committing")
+    console.say(f"rewrote expected files of {len(changed)} case(s); read 'git diff {root}' before committing")
+    return 0
 
 
-@golden_app.command()
+@golden_command.command("add")
+@click.argument("file", type=PATH)
+@click.option("--question", "-q", multiple=True, help="A question it answers.")
+@click.option("--evidence", "-e", multiple=True, help="The source text that answers it, quoted exactly.")
+@click.option(
+    "--context", multiple=True, help="Text from elsewhere the evidence needs with it (a table header, a class line)."
+)
+@click.option("--unanswerable", multiple=True, help="A question the document cannot answer.")
+@root_option
+@click.option("--name", help="Case folder name (default: from the file name).")
+@click.option("--max-tokens", "-m", type=int, help="Token budget for the case.")
+@click.option("--tokenizer", "-t", default="all-MiniLM-L6-v2", show_default=True, help="Tokenizer for the case.")
+@click.option("--strategy", "-s", default="structural", show_default=True, help="The case's chunking strategy.")
+@click.option("--force", is_flag=True, help="Replace a case of the same name.")
 def add(
-    file: Annotated[Path, typer.Argument(help="The document to keep as a golden case.")],
-    question: Annotated[list[str] | None, typer.Option("--question", "-q", help="A question it answers.")] = None,
-    evidence: Annotated[
-        list[str] | None, typer.Option("--evidence", "-e", help="The source text that answers it, quoted exactly.")
-    ] = None,
-    context: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--context", help="Text from elsewhere the evidence needs with it (a table header, a class line)."
-        ),
-    ] = None,
-    unanswerable: Annotated[
-        list[str] | None, typer.Option("--unanswerable", help="A question the document cannot answer.")
-    ] = None,
-    root: Root = Path("golden_docs"),
-    name: Annotated[str | None, typer.Option("--name", help="Case folder name (default: from the file name).")] = None,
-    max_tokens: Annotated[int | None, typer.Option("--max-tokens", "-m", help="Token budget for the case.")] = None,
-    tokenizer: Annotated[str, typer.Option("--tokenizer", "-t", help="Tokenizer for the case.")] = DEFAULT_TOKENIZER,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help=f"One of {', '.join(STRATEGIES)}.")] = "structural",
-    force: Annotated[bool, typer.Option("--force", help="Replace a case of the same name.")] = False,
-) -> None:
+    file: Path,
+    question: tuple[str, ...],
+    evidence: tuple[str, ...],
+    context: tuple[str, ...],
+    unanswerable: tuple[str, ...],
+    root: Path,
+    name: str | None,
+    max_tokens: int | None,
+    tokenizer: str,
+    strategy: str,
+    force: bool,
+) -> int:
     """Create a case from a document and quoted evidence: input, config, evidence.json and
     expected outputs. Exit 1 when some evidence does not lie whole in one chunk today."""
+    from parsegate.chunkers import ChunkConfig, ConfigError
+    from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
+    from parsegate.cli import console
+    from parsegate.cli.golden_render import print_reports
+    from parsegate.golden.add import add_case, pair_questions
+    from parsegate.golden.cases import CaseError
+
     if not file.is_file():
-        fail(f"{file}: no such file")
+        raise CommandError(f"{file}: no such file")
     config = ChunkConfig(strategy=strategy, tokenizer=tokenizer, max_tokens=max_tokens)
     try:
         config.resolved(load_counter(tokenizer))
-        pairs = pair_questions(question or [], evidence or [], context or [], unanswerable or [])
+        pairs = pair_questions(list(question), list(evidence), list(context), list(unanswerable))
         if not pairs:
-            fail("give at least one --question with its --evidence (or --unanswerable)")
+            raise CommandError("give at least one --question with its --evidence (or --unanswerable)")
         report = add_case(root, file, pairs, config, name, force)
     except (CaseError, ConfigError, TokenizerUnavailable) as exc:
-        fail(str(exc))
-    print_reports([report], Console(), verbose=True)
-    err.print(f"added case {report.case} under {root}", highlight=False)
-    raise typer.Exit(1 if report.evidence_failed else 0)
+        raise CommandError(str(exc)) from None
+    print_reports([report], console.stdout(), verbose=True)
+    console.say(f"added case {report.case} under {root}")
+    return 1 if report.evidence_failed else 0

@@ -8,27 +8,21 @@ import sys
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Annotated
 
-import typer
-from rich.console import Console
-from rich.table import Table
+import click
 
-from parsegate.cli.params import err, fail
-from parsegate.store.diff import diff
-from parsegate.store.export import export_jsonl, export_parquet
-from parsegate.store.read import chunk_sets, resolve
-from parsegate.store.retire import retire, what_goes
-from parsegate.store.schema import DEFAULT_STORE, StoreError, StoreLock, connect
+from parsegate.cli import console
+from parsegate.cli.params import PATH
+from parsegate.errors import CommandError
+from parsegate.store.schema import DEFAULT_STORE, StoreError, connect
 
-StorePath = Annotated[
-    Path,
-    typer.Option(
-        "--store", help="The chunk store (default: .parsegate/store.sqlite here, where `run --out OUTDIR` puts it)."
-    ),
-]
-out = Console()
-store_app = typer.Typer(help="The chunk store: what it holds.", no_args_is_help=True)
+store_option = click.option(
+    "--store",
+    type=PATH,
+    default=DEFAULT_STORE,
+    show_default=True,
+    help="The chunk store (where `run --out OUTDIR` puts it: .parsegate/store.sqlite beside OUTDIR).",
+)
 
 
 @contextmanager
@@ -37,12 +31,26 @@ def opened(path: Path, write: bool = False) -> Iterator[sqlite3.Connection]:
         with closing(connect(path, write=write, create=False)) as db:
             yield db
     except StoreError as exc:
-        fail(str(exc))
+        raise CommandError(str(exc)) from None
 
 
-@store_app.command("ls")
-def ls(store: StorePath = DEFAULT_STORE, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+@click.group("store", no_args_is_help=True)
+def store_command() -> None:
+    """The chunk store: what it holds.
+
+    Every run records into it (unless --no-store); 'diff', 'export' and 'retire' work on its
+    chunk sets."""
+
+
+@store_command.command("ls")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="The chunk sets as JSON on stdout.")
+def ls(store: Path, as_json: bool) -> None:
     """List the chunk sets: when created, documents now (and gone), versions stored, chunks."""
+    from rich.table import Table
+
+    from parsegate.store.read import chunk_sets
+
     with opened(store) as db:
         sets = chunk_sets(db)
     if as_json:
@@ -53,85 +61,110 @@ def ls(store: StorePath = DEFAULT_STORE, as_json: Annotated[bool, typer.Option("
         config = s.config.get("config", {})
         table.add_row(s.id, s.created_at[:19], str(config.get("strategy", "?")), str(config.get("max_tokens", "?")),
                       str(s.documents), str(s.gone), str(s.versions), str(s.chunks))  # fmt: skip
-    out.print(table)
+    console.stdout().print(table)
 
 
-def diff_command(
-    chunk_set_a: Annotated[str, typer.Argument(help="The old chunk set (an id or an unambiguous prefix).")],
-    chunk_set_b: Annotated[str, typer.Argument(help="The new chunk set.")],
-    store: StorePath = DEFAULT_STORE,
-    as_json: Annotated[bool, typer.Option("--json", help="The whole diff as JSON on stdout.")] = False,
-) -> None:
-    """Documents whose chunks changed between two chunk sets, chunks removed and added, and for
-    every old chunk the new chunks covering its source span (to re-point citations)."""
+@click.command("diff")
+@click.argument("chunk_set_a")
+@click.argument("chunk_set_b")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="The whole diff as JSON on stdout.")
+def diff_command(chunk_set_a: str, chunk_set_b: str, store: Path, as_json: bool) -> None:
+    """What changed between two chunk sets, and where each old chunk went.
+
+    CHUNK_SET_A is the old chunk set, CHUNK_SET_B the new (ids or unambiguous prefixes): the
+    documents whose chunks changed, chunks removed and added, and for every old chunk the new
+    chunks covering its source span (to re-point citations)."""
+    from parsegate.store.diff import diff
+    from parsegate.store.read import resolve
+
     with opened(store) as db:
         try:
             a, b = resolve(db, chunk_set_a), resolve(db, chunk_set_b)
         except StoreError as exc:
-            fail(str(exc))
+            raise CommandError(str(exc)) from None
         result = diff(db, a, b).to_dict()
     if as_json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
     changed = result["documents_changed"]
-    out.print(f"{a} → {b}: {len(changed)} documents changed, {result['documents_unchanged']} unchanged, "
+    console.stdout().print(f"{a} → {b}: {len(changed)} documents changed, {result['documents_unchanged']} unchanged, "
               f"{len(result['documents_only_in_a'])} only in {a}, {len(result['documents_only_in_b'])} only in {b}",
               highlight=False)  # fmt: skip
     for doc in changed:
-        out.print(f"  {doc['doc_id']}: -{len(doc['chunks_removed'])} +{len(doc['chunks_added'])} chunks"
+        console.stdout().print(f"  {doc['doc_id']}: -{len(doc['chunks_removed'])} +{len(doc['chunks_added'])} chunks"
                   + (" (new version)" if doc["version_a"] != doc["version_b"] else ""), highlight=False)  # fmt: skip
     for doc_id in result["documents_only_in_a"]:
-        out.print(f"  - {doc_id}", highlight=False)
+        console.stdout().print(f"  - {doc_id}", highlight=False)
     for doc_id in result["documents_only_in_b"]:
-        out.print(f"  + {doc_id}", highlight=False)
+        console.stdout().print(f"  + {doc_id}", highlight=False)
 
 
-def export_command(
-    chunk_set: Annotated[str, typer.Argument(help="The chunk set (an id or an unambiguous prefix).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The file to write.")],
-    format_: Annotated[str, typer.Option("--format", "-f", help="jsonl (parsegate.chunk/1) or parquet.")] = "jsonl",
-    store: StorePath = DEFAULT_STORE,
-    include_failed: Annotated[
-        bool, typer.Option("--include-failed", help="Also the chunks of documents that failed the gate.")
-    ] = False,
-) -> None:
-    """Write a chunk set's current chunks (documents not gone; by default those that passed the gate)."""
-    if format_ not in ("jsonl", "parquet"):
-        fail(f"--format {format_}: choose jsonl or parquet")
+@click.command("export")
+@click.argument("chunk_set")
+@click.option("--output", "-o", type=PATH, required=True, help="The file to write.")
+@click.option(
+    "--format",
+    "-f",
+    "format_",
+    type=click.Choice(["jsonl", "parquet"]),
+    default="jsonl",
+    show_default=True,
+    help="jsonl (parsegate.chunk/1) or parquet.",
+)
+@store_option
+@click.option("--include-failed", is_flag=True, help="Also the chunks of documents that failed the gate.")
+def export_command(chunk_set: str, output: Path, format_: str, store: Path, include_failed: bool) -> None:
+    """Write a chunk set's current chunks (JSONL or Parquet).
+
+    CHUNK_SET is an id or an unambiguous prefix ('parsegate store ls' lists them). Documents not
+    gone; by default only those that passed the gate."""
+    from parsegate.store.export import export_jsonl, export_parquet
+    from parsegate.store.read import resolve
+
     with opened(store) as db:
         try:
             ident = resolve(db, chunk_set)
             write = export_jsonl if format_ == "jsonl" else export_parquet
             count = write(db, ident, output, not include_failed)
         except StoreError as exc:
-            fail(str(exc))
+            raise CommandError(str(exc)) from None
         except OSError as exc:
-            fail(f"cannot write {output}: {exc.strerror or exc}")
-    err.print(f"wrote {count} chunks of {ident} to {output}", highlight=False)
+            raise CommandError(f"cannot write {output}: {exc.strerror or exc}") from None
+    console.say(f"wrote {count} chunks of {ident} to {output}")
 
 
-def retire_command(
-    chunk_set: Annotated[str, typer.Argument(help="The chunk set to remove (an id or an unambiguous prefix).")],
-    store: StorePath = DEFAULT_STORE,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Remove without asking.")] = False,
-) -> None:
-    """Remove a chunk set with its chunks, and the document versions nothing else refers to."""
+@click.command("retire")
+@click.argument("chunk_set")
+@store_option
+@click.option("--yes", "-y", is_flag=True, help="Remove without asking.")
+def retire_command(chunk_set: str, store: Path, yes: bool) -> None:
+    """Remove a chunk set and what nothing else refers to.
+
+    CHUNK_SET (an id or an unambiguous prefix) goes with its chunks, and the document versions no
+    other chunk set refers to."""
+    from parsegate.store.read import resolve
+    from parsegate.store.retire import retire, what_goes
+    from parsegate.store.schema import StoreLock
+
     try:
         with StoreLock(store, "retire"), opened(store, write=True) as db:
             try:
                 ident = resolve(db, chunk_set)
             except StoreError as exc:
-                fail(str(exc))
+                raise CommandError(str(exc)) from None
             goes = what_goes(db, ident)
-            err.print(f"retiring {ident} removes: {goes.documents} current documents, {goes.results} document "
-                      f"results (all versions read), {goes.chunks} chunks, {goes.orphan_versions} document "
-                      "versions no other chunk set refers to", highlight=False)  # fmt: skip
+            console.say(
+                f"retiring {ident} removes: {goes.documents} current documents, {goes.results} document "
+                f"results (all versions read), {goes.chunks} chunks, {goes.orphan_versions} document "
+                "versions no other chunk set refers to"
+            )
             if not yes:
                 if not sys.stdin.isatty():
-                    fail("not removed: confirm with --yes (no terminal to ask on)")
-                if not typer.confirm("remove them?"):
-                    fail("not removed", 1)
+                    raise CommandError("not removed: confirm with --yes (no terminal to ask on)")
+                if not click.confirm("remove them?"):
+                    raise CommandError("not removed", 1)
             retire(db, ident)
     except StoreError as exc:
-        fail(str(exc))
-    err.print(f"retired {ident}", highlight=False)
+        raise CommandError(str(exc)) from None
+    console.say(f"retired {ident}")

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from parsegate.engines.base import Task
 
 HEAVY = {suffix: "office" for suffix in (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")}
 SHARE_BYTES = 1_000_000  # of a heavy format left: worth importing its libraries in one more worker
@@ -28,13 +29,6 @@ PER_MB_DEFAULT = 1.5  # Markdown, code
 # round trip between documents (well under a millisecond), which matters only for short ones.
 SHORT = 0.05
 FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
-
-
-@dataclass(frozen=True)
-class Task:
-    index: int  # the document's place in sorted order
-    path: Path
-    doc_id: str
 
 
 def family(path: Path) -> str | None:

@@ -20,16 +20,18 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
-from parsegate.chunkers import ChunkConfig
 
-from parsegate.engines.local.dispatch import Pending, Task, family
+from parsegate.chunkers import ChunkConfig
+from parsegate.engines.base import Done, Limits, Task
+from parsegate.engines.local.dispatch import Pending, family
 from parsegate.engines.local.worker import write_frame
 from parsegate.engines.work import FileOutcome, outcome_from_dict
+from parsegate.parsers.options import ParseOptions
 
 _SIZE = 8
 _STARTUP_SECONDS = 120.0
@@ -37,36 +39,6 @@ _STARTUP_FAILURES = 3  # workers in a row that die before they are ready: the ru
 _TAIL = 4096  # bytes of a worker's stderr kept, to say why it died
 _POLL = 0.5  # seconds between looks at the deadlines when nothing arrives
 _MEMORY_WORDS = ("memoryerror", "out of memory", "bad_alloc", "cannot allocate memory")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-document wall-clock limit in seconds (per format: a suffix such as ``html`` or a
-    parser name such as ``office``), and per-worker address space in MB (0: no limit)."""
-
-    seconds: float = 120.0
-    per_format: tuple[tuple[str, float], ...] = ()
-    memory_mb: int = 2048
-
-    def seconds_for(self, path: Path) -> float:
-        table = dict(self.per_format)
-        suffix = path.suffix.lower().lstrip(".")
-        if suffix in table:
-            return table[suffix]
-        if table:
-            from parsegate.parsers.registry import parser_for
-
-            parser = parser_for(path)
-            if parser is not None and parser.NAME in table:
-                return table[parser.NAME]
-        return self.seconds
-
-
-@dataclass
-class Done:
-    task: Task
-    outcome: FileOutcome
-    lines: list[bytes]
 
 
 class WorkersFailed(RuntimeError):
@@ -89,9 +61,16 @@ class _Worker:
 
 
 class Supervisor:
-    def __init__(self, config: ChunkConfig, limits: Limits | None = None, workers: int = 1) -> None:
+    def __init__(
+        self,
+        config: ChunkConfig,
+        limits: Limits | None = None,
+        workers: int = 1,
+        parsing: ParseOptions | None = None,
+    ) -> None:
         self.config = config
         self.limits = limits or Limits()
+        self.parsing = parsing or ParseOptions()
         self.size = max(1, workers)
         self.workers: list[_Worker] = []
         self.selector = selectors.DefaultSelector()
@@ -140,6 +119,7 @@ class Supervisor:
             "sys_path": sys.path,
             "plugins": self._plugins(),
             "config": self.config.__dict__,
+            "parsing": asdict(self.parsing),
             "memory": self.limits.memory_mb * 1024 * 1024,
         }
         self._send(worker, settings)
