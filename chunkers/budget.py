@@ -97,7 +97,7 @@ class HFCounter:
         self._raw = path.read_bytes()
         self.name = name
         self.fingerprint = f"{name}@sha256:{hashlib.sha256(self._raw).hexdigest()[:16]}"
-        self.spec: dict[str, object] = _spec(self._raw)
+        self.spec: dict[str, object] = _file_spec(self._raw)
         self.model_max = _declared_max(path, self.spec)
         self.default_max = default_max or self.model_max or _FALLBACK_MAX
         self._additive = False  # what _offsets assumes; True while the probe measures it
@@ -109,11 +109,7 @@ class HFCounter:
     @property
     def tokenizer(self) -> Tokenizer:
         if self._tokenizer is None:
-            tokenizer = Tokenizer.from_str(self._raw.decode("utf-8"))
-            # The file may carry padding and truncation for training; a budget needs neither.
-            tokenizer.no_truncation()
-            tokenizer.no_padding()
-            self._tokenizer = tokenizer
+            self._tokenizer = _file_tokenizer(self._raw)
         return self._tokenizer
 
     @property
@@ -148,7 +144,7 @@ class HFCounter:
     def _proven(self, additive: bool, by_words: bool) -> tuple[bool, WordPieces | None]:
         self._additive = additive
         return additive, WordPieces(
-            self.tokenizer, _special_strings(self.spec), *_whole_words(self.spec)
+            self.tokenizer, _special_strings(self.spec), *_file_whole_words(self._raw)
         ) if by_words else None
 
     def count(self, text: str) -> int:
@@ -204,7 +200,7 @@ class HFCounter:
 
     def _probe_words(self, spec: dict[str, object]) -> WordPieces | None:
         """Word-by-word counting, if it gives the tokenizer's own counts on the probe text."""
-        words = WordPieces(self.tokenizer, _special_strings(spec), *_whole_words(spec))
+        words = WordPieces(self.tokenizer, _special_strings(spec), *_file_whole_words(self._raw))
         probe = _CONTROL.sub(" ", _PROBE)
         probe = "".join(ch if words.usable(ch) else " " for ch in probe)
         for special in words.special_strings:
@@ -358,10 +354,33 @@ def default_tokenizer_path() -> Path:
     return path
 
 
+# What a tokenizer file holds, read once per process: the parsed file, the tokenizer built from
+# it, its vocabulary's whole words. Immutable, and the same for every counter of that file. What
+# a counter learns from the text it counts (its word and run counts) is its own: a Chunker's
+# counter starts cold (load_counter builds a new one each call).
 @lru_cache(maxsize=8)
+def _file_spec(raw: bytes) -> dict[str, object]:
+    return _spec(raw)
+
+
+@lru_cache(maxsize=8)
+def _file_tokenizer(raw: bytes) -> Tokenizer:
+    tokenizer = Tokenizer.from_str(raw.decode("utf-8"))
+    # The file may carry padding and truncation for training; a budget needs neither.
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+@lru_cache(maxsize=8)
+def _file_whole_words(raw: bytes) -> tuple[frozenset[str] | None, bool]:
+    return _whole_words(_file_spec(raw))
+
+
 def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
-    """``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, ``openai:cl100k_base`` or
-    ``openai:o200k_base`` (the openai extra), or a path to a ``tokenizer.json``."""
+    """A new counter: ``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, ``openai:cl100k_base``
+    or ``openai:o200k_base`` (the openai extra), or a path to a ``tokenizer.json``. Each call gives
+    a counter of its own, whose word cache starts empty."""
     from parsegate.chunkers.openai_tokens import MissingEncoding, OpenAICounter, encoding_name
 
     try:

@@ -87,9 +87,5 @@ def test_the_cli_takes_openai_encodings_and_refuses_a_budget_over_the_model_inpu
 
 def test_without_bpe_openai_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "bpe_openai", None)  # type: ignore[arg-type]
-    load_counter.cache_clear()
-    try:
-        with pytest.raises(TokenizerUnavailable, match=r"pip install 'parsegate\[openai\]'"):
-            load_counter("openai:o200k_base")
-    finally:
-        load_counter.cache_clear()
+    with pytest.raises(TokenizerUnavailable, match=r"pip install 'parsegate\[openai\]'"):
+        load_counter("openai:o200k_base")

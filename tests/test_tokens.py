@@ -196,3 +196,15 @@ def test_new_runs_split_together_count_as_each_run_alone(nul: str) -> None:
     alone = [len(counter.tokenizer.encode(r, add_special_tokens=False).ids) for r in runs]
     counter.words._learn_runs(runs)
     assert [counter.words.runs[r] for r in runs] == alone
+
+
+def test_every_chunker_counts_with_a_counter_of_its_own_that_starts_cold() -> None:
+    # The word cache a counter fills belongs to its Chunker: a second Chunker (a benchmark's next
+    # pass, a worker's next run) starts cold instead of finding the first one's corpus known.
+    from parsegate.chunkers import Chunker
+
+    first, second = Chunker(), Chunker()
+    assert first.counter is not second.counter
+    first.counter.count_many(["whole words counted once"])
+    assert first.counter.words is not None and first.counter.words.cache
+    assert second.counter.words is not None and not second.counter.words.cache
