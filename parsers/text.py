@@ -27,8 +27,10 @@ from parsegate.parsers.flat_tables import (
     table_elements,
 )
 from parsegate.parsers.model import (
+    CodeData,
     Document,
     Element,
+    ListData,
     ParseWarning,
     TableData,
     TurnData,
@@ -224,6 +226,8 @@ def _prose_elements(
         for el in block:
             el.id = f"{prefix}{el.id}"
             el.parent = f"{prefix}{el.parent}" if el.parent else None
+            if isinstance(el.data, (ListData, TableData, CodeData)) and el.data.lead_in is not None:
+                el.data.lead_in = f"{prefix}{el.data.lead_in}"  # the same element, by its new name
         elements.extend(block)
     return elements
 
