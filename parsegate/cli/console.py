@@ -42,7 +42,7 @@ def stdout() -> Console:
 def configure(quiet: bool, verbose: int) -> None:
     """-q: errors only; default: warnings and what was written; -v: details and tracebacks."""
     _state["quiet"], _state["verbose"] = quiet, verbose
-    _consoles.pop("err", None)
+    _consoles.clear()  # built again for this invocation: its terminal width, its -q
     level = logging.ERROR if quiet else (logging.DEBUG if verbose else logging.INFO)
     for handler in [h for h in log.handlers if isinstance(h, ConsoleHandler)]:
         log.removeHandler(handler)

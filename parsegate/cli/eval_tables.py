@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -11,80 +12,84 @@ from parsegate.evaluation.sizing import FITS, Sizing
 
 
 def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"
+    if value is None:
+        return "–"
+    return "100%" if value == 1 else f"{100 * value:.1f}%"
 
 
 def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def table(results: list[Result], settings: Settings) -> Table:
-    t = Table(
-        title=f"evidence evaluation · top-{settings.k} from the {settings.scope} · assembly: "
-        f"{settings.expand or 'per configuration'}" + (f", budget {settings.budget}" if settings.budget else ""),
+def tables(results: list[Result], settings: Settings) -> tuple[Table, Table]:
+    """Two tables that fit 80 columns: what each configuration's chunks are (and how much evidence
+    they keep whole), then what retrieval finds in them; the configuration's name whole in both."""
+    chunks = Table(title="evidence evaluation · chunks", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+    chunks.add_column("configuration", no_wrap=True)
+    for col in ("chunks", "mean", "max", "ovh", "spans", "qs"):
+        chunks.add_column(col, justify="right", no_wrap=True)
+    title = f"retrieval · top-{settings.k} from the {settings.scope} · assembly: {settings.expand or 'per config'}"
+    found = Table(
+        title=title + (f", budget {settings.budget}" if settings.budget else ""),
         title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
     )
-    for col in (
-        "configuration",
-        "chunks",
-        "parents",
-        "mean tok",
-        "max tok",
-        "over budget",
-        "overhead",
-        "stored overhead",
-        "embedded / source tok",
-        "chunking s",
-        "spans whole",
-        "questions whole",
-        "retriever",
-        "recall",
-        "precision",
-        "IoU",
-        "complete hit",
-        "keyword hit",
-        "complete after assembly",
-    ):
-        t.add_column(col, justify="left" if col in ("configuration", "retriever") else "right")
+    found.add_column("configuration", no_wrap=True)
+    found.add_column("ret", no_wrap=True)
+    for col in ("rec", "prec", "IoU", "hit", "kw", "asm"):
+        found.add_column(col, justify="right", no_wrap=True)
     for r in results:
         s = r.summary()
-        first = True
-        for name, m in (s["retrieval"] or {"–": {}}).items():
-            t.add_row(
-                s["configuration"] if first else "",
-                str(s["chunks"]) if first else "",
-                str(s["parents"]) if first else "",
-                f"{s['mean_tokens']:.1f}" if first else "",
-                str(s["max_tokens"]) if first else "",
-                str(s["over_budget"]) if first else "",
-                f"{s['overhead']:.3f}" if first else "",
-                f"{s['stored_overhead']:.3f}" if first else "",
-                f"{s['embed_ratio']:.3f}" if first else "",
-                f"{s['seconds']:.2f}" if first else "",
-                _pct(s["spans_whole"]) if first else "",
-                _pct(s["questions_whole"]) if first else "",
+        chunks.add_row(
+            s["configuration"],
+            str(s["chunks"]),
+            f"{s['mean_tokens']:.0f}",
+            str(s["max_tokens"]),
+            f"{s['overhead']:.2f}",
+            _pct(s["spans_whole"]),
+            _pct(s["questions_whole"]),
+        )
+        for name, m in (s["retrieval"] or {}).items():
+            found.add_row(
+                s["configuration"],
                 name,
-                _num(m.get("recall")),
-                _num(m.get("precision")),
-                _num(m.get("iou")),
+                _num(m.get("recall"), 2),
+                _num(m.get("precision"), 2),
+                _num(m.get("iou"), 2),
                 _pct(m.get("complete")),
                 _pct(m.get("keyword")),
                 _pct(m.get("complete_after_assembly")),
             )
-            first = False
-    return t
+    return chunks, found
+
+
+def _notes(results: list[Result]) -> list[str]:
+    """What the narrow table leaves out, where it is not zero: parents stored, chunks over budget."""
+    notes = []
+    for r in results:
+        s = r.summary()
+        if s["parents"]:
+            notes.append(
+                f"{s['configuration']}: {s['parents']} parents stored, overhead with them {s['stored_overhead']:.2f}"
+            )
+        if s["over_budget"]:
+            notes.append(f"{s['configuration']}: {s['over_budget']} chunks over budget")
+    return notes
 
 
 def print_results(results: list[Result], settings: Settings, console: Console, show_split: bool = True) -> None:
-    console.print(table(results, settings))
+    for shown in tables(results, settings):
+        console.print(shown)
+    for note in _notes(results):
+        console.print(note, highlight=False, soft_wrap=True)
     console.print(
-        "spans whole: evidence spans lying whole in one chunk that carries their context; complete hit: every span of "
-        "the question whole in one of the top-k chunks; keyword hit: some top-k chunk overlaps some evidence; "
-        "overhead: indexed source characters / source characters (overlap raises it); stored overhead: the same with "
-        "the parents a parent-child index stores but does not embed; mean/max tok: of the indexed chunks; embedded / "
-        "source tok: tokens of every indexed embed_text (context prefixes, special tokens) / tokens of the source; "
-        "complete after assembly: after each configuration's expansion (parent-child: to the parent); chunking s: "
-        "seconds to chunk the corpus, in this run.",
+        "chunks, mean/max: indexed chunks and their tokens; ovh: indexed source characters / source characters "
+        "(overlap raises it); spans: evidence spans lying whole in one chunk that carries their context; qs: "
+        "questions whose every span does; ret: retriever; rec, prec, IoU: token recall, precision and IoU of the "
+        "top-k; hit: every span of the question whole in one of the top-k chunks; kw: some top-k chunk overlaps "
+        "some evidence; asm: hit after each configuration's assembly (parent-child: to the parent). --json has "
+        "every figure unrounded, embedded/source tokens and chunking seconds too.",
         style="dim",
         highlight=False,
     )

@@ -45,22 +45,23 @@ def inspect_command(file: Path, elements: bool, **given: Any) -> None:
     if elements:
         # Everything from the document (ids, section titles, text) goes in as Text: `[/]` or `a[i]`
         # in a document is shown as written, never read as rich markup.
-        table = Table(title=Text(f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements"), title_justify="left")
-        table.add_column("id", no_wrap=True, min_width=3)
-        table.add_column("kind", no_wrap=True, min_width=4)
-        table.add_column("lines", no_wrap=True, min_width=5)
-        table.add_column("section", overflow="ellipsis", no_wrap=True, ratio=1)
-        table.add_column("text", overflow="ellipsis", no_wrap=True, ratio=2)
+        table = Table(
+            title=Text(f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements"), title_justify="left", expand=True
+        )
+        rows = []
         for e in doc.elements:
             lines = f"{e.lines[0]}–{e.lines[1]}" if e.lines else ""
+            kind = ("  " * (e.level or 0 if e.kind == "list_item" else 0)) + e.kind
             preview = doc.text[e.start : e.end].replace("\n", " ⏎ ")[:80]
-            table.add_row(
-                Text(e.id),
-                Text(("  " * (e.level or 0 if e.kind == "list_item" else 0)) + e.kind),
-                lines,
-                Text(" > ".join(e.section_path)),
-                Text(preview),
-            )
+            rows.append((e.id, kind, lines, " > ".join(e.section_path), preview))
+        # id, kind and lines whole at any width; the section and the text share what is left.
+        for n, name in enumerate(("id", "kind", "lines")):
+            width = max([len(name), *(len(r[n]) for r in rows)])
+            table.add_column(name, no_wrap=True, width=width, min_width=width)
+        table.add_column("section", overflow="ellipsis", no_wrap=True, ratio=1)
+        table.add_column("text", overflow="ellipsis", no_wrap=True, ratio=2)
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
         out.print(table)
     chunks = chunker.chunk(doc)
     budget = chunker.max_tokens

@@ -46,7 +46,8 @@ def store_command() -> None:
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="The chunk sets as JSON on stdout.")
 def ls(store: Path, as_json: bool) -> None:
-    """List the chunk sets: when created, documents now (and gone), versions stored, chunks."""
+    """List the chunk sets: when created, their configuration, documents now (and gone), chunks."""
+    from rich import box
     from rich.table import Table
 
     from parsegate.store.read import chunk_sets
@@ -56,11 +57,18 @@ def ls(store: Path, as_json: bool) -> None:
     if as_json:
         print(json.dumps([s.__dict__ for s in sets], indent=2, ensure_ascii=False))
         return
-    table = Table("chunk set", "created", "strategy", "max tokens", "documents", "gone", "versions", "chunks")
+    # The chunk set's id whole (export, diff and retire take it); the rest fits 80 columns beside it
+    # (--json has every field, the versions stored among them).
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("chunk set", no_wrap=True, min_width=19)
+    table.add_column("created", no_wrap=True)
+    table.add_column("configuration", no_wrap=True)
+    for col in ("docs", "gone", "chunks"):
+        table.add_column(col, justify="right", no_wrap=True)
     for s in sets:
         config = s.config.get("config", {})
-        table.add_row(s.id, s.created_at[:19], str(config.get("strategy", "?")), str(config.get("max_tokens", "?")),
-                      str(s.documents), str(s.gone), str(s.versions), str(s.chunks))  # fmt: skip
+        name = f"{config.get('strategy', '?')}@{config.get('max_tokens', '?')}"
+        table.add_row(s.id, s.created_at[:10], name, str(s.documents), str(s.gone), str(s.chunks))
     console.stdout().print(table)
 
 

@@ -1,0 +1,67 @@
+"""What a person reads in a terminal fits it: at 80 and 120 columns the columns that name things
+(element ids and kinds, configuration names, chunk set ids) are whole, and no line is wider than
+the terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from parsegate.cli.main import app
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden_docs"
+WIDTHS = (80, 120)
+
+
+def _invoke(width: int, *args: str) -> str:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)}, terminal_width=width)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _widest(output: str) -> int:
+    return max(len(line.rstrip()) for line in output.splitlines())
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_inspect_shows_every_element_id_kind_and_lines_whole(width: int) -> None:
+    from parsegate import parse
+
+    source = GOLDEN / "code" / "python" / "input.py"
+    shown = _invoke(width, "inspect", str(source), "--max-tokens", "128")
+    assert _widest(shown) <= width
+    rows = [line for line in shown.splitlines() if line.startswith("│ e")]
+    doc = parse(source)
+    assert len(rows) == len(doc.elements)
+    for row, element in zip(rows, doc.elements, strict=True):
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        lines = f"{element.lines[0]}–{element.lines[1]}" if element.lines else ""
+        assert cells[:3] == [element.id, element.kind, lines]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_eval_names_every_configuration_whole(width: int) -> None:
+    shown = _invoke(width, "eval", str(GOLDEN), "--case", "markdown", "--config", "structural",
+                    "--config", "semantic-lexical", "--config", "parent-child", "--retriever", "bm25")  # fmt: skip
+    assert _widest(shown) <= width
+    for name in ("structural@256", "semantic-lexical@256", "parent-child@256"):
+        assert len(re.findall(rf"^\s+{re.escape(name)}\s", shown, re.M)) == 2  # chunks table, retrieval table
+    assert "…" not in shown.split("chunks, mean/max")[0]  # no figure cut
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_store_ls_shows_the_chunk_set_id_that_export_takes(width: int, tmp_path: Path) -> None:
+    import json
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# A\n\nSome text here.\n")
+    CliRunner().invoke(app, ["-q", "run", str(corpus), "--out", str(tmp_path / "out")])
+    store = tmp_path / ".parsegate" / "store.sqlite"
+    shown = _invoke(width, "store", "ls", "--store", str(store))
+    listed = json.loads(_invoke(width, "store", "ls", "--store", str(store), "--json"))
+    assert _widest(shown) <= width
+    assert listed and all(s["id"] in shown for s in listed)
