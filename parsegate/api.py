@@ -22,26 +22,37 @@ if TYPE_CHECKING:
 
 
 def parse(
-    source: str | os.PathLike[str] | bytes,
+    source: str | os.PathLike[str] | bytes | None = None,
     *,
+    text: str | None = None,
     format: str | None = None,
     doc_id: str | None = None,
     options: ParseOptions | None = None,
 ) -> Document:
     """Parse one document into elements with exact offsets into ``Document.text``.
 
-    ``source`` is a path (``str`` or ``Path``) or the document's bytes (for text you hold as a
-    ``str``, pass ``text.encode()``). ``format`` names the format by a suffix (``"md"``,
-    ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content, decides; for bytes,
-    ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the file's name (``"document"``
-    for bytes). Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that
-    cannot be read or parsed. ``options`` (``parsegate.ParseOptions``: PDF password, page,
-    time, size and pixel limits) apply to this parse; what they leave unset comes from the
-    environment (``PARSEGATE_PDF_PASSWORD``…), else the defaults.
+    ``source`` is a path (``str`` or ``Path``) or the document's bytes; ``text`` a document you
+    hold as a string. A ``str`` source is a path, never text: one that names no file raises
+    ``ParseError`` (``not_found``) saying to pass ``text=``. ``format`` names the format by a
+    suffix (``"md"``, ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content,
+    decides; for bytes and text, ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the
+    file's name (for bytes and text ``"document"``, with the format's suffix when one is given).
+    Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that cannot
+    be read or parsed. ``options`` (``parsegate.ParseOptions``: PDF password, page, time, size and
+    pixel limits) apply to this parse.
     """
+    from parsegate.parsers.model import ParseError
     from parsegate.parsers.options import using
     from parsegate.parsers.registry import parse_data, read_regular_file
 
+    if (source is None) == (text is None):
+        raise TypeError("parse() takes a source (a path or bytes) or text=..., one of them")
+    if text is not None:
+        source = text.encode("utf-8")
+    elif isinstance(source, str) and not Path(source).exists():
+        advice = " (to parse a string, pass text=...)" if "\n" in source or " " in source else ""
+        raise ParseError("not_found", f"{source[:80]!r}: no such file{advice}")
+    assert source is not None
     if isinstance(source, bytes):
         # the parser may go by the name's suffix (Office and web pages do): give it the format's
         default = f"document.{format.lower().lstrip('.')}" if format else "document"
@@ -59,16 +70,19 @@ def parse(
 
 
 def chunk(
-    doc: Document | str | os.PathLike[str] | bytes,
+    doc: Document | str | os.PathLike[str] | bytes | None = None,
     *,
+    text: str | None = None,
+    format: str | None = None,
     max_tokens: int | None = None,
     tokenizer: str = "all-MiniLM-L6-v2",
     strategy: str = "structural",
     allow_over_model_max: bool = False,
     **options: Any,
 ) -> list[Chunk]:
-    """Chunk a parsed ``Document`` (or a path or bytes, parsed first) into ``parsegate.chunk/1``
-    records (``Chunk``; ``chunk.to_dict()`` is the JSON record).
+    """Chunk a parsed ``Document`` (or a path, bytes or ``text=``, parsed first with ``format``) into
+    ``parsegate.chunk/1`` records (``Chunk``; ``chunk.to_dict()`` is the JSON record):
+    ``parsegate.chunk(text="# Title\n\nBody.", format="md")``.
 
     ``max_tokens`` defaults to the tokenizer model's maximum (256 for all-MiniLM-L6-v2, shipped
     with parsegate); a budget above it raises ``ValueError`` unless ``allow_over_model_max``.
@@ -81,8 +95,8 @@ def chunk(
     """
     from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
 
-    if not hasattr(doc, "elements"):
-        doc = parse(doc)  # type: ignore[arg-type]
+    if text is not None or not hasattr(doc, "elements"):
+        doc = parse(doc, text=text, format=format)  # type: ignore[arg-type]
     chunker = Chunker(ChunkConfig(strategy=strategy, tokenizer=tokenizer, max_tokens=max_tokens, **options))
     model_max = chunker.counter.model_max
     if model_max is not None and chunker.max_tokens > model_max and not allow_over_model_max:

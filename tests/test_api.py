@@ -138,3 +138,17 @@ def test_a_run_through_the_api_imports_no_command_line_module(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == [0, 1, []]
     assert done.stderr == ""
+
+
+def test_text_is_parsed_as_text_and_a_str_is_always_a_path() -> None:
+    doc = parsegate.parse(text=DOC, format="md")
+    assert doc.format == "markdown" and doc.text == DOC and doc.doc_id == "document.md"
+    chunks = parsegate.chunk(text=DOC, format="md", max_tokens=20)
+    assert [c.text for c in chunks] == [c.text for c in parsegate.chunk(doc, max_tokens=20)]
+    from parsegate.parsers.model import ParseError
+
+    with pytest.raises(ParseError, match=r"no such file \(to parse a string, pass text=\.\.\.\)") as refused:
+        parsegate.parse(DOC)  # a document's text given where a path is expected: said, not guessed
+    assert refused.value.code == "not_found"
+    with pytest.raises(TypeError, match="one of them"):
+        parsegate.parse(DOC.encode(), text=DOC)
