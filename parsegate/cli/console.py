@@ -18,7 +18,20 @@ if TYPE_CHECKING:
     from parsegate.runner.run import RunResult
 
 _consoles: dict[str, Console] = {}
+# Characters that act on a terminal rather than show: C0 and C1 controls (ESC starts OSC 52
+# clipboard writes and screen clears), and the bidirectional overrides that reorder what is shown.
+_ACTING = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0))},
+    **{c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+}
 _state = {"quiet": False, "verbose": 0}
+
+
+def inert(text: str) -> str:
+    """A user's string (a file name, a reason quoting it, a document's text) as it may reach a
+    terminal: every control character and direction override written out (``\\x1b``), so that
+    nothing in a corpus can move the cursor, clear the screen or write the clipboard."""
+    return text.translate(_ACTING)
 
 
 def stderr() -> Console:
@@ -61,7 +74,9 @@ def error(message: str) -> None:
     console = stderr()
     quiet, console.quiet = console.quiet, False
     try:
-        console.print(Text("parsegate: error: ", style="bold red") + Text(message), highlight=False, soft_wrap=True)
+        console.print(
+            Text("parsegate: error: ", style="bold red") + Text(inert(message)), highlight=False, soft_wrap=True
+        )
     finally:
         console.quiet = quiet
 
@@ -70,7 +85,7 @@ def say(message: str) -> None:
     """One plain line on stderr (silent with -q)."""
     from rich.text import Text
 
-    stderr().print(Text(message), highlight=False, soft_wrap=True)
+    stderr().print(Text(inert(message)), highlight=False, soft_wrap=True)
 
 
 class ConsoleHandler(logging.Handler):
@@ -81,7 +96,7 @@ class ConsoleHandler(logging.Handler):
 
         style = {logging.WARNING: "yellow", logging.ERROR: "bold red"}.get(record.levelno, "dim")
         label = Text(record.levelname.lower() + " ", style=style) if record.levelno >= logging.WARNING else Text()
-        stderr().print(label + Text(record.getMessage()), highlight=False, soft_wrap=True)
+        stderr().print(label + Text(inert(record.getMessage())), highlight=False, soft_wrap=True)
         if record.exc_info and log.isEnabledFor(logging.DEBUG):
             stderr().print(Text(self.format(record).partition("\n")[2]), highlight=False)
 
@@ -109,7 +124,7 @@ class ProgressBar:
 
     def advance(self, outcome: FileOutcome) -> None:
         if self._progress is not None:
-            self._progress.update(self._task, advance=1, description=outcome.path[-50:])
+            self._progress.update(self._task, advance=1, description=inert(outcome.path)[-50:])
 
     def stop(self) -> None:
         if self._progress is not None:
@@ -127,14 +142,16 @@ def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: fl
     for col in ("outcome", "files", "chunks", "largest", "detail"):
         table.add_column(col, overflow="fold")
     for f in (f for f in files if f.status == "failed"):
-        table.add_row(Text("parse failed", style="red"), Text(f.path), "", "", Text(f"{f.reason} [{f.code}]"))
+        table.add_row(
+            Text("parse failed", style="red"), Text(inert(f.path)), "", "", Text(inert(f"{f.reason} [{f.code}]"))
+        )
     skipped: dict[str, list[FileOutcome]] = {}
     for f in files:
         if f.status == "skipped":
             skipped.setdefault(f.reason or "", []).append(f)
     for reason, group in sorted(skipped.items()):
         example = group[0].path + (f" (+{len(group) - 1} more)" if len(group) > 1 else "")
-        table.add_row(Text("unsupported", style="yellow"), str(len(group)), "", "", Text(f"{reason}: {example}"))
+        table.add_row(Text("unsupported", style="yellow"), str(len(group)), "", "", Text(inert(f"{reason}: {example}")))
     formats: dict[str, list[FileOutcome]] = {}
     for f in files:
         if f.status == "chunked":

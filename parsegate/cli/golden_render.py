@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from parsegate.cli.console import inert
 from parsegate.golden.check import CaseReport, summary
 from parsegate.golden.evidence_check import FAILED, XFAIL, QuestionCheck
 
@@ -15,7 +16,7 @@ _MAX_LINES = 8  # per kind of change and case; the JSON output has every one
 
 def _short(text: Any, width: int = 70) -> str:
     flat = " ".join(str(text).split())
-    return escape(flat if len(flat) <= width else flat[: width - 1] + "…")
+    return escape(inert(flat if len(flat) <= width else flat[: width - 1] + "…"))
 
 
 def _span(span: Any) -> str:
@@ -113,9 +114,9 @@ def print_reports(reports: list[CaseReport], console: Console, fail_on: str = "a
         mark = "[bold red]✗[/]" if failed else ("[yellow]~[/]" if r.changed or r.error else "[green]✓[/]")
         spans = sum(len(q.spans) for q in r.questions)
         whole = sum(s.after.whole for q in r.questions for s in q.spans)
-        head = f"{mark} {escape(r.case)}"
+        head = f"{mark} {escape(inert(r.case))}"
         if r.error:
-            console.print(f"{head}: [bold red]error[/] {escape(r.error)}", highlight=False, soft_wrap=True)
+            console.print(f"{head}: [bold red]error[/] {escape(inert(r.error))}", highlight=False, soft_wrap=True)
             continue
         counts = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in (r.diff.counts() if r.diff else {}).items())
         console.print(f"{head}  evidence {whole}/{spans} whole" + (f"; {counts}" if counts else ""), highlight=False)

@@ -65,3 +65,20 @@ def test_store_ls_shows_the_chunk_set_id_that_export_takes(width: int, tmp_path:
     listed = json.loads(_invoke(width, "store", "ls", "--store", str(store), "--json"))
     assert _widest(shown) <= width
     assert listed and all(s["id"] in shown for s in listed)
+
+
+def test_file_names_that_carry_terminal_escapes_reach_the_terminal_inert(tmp_path: Path) -> None:
+    # An OSC 52 clipboard write and a screen clear in file names (and so in doc ids, progress,
+    # the summary, warnings): written out, never sent (issue 39). Off a terminal rich adds no
+    # escape of its own, so any ESC in the output would be the corpus's.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    clipboard, clear = "\x1b]52;c;aGVsbG8=\x07", "\x1b[2J"
+    (corpus / f"a{clipboard}.md").write_text("# A\n\nSome text here.\n")
+    (corpus / f"b{clear}.xyz").write_bytes(b"\x00\x01binary")
+    (corpus / f"c{clear}.md").write_text("")
+    result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-store"])
+    shown = result.output
+    assert result.exit_code == 1  # the empty document fails the gate
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "a\\x1b]52;c;aGVsbG8=\\x07.md" in shown or "c\\x1b[2J.md" in shown

@@ -46,7 +46,9 @@ def inspect_command(file: Path, elements: bool, **given: Any) -> None:
         # Everything from the document (ids, section titles, text) goes in as Text: `[/]` or `a[i]`
         # in a document is shown as written, never read as rich markup.
         table = Table(
-            title=Text(f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements"), title_justify="left", expand=True
+            title=Text(console.inert(f"{doc.doc_id} · {doc.format} · {len(doc.elements)} elements")),
+            title_justify="left",
+            expand=True,
         )
         rows = []
         for e in doc.elements:
@@ -61,7 +63,7 @@ def inspect_command(file: Path, elements: bool, **given: Any) -> None:
         table.add_column("section", overflow="ellipsis", no_wrap=True, ratio=1)
         table.add_column("text", overflow="ellipsis", no_wrap=True, ratio=2)
         for row in rows:
-            table.add_row(*(Text(cell) for cell in row))
+            table.add_row(*(Text(console.inert(cell)) for cell in row))
         out.print(table)
     chunks = chunker.chunk(doc)
     budget = chunker.max_tokens
@@ -75,12 +77,13 @@ def inspect_command(file: Path, elements: bool, **given: Any) -> None:
         out.rule(
             Text(f"chunk {n + 1}/{len(chunks)}", style="bold")
             + Text(
-                f" · {role} tokens · {where} · {' > '.join(c.section_path) or '(no section)'} · {', '.join(c.kinds)}"
+                console.inert(f" · {role} tokens · {where} · {' > '.join(c.section_path) or '(no section)'}")
+                + f" · {', '.join(c.kinds)}"
             ),
             align="left",
         )
         prefix = c.embed_text[: len(c.embed_text) - len(c.text)]
         if prefix:
-            out.print(Text(prefix.rstrip(), style="italic cyan"))
-        out.print(Text(c.text, style="" if n % 2 == 0 else "bright_black"))
+            out.print(Text(console.inert(prefix.rstrip()), style="italic cyan"))
+        out.print(Text(console.inert(c.text), style="" if n % 2 == 0 else "bright_black"))
     out.rule(Text(f"{len(chunks)} chunks · budget {budget} tokens ({chunker.counter.name})"), align="left")
