@@ -290,3 +290,20 @@ def doc_path(ident: str) -> str:
         pos = match.end()
     raw += ident[pos:].encode("utf-8")
     return os.fsdecode(bytes(raw))
+
+
+def source_of(root: Path, ident: str) -> Path | None:
+    """Where the document ``ident`` of a corpus rooted at ``root`` is read, or None when the id
+    would lead outside the root (an absolute path, a '..' segment, a symlinked folder out of it):
+    ids read back from disk (run.json, the store) are checked before any file is opened."""
+    name = doc_path(ident)
+    parts = PurePosixPath(name).parts
+    if not parts or PurePosixPath(name).is_absolute() or ".." in parts:
+        return None
+    base = root.resolve()
+    path = base / name
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return None
+    return path if real.is_relative_to(base) else None

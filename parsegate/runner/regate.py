@@ -12,6 +12,7 @@ from parsegate.engines.work import outcome_from_dict
 from parsegate.errors import CommandError
 from parsegate.log import log
 from parsegate.quality_gates.gate import GateConfig
+from parsegate.runner.discover import source_of
 from parsegate.runner.finish import finish
 from parsegate.runner.outdir import RUN_SCHEMA, archive_previous, read_chunk_lines
 from parsegate.runner.route import Router
@@ -28,6 +29,13 @@ def regate(outdir: Path, gate: GateConfig, allow_failures: bool = False) -> RunR
         raise CommandError(f"{run_json}: not readable as JSON ({exc})") from None
     if not isinstance(previous, dict) or previous.get("schema") != RUN_SCHEMA:
         raise CommandError(f"{run_json}: not a {RUN_SCHEMA} file")
+    root = Path(previous.get("root") or previous["corpus"])
+    outside = [f["path"] for f in previous.get("files", []) if source_of(root, str(f.get("path", ""))) is None]
+    if outside:
+        raise CommandError(
+            f"{run_json} names documents outside its corpus root {root} ({', '.join(map(repr, outside[:3]))}"
+            f"{', …' if len(outside) > 3 else ''}): not a run this folder's corpus made; nothing re-gated"
+        )
     with hold(outdir, "gate"):
         archived, _ = archive_previous(outdir)
         assert archived is not None
@@ -41,7 +49,6 @@ def regate(outdir: Path, gate: GateConfig, allow_failures: bool = False) -> RunR
         record = {k: v for k, v in previous.items() if k not in ("schema", "summary", "files", "gate", "complete")}
         record["regated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         log.info("previous outputs moved to %s", archived)
-        root = Path(previous.get("root") or previous["corpus"])
         if previous.get("output_format") == "parquet":
             write_run_parquet(outdir)
         try:

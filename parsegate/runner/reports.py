@@ -16,7 +16,7 @@ from parsegate.parsers.model import ParseError
 from parsegate.quality_gates.gate import GateConfig, Verdict
 from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
-from parsegate.runner.discover import doc_path
+from parsegate.runner.discover import source_of
 from parsegate.runner.outdir import pretty_json
 
 # Formats whose Document.text is the decoded source file itself.
@@ -87,7 +87,9 @@ def _chunks_by_doc(outdir: Path, wanted: set[str], passed: set[str]) -> dict[str
 
 
 def _read(corpus: Path, doc_id: str, version: str | None) -> tuple[bytes | None, str | None]:
-    path = corpus if corpus.is_file() else corpus / doc_path(doc_id)
+    path = corpus if corpus.is_file() else source_of(corpus, doc_id)
+    if path is None:
+        return None, "The document id leads outside the corpus root; the file is not read."
     try:
         data = path.read_bytes()
     except OSError as exc:
