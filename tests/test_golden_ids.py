@@ -17,7 +17,7 @@ from rich.console import Console
 
 from parsegate.cli.golden_render import print_reports
 from parsegate.golden.add import update_case
-from parsegate.golden.cases import EXPECTED, Case, discover
+from parsegate.golden.cases import CHUNK_SET, EXPECTED, Case, discover
 from parsegate.golden.check import CaseReport, check_case, exit_code, to_json
 from parsegate.golden.ids import check_ids
 from tests.golden import GOLDEN, cases
@@ -62,6 +62,15 @@ class Tampered(Chunker):
         chunks = super().chunk(doc)
         self.tamper(chunks)
         return chunks
+
+
+def test_our_expected_files_store_no_ids() -> None:
+    for c in cases():
+        records = json.loads((c.path / EXPECTED / "chunks.json").read_text())
+        stored = {k for r in records for k in r} & {"id", "chunk_set", "prev_id", "next_id", "parent_id", "doc_id"}
+        assert not stored, f"{c.name}: chunks.json stores {sorted(stored)}"
+        made_with = json.loads((c.path / EXPECTED / CHUNK_SET).read_text())
+        assert list(made_with) == ["parser", "chunker", "tokenizer", "settings"], c.name
 
 
 def test_a_wrong_id_fails_naming_the_span_and_the_recomputed_id(root: Path) -> None:
@@ -129,6 +138,40 @@ def test_a_child_named_under_the_wrong_parent_fails(root: Path) -> None:
         ([97, 205], "parent", 0, None)
     ]
     assert report.changed
+
+
+def test_a_changed_chunk_set_is_information_not_a_failure(root: Path) -> None:
+    """A fresh install with other library versions: every id differs, no span moved."""
+    path = root / POLICY / EXPECTED / CHUNK_SET
+    before = json.loads(path.read_text())
+    edit_json(path, lambda made: made.update(parser="markdown 12+markdown-it-py/3.0.0"))
+    report = check_case(case(root, POLICY))
+    assert report.chunk_set_changed == [
+        {"field": "parser", "before": "markdown 12+markdown-it-py/3.0.0", "after": before["parser"]}
+    ]
+    assert report.status == "ok" and not report.failed("any")
+    assert exit_code([report], "any") == 0
+    assert to_json([report], "x")["summary"]["chunk_sets_changed"] == 1
+    assert "chunk set changed: parser markdown 12+markdown-it-py/3.0.0 → " in rendered(report)
+    # a setting is named by its key
+    edit_json(path, lambda made: made["settings"].update(max_tokens=40, parser="ignored"))
+    fields = [c["field"] for c in check_case(case(root, POLICY)).chunk_set_changed]
+    assert fields == ["parser", "settings.max_tokens", "settings.parser"]
+
+
+def test_expected_files_with_ids_from_an_older_parsegate_check_by_content(root: Path) -> None:
+    """Files that stored each chunk's id and chunk_set (before parsegate.golden-check/2): the ids
+    are not compared, the chunk set's hash is reported once, as information."""
+    target = case(root, CHAT)
+    (target.path / EXPECTED / CHUNK_SET).unlink()
+    edit_json(
+        target.path / EXPECTED / "chunks.json",
+        lambda records: [r.update(id=f"ch-old{k}", chunk_set="cs-old") for k, r in enumerate(records)],
+    )
+    report = check_case(target)
+    today = report.snapshot.chunks[0].chunk_set if report.snapshot else None
+    assert report.chunk_set_changed == [{"field": "chunk_set", "before": "cs-old", "after": today}]
+    assert report.status == "ok" and exit_code([report], "any") == 0
 
 
 @pytest.mark.parametrize(
