@@ -51,8 +51,9 @@ def _readable(report) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_golden_case(case, chunker_factory) -> None:
-    """Elements, chunks and ids as reviewed; every question's evidence whole in one chunk that
-    carries the context it needs (expected failures still failing, and said so)."""
+    """Elements and chunks as reviewed, chunk ids and links as recomputed; every question's
+    evidence whole in one chunk that carries the context it needs (expected failures still
+    failing, and said so)."""
     report = check_case(case, chunker_factory(**case.config().__dict__))
     if regenerate_requested() and not IN_CI:
         update_case(case, report)

@@ -62,7 +62,7 @@ def _diff_lines(report: CaseReport) -> list[str]:
             for e in diff.element_fields_changed
         ],
         _boundary_lines(report),
-        _id_lines(diff.chunk_ids_changed),
+        [_id_line(c) for c in diff.chunk_ids_wrong],
         [
             f"chunk {_span(c['span'])} {c['field']}: {_short(c['before'], 50)} → {_short(c['after'], 50)}"
             for c in diff.chunk_fields_changed
@@ -76,17 +76,25 @@ def _diff_lines(report: CaseReport) -> list[str]:
     return out
 
 
-def _id_lines(changed: list[dict[str, Any]]) -> list[str]:
-    if not changed:
+def _id_line(wrong: dict[str, Any]) -> str:
+    head = f"chunk {_span(wrong['span'])} {wrong['field']}"
+    if "points_at" in wrong:
+        points = _span(wrong["points_at"]) if wrong["points_at"] else wrong["found"]
+        should = _span(wrong["should_point_at"]) if wrong["should_point_at"] else wrong["expected"] or "nothing"
+        return f"{head} points at {points} (should: {should})"
+    if wrong.get("same_as"):
+        return f"{head} {wrong['found']} is also chunk {_span(wrong['same_as'])}'s"
+    return f"{head} {escape(str(wrong['found']))}, recomputed {escape(str(wrong['expected']))}"
+
+
+def _chunk_set_line(report: CaseReport) -> list[str]:
+    """Information, never a failure: why every id differs from an earlier run's."""
+    if not report.chunk_set_changed:
         return []
-    causes = {c["cause"] for c in changed}
-    sets = {tuple(c["chunk_set"]) for c in changed}
-    if causes == {"chunk_set changed"} and len(sets) == 1:
-        old, new = next(iter(sets))
-        return [
-            f"chunk ids changed: {len(changed)} chunks, same spans; chunk_set {old} → {new} (configuration or versions)"
-        ]
-    return [f"chunk id changed {_span(c['span'])}: {c['before']} → {c['after']} ({c['cause']})" for c in changed]
+    parts = "; ".join(
+        f"{c['field']} {_short(c['before'], 50)} → {_short(c['after'], 50)}" for c in report.chunk_set_changed
+    )
+    return [f"[dim]chunk set changed: {parts} (information: ids are recomputed, not compared)[/]"]
 
 
 def _question_lines(check: QuestionCheck) -> list[str]:
@@ -120,7 +128,7 @@ def print_reports(reports: list[CaseReport], console: Console, fail_on: str = "a
             continue
         counts = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in (r.diff.counts() if r.diff else {}).items())
         console.print(f"{head}  evidence {whole}/{spans} whole" + (f"; {counts}" if counts else ""), highlight=False)
-        detail = _diff_lines(r) if (r.changed or verbose) else []
+        detail = _chunk_set_line(r) + (_diff_lines(r) if (r.changed or verbose) else [])
         detail += [line for q in r.questions for line in _question_lines(q)]
         for line in detail:
             console.print(f"    {line}", highlight=False, soft_wrap=True)

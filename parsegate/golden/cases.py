@@ -2,9 +2,14 @@
 
 A case is a folder ``<root>/<...>/<case>/`` holding ``input.<ext>``, an optional
 ``config.json`` (chunker settings), ``evidence.json`` and ``expected/elements.json`` +
-``expected/chunks.json``. A case's document id is the input's path relative to the root
-(it appears in chunk ids and in the context code chunks carry), so a tree is always checked
-from its root; ``--case`` selects cases.
+``expected/chunks.json`` + ``expected/chunk_set.json`` (``layout`` checks a tree). A case's
+document id is the input's path relative to the root (it appears in chunk ids and in the context
+code chunks carry), so a tree is always checked from its root; ``--case`` selects cases.
+
+Expected chunks store no ids: what a person reviews (span, lines, pages, tokens, section path,
+kinds, text, embed_text, and a child's ``parent`` as the index of its parent chunk); ids and
+relations are checked by recomputation (``ids``), and the chunk set's ingredients are kept once
+per case (``chunk_set``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.chunk import Chunk
+from parsegate.golden.chunk_set import made_with
 from parsegate.golden.evidence import EVIDENCE_FILE, EvidenceError, Question, load_evidence
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file
@@ -24,6 +30,7 @@ from parsegate.parsers.registry import parse_file
 EXPECTED = "expected"
 ELEMENTS = "elements.json"
 CHUNKS = "chunks.json"
+CHUNK_SET = "chunk_set.json"
 CONFIG = "config.json"
 
 
@@ -73,13 +80,21 @@ class Case:
         folder = self.path / EXPECTED
         if not (folder / ELEMENTS).exists() or not (folder / CHUNKS).exists():
             return None
-        return _read_list(folder / ELEMENTS), _read_list(folder / CHUNKS)
+        return _read_json(folder / ELEMENTS, list), _read_json(folder / CHUNKS, list)
+
+    def expected_chunk_set(self) -> dict[str, Any] | None:
+        """The chunk set's ingredients the expected files were made with (None: not recorded)."""
+        path = self.path / EXPECTED / CHUNK_SET
+        return _read_json(path, dict) if path.exists() else None
 
 
-def _read_list(path: Path) -> list[dict[str, Any]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, list):
-        raise CaseError(f"{path}: expected a JSON list")
+def _read_json(path: Path, kind: type[list[Any]] | type[dict[str, Any]]) -> Any:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CaseError(f"{path}: {exc}") from None
+    if not isinstance(data, kind):
+        raise CaseError(f"{path}: expected a JSON {'list' if kind is list else 'object'}")
     return data
 
 
@@ -107,12 +122,13 @@ class Snapshot:
     chunks: list[Chunk]
     elements: list[dict[str, Any]]
     records: list[dict[str, Any]]
+    chunk_set: dict[str, Any]  # its ingredients (chunk_set.made_with)
+    config: ChunkConfig  # as the chunker resolved it
 
 
-def chunk_record(c: Chunk) -> dict[str, Any]:
-    return {
-        "id": c.id,
-        "chunk_set": c.chunk_set,
+def chunk_record(c: Chunk, parent: int | None) -> dict[str, Any]:
+    """What a person reviews of a chunk: no ids; its parent (if any) as that chunk's index."""
+    record: dict[str, Any] = {
         "start": c.start,
         "end": c.end,
         "lines": list(c.lines) if c.lines else None,
@@ -125,6 +141,14 @@ def chunk_record(c: Chunk) -> dict[str, Any]:
         "text": c.text,
         "embed_text": c.embed_text,
     }
+    if parent is not None:
+        record["parent"] = parent
+    return record
+
+
+def chunk_records(chunks: list[Chunk]) -> list[dict[str, Any]]:
+    index = {c.id: k for k, c in enumerate(chunks)}
+    return [chunk_record(c, index.get(c.parent_id) if c.parent_id else None) for c in chunks]
 
 
 def snapshot(case: Case, chunker: Chunker | None = None) -> Snapshot:
@@ -133,11 +157,22 @@ def snapshot(case: Case, chunker: Chunker | None = None) -> Snapshot:
     doc = parse_file(case.source, case.doc_id)
     chunker = chunker or chunker_for(case.config())
     chunks = chunker.chunk(doc)
-    return Snapshot(doc, chunks, [e.to_dict(doc.text) for e in doc.elements], [chunk_record(c) for c in chunks])
+    elements = [e.to_dict(doc.text) for e in doc.elements]
+    return Snapshot(doc, chunks, elements, chunk_records(chunks), made_with(doc, chunker), chunker.config)
 
 
 def write_expected(case: Case, snap: Snapshot) -> None:
+    """Write the expected files, leaving alone each one whose content is already that (so that a
+    rewrite's diff holds only what changed, not keys a parser now emits in another order)."""
     out = case.path / EXPECTED
     out.mkdir(exist_ok=True)
-    for name, data in ((ELEMENTS, snap.elements), (CHUNKS, snap.records)):
-        (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    for name, data in ((ELEMENTS, snap.elements), (CHUNKS, snap.records), (CHUNK_SET, snap.chunk_set)):
+        if not _holds(out / name, data):
+            (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _holds(path: Path, data: object) -> bool:
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8")) == data)
+    except (OSError, ValueError):
+        return False

@@ -9,11 +9,15 @@ from typing import Any
 from parsegate.chunkers import Chunker, ConfigError
 from parsegate.chunkers.budget import TokenizerUnavailable
 from parsegate.golden.cases import Case, CaseError, Snapshot, snapshot
+from parsegate.golden.chunk_set import chunk_set_changes
 from parsegate.golden.compare import Diff, compare
 from parsegate.golden.evidence_check import QuestionCheck, check_question, expected_chunks
+from parsegate.golden.ids import check_ids
 from parsegate.parsers.model import ParseError
 
-SCHEMA = "parsegate.golden-check/1"
+# 2: chunk ids are recomputed, not compared (``chunk_ids_wrong`` replaces ``chunk_ids_changed``);
+# each case says what changed in its chunk set (``chunk_set_changed``, information only).
+SCHEMA = "parsegate.golden-check/2"
 FAIL_ON = ("any", "evidence")  # any change, or only evidence that no longer arrives whole
 
 
@@ -24,6 +28,8 @@ class CaseReport:
     questions: list[QuestionCheck] = field(default_factory=list)
     error: str | None = None
     snapshot: Snapshot | None = field(default=None, repr=False)
+    # What changed in the chunk set (configuration, versions): information, never a failure.
+    chunk_set_changed: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -54,6 +60,7 @@ class CaseReport:
             "status": self.status,
             "error": self.error,
             "counts": self.diff.counts() if self.diff else {},
+            "chunk_set_changed": self.chunk_set_changed,
             "diff": self.diff.to_dict() if self.diff else None,
             "evidence": [entry for q in self.questions for entry in q.to_dicts(self.case)],
         }
@@ -65,13 +72,18 @@ def check_case(case: Case, chunker: Chunker | None = None) -> CaseReport:
     try:
         questions = case.questions()
         expected = case.expected()
+        stored_set = case.expected_chunk_set()
         snap = snapshot(case, chunker)
     except (CaseError, ParseError, ConfigError, TokenizerUnavailable, ValueError) as exc:
         return CaseReport(case.name, None, error=str(exc))
     diff = compare(expected, (snap.elements, snap.records)) if expected is not None else None
+    if diff is not None:
+        diff.chunk_ids_wrong = check_ids(snap.doc, snap.chunks, snap.config)
     before = expected_chunks(expected[1]) if expected is not None else None
     checks = [check_question(q, snap.doc.text, snap.chunks, before) for q in questions]
-    return CaseReport(case.name, diff, checks, snapshot=snap)
+    today = snap.chunks[0].chunk_set if snap.chunks else None
+    changed = chunk_set_changes(stored_set, expected[1] if expected else None, snap.chunk_set, today)
+    return CaseReport(case.name, diff, checks, snapshot=snap, chunk_set_changed=changed)
 
 
 def check_cases(cases: list[Case], chunker: Chunker | None = None) -> list[CaseReport]:
@@ -87,6 +99,7 @@ def summary(reports: list[CaseReport], fail_on: str = "any") -> dict[str, Any]:
         "failed": sum(r.failed(fail_on) for r in reports),
         "fail_on": fail_on,
         "by_status": dict(sorted(statuses.items())),
+        "chunk_sets_changed": sum(bool(r.chunk_set_changed) for r in reports),
         "questions": dict(sorted(questions.items())),
         "spans": len(spans),
         "spans_whole": sum(s.after.whole for s in spans),
