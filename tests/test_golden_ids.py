@@ -11,15 +11,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.parsers.registry import parse_file
 from rich.console import Console
 
+from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli.golden_render import print_reports
 from parsegate.golden.add import update_case
 from parsegate.golden.cases import CHUNK_SET, EXPECTED, Case, discover
 from parsegate.golden.check import CaseReport, check_case, exit_code, to_json
 from parsegate.golden.ids import check_ids
+from parsegate.parsers.registry import parse_file
 from tests.golden import GOLDEN, cases
 
 POLICY = "markdown/policy-exception"
