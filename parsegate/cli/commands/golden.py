@@ -83,7 +83,8 @@ def check(root: Path, case: tuple[str, ...], as_json: bool, json_out: Path | Non
     "--all",
     "every",
     is_flag=True,
-    help="Rewrite every selected case, changed or not (e.g. expected files written by an older parsegate).",
+    help="Rewrite every selected case, changed or not (e.g. to record a chunk set that changed with a parser's "
+    "or a library's version: reported as information, not as a failure).",
 )
 def update(cases: tuple[str, ...], root: Path, yes: bool, every: bool) -> int:
     """Show what changed, then rewrite the expected files of the changed cases when confirmed.
