@@ -17,7 +17,7 @@ from parsegate.quality_gates.gate import GateConfig, Verdict
 from parsegate.quality_gates.metrics import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
 from parsegate.runner.discover import source_of
-from parsegate.runner.outdir import pretty_json
+from parsegate.runner.outdir import pretty_json, write_atomic
 
 # Formats whose Document.text is the decoded source file itself.
 SOURCE_IS_TEXT = frozenset({"markdown", "text"})
@@ -51,10 +51,10 @@ def write_reports(
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
     if not all(c["passed"] for c in report["run_checks"]):
         report["verdict"] = "fail"
-    (outdir / "report.json").write_text(pretty_json(report), encoding="utf-8")
+    write_atomic(outdir / "report.json", pretty_json(report))  # whole or not at all (a full disk)
     facts = {f["path"]: f.get("facts") or {} for f in files}
     details = _details(outdir, report, corpus, facts, page_cache)
-    (outdir / "report.html").write_text(render_html(report, details), encoding="utf-8")
+    write_atomic(outdir / "report.html", render_html(report, details))
     return report
 
 

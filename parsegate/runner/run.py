@@ -95,15 +95,16 @@ def run_corpus(settings: RunSettings, progress: Progress | None = None) -> RunRe
     # What the imports and the set-up made outlives the run: out of the collector's way, whose full
     # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).
     gc.freeze()
+    phase = ["start"]  # where an interruption found the run: what it says was kept
     try:
         with (
             hold(out, "run"),
             _open_store(settings, chunk_sets, config_record) as run_store,
             _engine(settings, chunker) as engine,
         ):
-            return _run(settings, chunk_sets, config_record, run_store, engine, progress)
+            return _run(settings, chunk_sets, config_record, run_store, engine, progress, phase)
     except KeyboardInterrupt:
-        raise RunInterrupted("interrupted before any document was read; nothing was written") from None
+        raise RunInterrupted(_interrupted(phase[0], out)) from None
     finally:
         gc.unfreeze()  # a caller in the same process (tests, the Python API) collects as before
 
@@ -115,6 +116,7 @@ def _run(
     run_store: RunStore | None,
     engine: Engine,
     progress: Progress | None,
+    phase: list[str],
 ) -> RunResult:
     out, gate = settings.out, settings.gate
     if run_store is None:
@@ -147,6 +149,7 @@ def _run(
             files = _route_all(sources, router, engine, out, run_store, progress)
     else:  # outputs up to date: nothing to route, gate or render again
         files = run_store.reuse_recorded(previous["files"]) if run_store is not None else []
+    phase[0] = "finish"
     seconds = time.perf_counter() - clock
     record["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     record["seconds"] = round(seconds, 3)
@@ -170,6 +173,16 @@ def _run(
     done = finish(out, settings.doc_root, record, files, gate, pages, router.gated, outputs_of)
     router.discard_journal()  # run.json is written: the run is complete, whatever the verdict
     return _result(settings, done, files, seconds)
+
+
+def _interrupted(phase: str, out: Path) -> str:
+    if phase == "start":
+        return "interrupted before any document was read; nothing was written"
+    return (
+        f"interrupted while the run's end was written: every document is in {out} (chunks.jsonl or "
+        "quarantine.jsonl, or their .partial files), but run.json is not, so this is not a finished run: "
+        "run again to complete it"
+    )
 
 
 def _result(settings: RunSettings, done: Finished, files: list[FileOutcome], seconds: float) -> RunResult:
