@@ -25,7 +25,7 @@ from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
 from parsegate.parsers.registry import parsers
 from parsegate.quality_gates.gate import GateConfig
-from parsegate.runner.discover import Selection, discover
+from parsegate.runner.discover import IgnoreTooLarge, Selection, discover
 from parsegate.runner.finish import Finished, finish, finish_current
 from parsegate.runner.outdir import PARTIAL_FILES, archive_previous
 from parsegate.runner.outputs import run_parquet
@@ -133,7 +133,10 @@ def _run(
         excludes=settings.exclude,
         gitignore=settings.gitignore,
     )
-    sources = discover(settings.corpus, selection, settings.root)
+    try:
+        sources = discover(settings.corpus, selection, settings.root)
+    except IgnoreTooLarge as exc:
+        raise CommandError(str(exc)) from None
     # With a store, only the files it does not hold are worth workers.
     to_parse = sources if run_store is None else run_store.plan(sources)
     if settings.engine == "local":
