@@ -121,11 +121,30 @@ def all_lines(text: str, start: int, end: int) -> list[Cut]:
     return [_cut(text, start, end, m.start(), m.end()) for m in _LINE_BREAK.finditer(text, start, end)]
 
 
+# A line break written as the two characters backslash and n: text exported as JSON or a Python
+# repr (a chat log's messages) keeps its line breaks so. Where a span holds many of them and few real
+# ones, they are its line breaks for boundary purposes (the offsets still point at both characters).
+_ESCAPED_BREAK = re.compile(r"(?<!\\)(?:\\[rn])+")
+_ESCAPED_MIN = 3
+
+
+def escaped_lines(text: str, start: int, end: int) -> list[Cut]:
+    """The literal ``\\n`` escapes of a span that is escaped text (at least three, and more than
+    four for every real line break), as line breaks; none in any other span."""
+    found = [m for m in _ESCAPED_BREAK.finditer(text, start, end)]
+    if len(found) < _ESCAPED_MIN or text.count("\n", start, end) * 4 > len(found):
+        return []
+    return [_cut(text, start, end, m.start(), m.end()) for m in found]
+
+
 def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     """Line breaks that end a paragraph in practice: all of them, unless the span is
     hard-wrapped; then only those where the writer broke a line that had room left and did not
     break a sentence (lower case running on after no stop). A blank line inside a sentence is a
     page break in text taken from a PDF, never a boundary."""
+    escaped = escaped_lines(text, start, end)
+    if escaped:
+        return escaped
     blanks = blank_lines(text, start, end)
     inside, furniture = _page_gaps(text, blanks)
     cuts = [
