@@ -79,7 +79,11 @@ def blank_lines(text: str, start: int, end: int) -> list[Cut]:
 
 def prose_blank_lines(text: str, start: int, end: int) -> list[Cut]:
     """Blank lines, except one inside a sentence (a page break in text taken from a PDF). Only
-    prose: in code a blank line between `x = f(a)` and `y = g(b)` is a boundary."""
+    prose: in code a blank line between `x = f(a)` and `y = g(b)` is a boundary. In escaped text
+    (escaped_lines) two escaped line breaks in a row are its blank lines."""
+    escaped = escaped_lines(text, start, end)
+    if escaped:
+        return [c for c in escaped if c.start - c.end > 2]
     cuts = blank_lines(text, start, end)
     return [cut for cut, inside in zip(cuts, _inside_sentence(text, cuts), strict=True) if not inside]
 
@@ -144,7 +148,7 @@ def prose_lines(text: str, start: int, end: int) -> list[Cut]:
     page break in text taken from a PDF, never a boundary."""
     escaped = escaped_lines(text, start, end)
     if escaped:
-        return escaped
+        return [c for c in escaped if c.start - c.end == 2]  # one escaped break: a line's end
     blanks = blank_lines(text, start, end)
     inside, furniture = _page_gaps(text, blanks)
     cuts = [

@@ -41,6 +41,7 @@ from parsegate.parsers.model import (
     trim_span,
 )
 from parsegate.parsers.versions import OUTPUT_VERSIONS
+from parsegate.parsers.wiki_headings import split_wiki_headings
 
 NAME = "markdown"
 # Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
@@ -103,6 +104,7 @@ def parse(data: bytes, doc_id: str) -> Document:
         if el.lines is None:  # (emit gives its elements theirs)
             start, last = el.start, el.end - 1
             el.lines = (line_of(starts, start), line_of(starts, last if last > start else start))
+    split_wiki_headings(doc)  # a wiki's text saved as .md: its '= Title =' lines are its headings
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:

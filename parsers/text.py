@@ -40,6 +40,7 @@ from parsegate.parsers.model import (
 )
 from parsegate.parsers.text_blocks import blocks_of, join_run_ons
 from parsegate.parsers.versions import OUTPUT_VERSIONS
+from parsegate.parsers.wiki_headings import split_wiki_headings
 
 NAME = "text"
 OUTPUT_VERSION = OUTPUT_VERSIONS["text"]  # bumped whenever the elements can change (tests/test_versions.py)
@@ -104,6 +105,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     title = next((e for e in doc.elements if e.kind == "heading"), None)
     if title is not None:
         doc.metadata["title"] = text[title.start : title.end]
+    split_wiki_headings(doc)  # a wiki's text: its '= Title =' lines are its headings
     if not text.strip():
         doc.warnings.append(ParseWarning("empty", "the document has no text"))
     if encoding_note is not None:
