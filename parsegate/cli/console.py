@@ -63,6 +63,15 @@ def configure(quiet: bool, verbose: int) -> None:
     log.setLevel(level)
 
 
+def detach() -> None:
+    """The command has ended: the library's log goes back to its caller's set-up (a test, a program
+    that ran the command line in-process), with nothing of this invocation's left attached."""
+    for handler in [h for h in log.handlers if isinstance(h, ConsoleHandler)]:
+        log.removeHandler(handler)
+    log.setLevel(logging.NOTSET)
+    _consoles.clear()
+
+
 def verbose() -> bool:
     return bool(_state["verbose"])
 

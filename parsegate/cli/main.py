@@ -91,6 +91,8 @@ class Parsegate(click.Group):
         except Exception as exc:  # anything else that escapes a command is parsegate's bug, not the input
             _internal_error(exc, console.verbose())
             raise click.exceptions.Exit(EXIT_INTERNAL) from None
+        finally:
+            console.detach()
         if isinstance(code, int) and code:
             raise click.exceptions.Exit(code)
         return code
