@@ -158,6 +158,10 @@ def _details(
         if text is not None and len(text) > budget:
             text, note = None, "Source text left out: the page's size limit was reached."
         budget -= len(text or "")
+        # Without a source view the chunks' own texts are shown, within the same size limit.
+        show_texts = text is None and sum(len(c["text"]) for c in chunks) <= budget
+        if show_texts:
+            budget -= sum(len(c["text"]) for c in chunks)
         pages = []
         if formats.get(doc_id) == "pdf":
             pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache)
@@ -179,6 +183,9 @@ def _details(
                     "section_path": c.get("section_path"),
                     "kinds": c.get("kinds"),
                     "prefix": c["embed_text"][: len(c["embed_text"]) - len(c["text"])].rstrip(),
+                    # Without a source view (PDF, Office, web pages, code) the chunk's own text is
+                    # what the page can show of what would be embedded.
+                    **({"text": c["text"]} if show_texts else {}),
                 }
                 for c in chunks
             ],
