@@ -43,8 +43,9 @@ from pathlib import Path
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.engines.work import FileOutcome, process
 from parsegate.quality_gates.facts import DocFacts
-from parsegate.quality_gates.gate import Thresholds, Verdict, evaluate
-from parsegate.quality_gates.html_source import text_nodes
+from parsegate.quality_gates.references.web import text_nodes
+from parsegate.quality_gates.thresholds import Thresholds
+from parsegate.quality_gates.verdict import Verdict, evaluate
 from parsegate.quality_gates.words import words
 
 HERE = Path(__file__).resolve().parent

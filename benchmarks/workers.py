@@ -42,7 +42,7 @@ from quiet import wait_for_quiet
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.engines.local.supervisor import Limits, Supervisor
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.discover import Selection, Source, discover
 from parsegate.runner.process import choose_workers, run_corpus
 from parsegate.runner.route import Router

@@ -17,7 +17,8 @@ from parsegate.parsers.options import ParseOptions
 if TYPE_CHECKING:
     from parsegate.chunkers.chunk import Chunk
     from parsegate.parsers.model import Document
-    from parsegate.quality_gates.gate import Thresholds, Verdict
+    from parsegate.quality_gates.thresholds import Thresholds
+    from parsegate.quality_gates.verdict import Verdict
     from parsegate.runner.run import RunResult
 
 
@@ -122,15 +123,14 @@ def gate(
     independently of the parser (the text itself, PDFium's text layer, docling's export); without
     it those checks are reported in ``verdict.not_measured``, never passed. Every ``embed_text`` is
     counted again with ``tokenizer`` against ``max_tokens`` (default: the model's maximum).
-    ``thresholds``: ``parsegate.quality_gates.gate.Thresholds`` or a mapping of its fields
+    ``thresholds``: ``parsegate.quality_gates.thresholds.Thresholds`` or a mapping of its fields
     (``{"max_short_chunk_rate": 0.4}``). ``verdict.passed``, ``verdict.checks`` (value, threshold,
     faults with chunk ids and offsets), ``verdict.to_dict()``.
     """
-    from dataclasses import replace
-
     from parsegate.chunkers.budget import load_counter
-    from parsegate.quality_gates.gate import Thresholds, evaluate
-    from parsegate.quality_gates.metrics import measure
+    from parsegate.quality_gates.measure import measure
+    from parsegate.quality_gates.thresholds import Thresholds
+    from parsegate.quality_gates.verdict import evaluate
 
     counter = load_counter(tokenizer)
     budget = max_tokens or counter.model_max
@@ -142,12 +142,11 @@ def gate(
         from parsegate.parsers.registry import read_regular_file
 
         data = read_regular_file(Path(source))
-    records = [c.to_dict() for c in chunks]
-    facts = measure(doc, records, counter, budget, data)
+    facts = measure(doc, chunks, counter, budget, data)
     if thresholds is None or isinstance(thresholds, Thresholds):
         chosen = thresholds or Thresholds()
     else:
-        chosen = replace(Thresholds(), **dict(thresholds))
+        chosen = Thresholds(**dict(thresholds))
     return evaluate(facts, chosen)
 
 
@@ -182,7 +181,7 @@ def run(
     """
     from parsegate.chunkers import ChunkConfig
     from parsegate.errors import CommandError
-    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
+    from parsegate.quality_gates.thresholds import GateConfigError, load_gate_config
     from parsegate.runner.run import run_corpus
     from parsegate.runner.settings import RunSettings
 

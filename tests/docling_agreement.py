@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from parsegate.parsers.model import NON_BODY_KINDS, Document
-from parsegate.quality_gates.office_source import docling_text
+from parsegate.quality_gates.references.docling_export import docling_text
 from parsegate.quality_gates.words import runs, words
 
 

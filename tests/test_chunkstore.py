@@ -207,7 +207,7 @@ def _report_details(out: Path) -> dict:
 
 
 def test_a_rerun_takes_report_pages_from_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from parsegate.quality_gates import page_images
+    from parsegate.quality_gates.report import pages as page_images
     from tests.conftest import corpus_dir
 
     root = make_corpus(tmp_path)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from parsegate.parsers import code
 from parsegate.parsers.model import ParseError
-from parsegate.quality_gates.code_units import wrap_python_blocks
+from parsegate.quality_gates.checks.code_parse import wrap_python_blocks
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = sorted(p for p in STDLIB.rglob("*.py") if "site-packages" not in p.parts and p.stat().st_size < 400_000)

@@ -4,14 +4,26 @@ verdict flips with exactly that reason."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.chunk import Chunk
 from parsegate.parsers import markdown, text
-from parsegate.quality_gates.gate import GateConfigError, Thresholds, evaluate, load_gate_config, run_passes
-from parsegate.quality_gates.metrics import DocFacts, aggregate, measure, not_measured, rates, short_chunks
+from parsegate.quality_gates.checks.code_context import CodeContextFacts
+from parsegate.quality_gates.checks.duplicates import DuplicateFacts
+from parsegate.quality_gates.checks.localization import LocalizationFacts
+from parsegate.quality_gates.checks.recall import RecallFacts
+from parsegate.quality_gates.checks.short import ShortFacts, short_chunks
+from parsegate.quality_gates.checks.table_header import TableFacts
+from parsegate.quality_gates.checks.text_coverage import CoverageFacts
+from parsegate.quality_gates.checks.warnings import WarningFacts
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.measure import measure
+from parsegate.quality_gates.thresholds import GateConfigError, Thresholds, load_gate_config
+from parsegate.quality_gates.verdict import aggregate, evaluate, not_measured, rates, run_passes
 
 SOURCE = b"""# Handbook
 
@@ -40,8 +52,7 @@ BUDGET = 40
 def fixture():
     doc = markdown.parse(SOURCE, "handbook.md")
     chunker = Chunker(ChunkConfig(max_tokens=BUDGET))
-    records = [c.to_dict() for c in chunker.chunk(doc)]
-    return doc, chunker, records
+    return doc, chunker, chunker.chunk(doc)
 
 
 def facts_of(fixture, records) -> DocFacts:
@@ -49,10 +60,10 @@ def facts_of(fixture, records) -> DocFacts:
     return measure(doc, records, chunker.counter, BUDGET, SOURCE)
 
 
-def honest(fixture, record: dict) -> dict:
-    """A hand-edited record whose ``tokens`` still tells the truth (so only the edit is wrong)."""
-    record["tokens"] = fixture[1].counter.count(record["embed_text"])
-    return record
+def honest(fixture, chunk: Chunk) -> Chunk:
+    """A hand-edited chunk whose ``tokens`` still tells the truth (so only the edit is wrong)."""
+    chunk.tokens = fixture[1].counter.count(chunk.embed_text)
+    return chunk
 
 
 def moved(before: dict, after: dict) -> set[str]:
@@ -65,15 +76,16 @@ def test_the_fixture_passes_every_check(fixture) -> None:
     verdict = evaluate(facts, Thresholds())
     assert verdict.passed, verdict.failed
     metrics = verdict.metrics
-    assert metrics["table_header_coverage"] == 1.0 and facts.table_chunks >= 2
+    assert metrics["table_header_coverage"] == 1.0 and facts.get(TableFacts).table_chunks >= 2
     assert metrics["heading_inheritance"] == metrics["localization"] == metrics["budget_compliance"] == 1.0
     assert metrics["text_coverage"] == metrics["extraction_recall"] == metrics["token_count_accuracy"] == 1.0
     assert metrics["empty_chunk_rate"] == metrics["duplicate_rate"] == 0.0
-    assert facts.recall_words == 51 and facts.recall_source == "source file"
+    recall = facts.get(RecallFacts)
+    assert recall.recall_words == 51 and recall.recall_source == "source file"
 
 
 def check_breaks(fixture, records, expected_metrics: set[str], expected_check: str) -> dict:
-    base = rates(facts_of(fixture, fixture[2]), Thresholds().short_chunk_tokens)
+    base = rates(facts_of(fixture, fixture[2]), Thresholds())
     facts = facts_of(fixture, records)
     verdict = evaluate(facts, Thresholds())
     # Counts and sizes describe the chunks; they move with any edit.
@@ -88,9 +100,7 @@ def test_an_empty_chunk_moves_only_the_empty_rate(fixture) -> None:
     first = records[0]
     records.insert(
         0,
-        honest(
-            fixture, {**first, "start": 0, "end": 0, "text": "", "embed_text": "", "section_path": [], "lines": [1, 1]}
-        ),
+        honest(fixture, replace(first, start=0, end=0, text="", embed_text="", section_path=[], lines=(1, 1))),
     )
     metrics = check_breaks(fixture, records, {"empty_chunk_rate"}, "max_empty_chunk_rate")
     assert metrics["empty_chunk_rate"] == pytest.approx(1 / len(records), abs=1e-6)
@@ -99,8 +109,8 @@ def test_an_empty_chunk_moves_only_the_empty_rate(fixture) -> None:
 def test_a_table_piece_missing_its_header(fixture) -> None:
     records = copy.deepcopy(fixture[2])
     header = "| Severity | Acknowledge within |"
-    piece = next(r for r in records if "table_row" in r["kinds"] and not r["text"].startswith(header))
-    piece["embed_text"] = piece["embed_text"].replace(header + "\n", "")
+    piece = next(c for c in records if "table_row" in c.kinds and not c.text.startswith(header))
+    piece.embed_text = piece.embed_text.replace(header + "\n", "")
     honest(fixture, piece)
     metrics = check_breaks(fixture, records, {"table_header_coverage"}, "min_table_header_coverage")
     assert metrics["table_header_coverage"] < 1.0
@@ -108,7 +118,7 @@ def test_a_table_piece_missing_its_header(fixture) -> None:
 
 def test_offsets_off_by_one(fixture) -> None:
     records = copy.deepcopy(fixture[2])
-    records[1]["start"] -= 1  # the character before is the blank line: text no longer matches
+    records[1].start -= 1  # the character before is the blank line: text no longer matches
     # One more indexed character is the only other thing that moves (overhead has no default threshold).
     metrics = check_breaks(fixture, records, {"localization", "overhead"}, "min_localization")
     assert metrics["localization"] == pytest.approx(1 - 1 / len(records), abs=1e-6)
@@ -117,21 +127,21 @@ def test_offsets_off_by_one(fixture) -> None:
 def test_an_over_budget_chunk(fixture) -> None:
     records = copy.deepcopy(fixture[2])
     last = records[-1]
-    last["embed_text"] = "padding " * BUDGET + last["embed_text"]
+    last.embed_text = "padding " * BUDGET + last.embed_text
     honest(fixture, last)  # honest about its count: only the budget fails
     check_breaks(fixture, records, {"budget_compliance"}, "min_budget_compliance")
 
 
 def test_a_wrong_tokens_field_moves_only_token_count_accuracy(fixture) -> None:
     records = copy.deepcopy(fixture[2])
-    records[0]["tokens"] -= 3
+    records[0].tokens -= 3
     metrics = check_breaks(fixture, records, {"token_count_accuracy"}, "min_token_count_accuracy")
     assert metrics["token_count_accuracy"] == pytest.approx(1 - 1 / len(records), abs=1e-6)
 
 
 def test_a_duplicated_chunk(fixture) -> None:
     records = copy.deepcopy(fixture[2])
-    records.append({**copy.deepcopy(records[-1]), "id": "ch-copy"})
+    records.append(replace(records[-1], id="ch-copy"))
     # An identical chunk is index overhead by definition, so overhead moves with it.
     metrics = check_breaks(fixture, records, {"duplicate_rate", "overhead"}, "max_duplicate_rate")
     assert metrics["duplicate_rate"] == pytest.approx(1 / len(records), abs=1e-6)
@@ -142,8 +152,8 @@ def test_a_duplicated_chunk(fixture) -> None:
 def test_the_same_text_under_another_section_is_not_a_duplicate(fixture) -> None:
     """Duplicates compare embed_text: the same words with other context embed differently."""
     records = copy.deepcopy(fixture[2])
-    twin = {**copy.deepcopy(records[-1]), "id": "ch-twin"}
-    twin["embed_text"] = "Another section\n\n" + twin["text"]
+    twin = replace(records[-1], id="ch-twin")
+    twin.embed_text = "Another section\n\n" + twin.text
     honest(fixture, twin)
     records.append(twin)
     assert evaluate(facts_of(fixture, records), Thresholds()).metrics["duplicate_rate"] == 0.0
@@ -161,12 +171,13 @@ def test_a_dropped_chunk_loses_text_coverage(fixture) -> None:
 def test_short_chunks_count_only_in_documents_with_more_than_one_chunk() -> None:
     chunker = Chunker(ChunkConfig(max_tokens=16))
     doc = text.parse(b"Yes.\n\nNo.\n\nA much longer paragraph that takes the rest of the budget here.", "s.txt")
-    facts = measure(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 16)
-    assert facts.localized is None and "localization" in not_measured(facts)  # no source given
-    assert rates(facts, 8)["short_chunk_rate"] > 0
+    facts = measure(doc, chunker.chunk(doc), chunker.counter, 16)
+    assert facts.get(LocalizationFacts).localized is None and "localization" in not_measured(facts)  # no source
+    short = rates(facts, Thresholds())["short_chunk_rate"]
+    assert short is not None and short > 0
     single = text.parse(b"Yes.", "one.txt")
-    one = measure(single, [c.to_dict() for c in chunker.chunk(single)], chunker.counter, 16)
-    assert rates(one, 8)["short_chunk_rate"] == 0.0
+    one = measure(single, chunker.chunk(single), chunker.counter, 16)
+    assert rates(one, Thresholds())["short_chunk_rate"] == 0.0
 
 
 def test_a_chunk_that_holds_a_whole_short_section_is_not_abnormally_short() -> None:
@@ -178,30 +189,35 @@ def test_a_chunk_that_holds_a_whole_short_section_is_not_abnormally_short() -> N
     )
     chunker = Chunker(ChunkConfig(max_tokens=24))
     doc = markdown.parse(source, "deck.md")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, 24)
-    texts = [r["text"] for r in records]
+    texts = [c.text for c in records]
     agenda = texts.index("# Review\n\n## Agenda\n\nResults")  # the title glued to the first section
-    assert facts.text_tokens[agenda] < 8 and agenda in (facts.whole_sections or [])
+    own = facts.get(ShortFacts)
+    assert own.text_tokens[agenda] < 8 and agenda in (own.whole_sections or [])
     short = [texts[i] for i, _ in short_chunks(facts, 8)]
     assert short == ["## Questions"]  # a heading alone is no section with text of its own
     # Without the sections the same chunk counts (the check can fail).
-    facts.whole_sections = None
+    facts.put(replace(own, whole_sections=None))
     assert texts[agenda] in [texts[i] for i, _ in short_chunks(facts, 8)]
 
 
 def test_warnings_can_fail_a_document() -> None:
-    facts = DocFacts(doc_id="x", format="text", chunks=1, text_tokens=[20], warnings={"needs_ocr": 2})
-    facts.localized, facts.body_chars, facts.covered_chars = 1, 10, 10
+    facts = DocFacts(
+        "x",
+        "text",
+        1,
+        [ShortFacts([20]), WarningFacts({"needs_ocr": 2}), LocalizationFacts(1), CoverageFacts(10, 10)],
+    )
     assert evaluate(facts, Thresholds()).passed
     failed = evaluate(facts, Thresholds(fail_on_warnings=("needs_ocr",))).failed
     assert [(c.metric, c.value) for c in failed] == [("warnings.needs_ocr", 2)]
 
 
 def test_aggregates_sum_counts_and_find_duplicates_across_documents() -> None:
-    a = DocFacts(doc_id="a", format="text", chunks=2, localized=2, embed_hashes=["h1", "h2"], text_tokens=[9, 9])
-    b = DocFacts(doc_id="b", format="text", chunks=1, localized=0, embed_hashes=["h1"], text_tokens=[9])
-    overall = aggregate([a, b], 8)
+    a = DocFacts("a", "text", 2, [LocalizationFacts(2), DuplicateFacts(embed_hashes=["h1", "h2"]), ShortFacts([9, 9])])
+    b = DocFacts("b", "text", 1, [LocalizationFacts(0), DuplicateFacts(embed_hashes=["h1"]), ShortFacts([9])])
+    overall = aggregate([a, b], Thresholds())
     assert overall["localization"] == pytest.approx(2 / 3, abs=1e-6)
     assert overall["duplicate_rate"] == pytest.approx(1 / 3, abs=1e-6)
 
@@ -252,19 +268,20 @@ def test_code_chunks_hold_whole_definitions_and_carry_their_context() -> None:
     source = b"import json\n\n\nclass Store:\n    def load(self, raw):\n        return json.loads(raw)\n\n    def size(self):\n        return 0\n"
     doc = code.parse(source, "store.py")
     chunker = Chunker(ChunkConfig(max_tokens=32))
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, 32)
-    metrics = rates(facts, 8)
-    assert facts.code_chunks == len(records) and metrics["code_with_context"] == 1.0
-    load = next(r for r in records if "def load" in r["text"])
-    assert "class Store:" in load["embed_text"] and "import json" in load["embed_text"]
+    metrics = rates(facts, Thresholds())
+    assert facts.get(CodeContextFacts).code_chunks == len(records) and metrics["code_with_context"] == 1.0
+    load = next(c for c in records if "def load" in c.text)
+    assert "class Store:" in load.embed_text and "import json" in load.embed_text
     broken = copy.deepcopy(records)
-    for r in broken:
-        r["embed_text"] = r["embed_text"].replace("class Store:\n", "")
-    assert rates(measure(doc, broken, chunker.counter, 32), 8)["code_with_context"] < 1.0
+    for c in broken:
+        c.embed_text = c.embed_text.replace("class Store:\n", "")
+    with_context = rates(measure(doc, broken, chunker.counter, 32), Thresholds())["code_with_context"]
+    assert with_context is not None and with_context < 1.0
     whole = Chunker(ChunkConfig(max_tokens=256))
-    one = [c.to_dict() for c in whole.chunk(doc)]
-    assert rates(measure(doc, one, whole.counter, 256), 8)["code_whole_definitions"] == 1.0
+    one = whole.chunk(doc)
+    assert rates(measure(doc, one, whole.counter, 256), Thresholds())["code_whole_definitions"] == 1.0
 
 
 def test_a_chunk_missing_its_imports_is_faulted_for_the_first_one_in_source_order() -> None:
@@ -277,9 +294,9 @@ def test_a_chunk_missing_its_imports_is_faulted_for_the_first_one_in_source_orde
     body = "def use(x):\n    return " + " + ".join(f"{n}.x" for n in names) + "\n"
     doc = code.parse((imports + "\n\n" + body).encode(), "use.py")
     chunker = Chunker(ChunkConfig(max_tokens=256))
-    records = [c.to_dict() for c in chunker.chunk(doc)]
-    for r in records:
-        r["embed_text"] = r["embed_text"].replace("import ", "imp0rt ")
+    records = chunker.chunk(doc)
+    for c in records:
+        c.embed_text = c.embed_text.replace("import ", "imp0rt ")
     facts = measure(doc, records, chunker.counter, 256)
     assert [f["why"] for f in facts.faults["code_context"]] == ["lacks 'import json'"]
 
@@ -289,30 +306,29 @@ def test_context_share_is_measured_and_can_fail(fixture) -> None:
     and text; a prefix padded with noise raises it past a threshold."""
     records = fixture[2]
     base = facts_of(fixture, records)
-    share = rates(base, 8)["context_share"]
+    share = rates(base, Thresholds())["context_share"]
     assert share is not None and 0 < share < 0.3
     padded = copy.deepcopy(records)
-    for r in padded:
-        r["embed_text"] = "noise " * 20 + "\n\n" + r["embed_text"]
-        honest(fixture, r)
+    for c in padded:
+        c.embed_text = "noise " * 20 + "\n\n" + c.embed_text
+        honest(fixture, c)
     verdict = evaluate(facts_of(fixture, padded), Thresholds(max_context_share=0.4))
     assert verdict.metrics["context_share"] > 0.4
     assert "max_context_share" in [c.check for c in verdict.failed]
 
 
 def test_a_wide_tables_header_cut_to_the_context_budget_still_counts_a_cut_to_nothing_does_not(fixture) -> None:
-    from parsegate.quality_gates.metrics import _carries_header
+    from parsegate.quality_gates.checks.table_header import carries_header
 
     header = "| Severity | Acknowledge within | Resolve within | Status page |"
-    assert _carries_header(f"Doc\n{header}\n\n| P1 |", header)
-    assert _carries_header("Doc\n| Severity | Acknowledge within | …\n\n| P1 |", header)
-    assert not _carries_header("Doc\n| Severity …\n\n| P1 |", header)  # two words: not a header any more
-    assert not _carries_header("Doc\n| Severity | Resolve within | …\n\n| P1 |", header)  # not its start
+    assert carries_header(f"Doc\n{header}\n\n| P1 |", header)
+    assert carries_header("Doc\n| Severity | Acknowledge within | …\n\n| P1 |", header)
+    assert not carries_header("Doc\n| Severity …\n\n| P1 |", header)  # two words: not a header any more
+    assert not carries_header("Doc\n| Severity | Resolve within | …\n\n| P1 |", header)  # not its start
 
 
 def test_a_threshold_table_for_a_format_that_does_not_exist_is_refused(tmp_path) -> None:
     # [gate.markdwn] would never apply to any document: a typo to name, not to ignore.
-    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
 
     (tmp_path / "parsegate.toml").write_text("[gate.markdwn]\nmax_short_chunk_rate = 0.5\n")
     with pytest.raises(GateConfigError, match="unknown format 'markdwn'"):

@@ -5,12 +5,15 @@ places was reported as not in the file."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.quality_gates.gate import Thresholds, evaluate
-from parsegate.quality_gates.html_source import missing, squeezed, text_nodes
-from parsegate.quality_gates.metrics import measure
+from parsegate.quality_gates.measure import measure
+from parsegate.quality_gates.references.web import missing, squeezed, text_nodes
+from parsegate.quality_gates.thresholds import Thresholds
+from parsegate.quality_gates.verdict import evaluate
 
 pytest.importorskip("docling")
 
@@ -28,7 +31,7 @@ def gate(data: bytes, name: str, parsed: bytes | None = None):  # type: ignore[n
 
     chunker = Chunker(ChunkConfig(max_tokens=128))
     doc = office.parse(parsed or data, name)
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     return records, evaluate(measure(doc, records, chunker.counter, chunker.max_tokens, data), Thresholds())
 
 
@@ -36,7 +39,7 @@ def test_text_a_parser_drops_where_docling_drops_it_too_fails_recall_by_name() -
     # A parser that loses the stray sentence (ours did, until it kept it as a paragraph before the
     # table): docling's export lacks it as well, so only the file's own text shows the loss.
     records, verdict = gate(SLOPPY, "rates.html", parsed=SLOPPY.replace(b"Standard rate applies ", b""))
-    assert "Standard" not in " ".join(r["text"] for r in records)
+    assert "Standard" not in " ".join(r.text for r in records)
     assert verdict.metrics["extraction_recall"] == pytest.approx(10 / 13, abs=1e-6)
     (check,) = [c for c in verdict.failed if c.metric == "extraction_recall"]
     assert check.faults == [
@@ -46,14 +49,14 @@ def test_text_a_parser_drops_where_docling_drops_it_too_fails_recall_by_name() -
 
 def test_our_parser_keeps_the_stray_text_and_passes() -> None:
     records, verdict = gate(SLOPPY, "rates.html")
-    assert "Standard rate applies" in " ".join(r["text"] for r in records)
+    assert "Standard rate applies" in " ".join(r.text for r in records)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["extraction_recall"] == 1.0
 
 
 def test_text_the_parser_keeps_beyond_docling_s_export_is_localized() -> None:
     records, verdict = gate(SLOPPY, "rates.html")
-    assert "reduced for members" in " ".join(r["text"] for r in records)
+    assert "reduced for members" in " ".join(r.text for r in records)
     assert verdict.metrics["localization"] == 1.0
 
 
@@ -63,7 +66,7 @@ def test_words_in_no_reading_of_the_file_still_fail_localization() -> None:
 
     chunker = Chunker(ChunkConfig(max_tokens=128))
     doc = office.parse(SLOPPY, "rates.html")
-    altered = [dict(r, text=r["text"].replace("members", "managers")) for r in records]
+    altered = [replace(c, text=c.text.replace("members", "managers")) for c in records]
     verdict = evaluate(measure(doc, altered, chunker.counter, chunker.max_tokens, SLOPPY), Thresholds())
     assert verdict.metrics["localization"] == 0.0
 
@@ -106,7 +109,7 @@ def test_text_the_parser_declared_furniture_is_not_counted_lost() -> None:
     # docling's export leaves a hidden block out; our parser lists it as furniture with its reason.
     page = b"<html><body><h1>Notes</h1><p>Body text here.</p><pre hidden><code>$ draft-tool --dry-run</code></pre></body></html>"
     records, verdict = gate(page, "notes.html")
-    assert "draft-tool" not in " ".join(r["text"] for r in records)
+    assert "draft-tool" not in " ".join(r.text for r in records)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["extraction_recall"] == 1.0
 
@@ -124,7 +127,7 @@ LATIN1 = (
 
 def test_a_page_naming_no_encoding_is_read_as_the_html_standard_reads_it() -> None:
     records, verdict = gate(LATIN1, "nts-group.html")
-    assert "under the \u00e6gis of DANTE" in records[0]["text"]
+    assert "under the \u00e6gis of DANTE" in records[0].text
     assert verdict.metrics["localization"] == 1.0
     assert verdict.passed, verdict.failed
     # A page that is UTF-8 but for a broken byte stays UTF-8 to the references.
@@ -186,7 +189,7 @@ DOCBOOK = b"""<html><head><title>The Widget Quick Start Guide</title></head><bod
 
 def test_a_cell_docling_writes_once_per_spanned_row_is_no_lost_word() -> None:
     records, verdict = gate(DOCBOOK, "QuickStart.html")
-    assert [r["text"] for r in records] == [
+    assert [r.text for r in records] == [
         "The Widget Quick Start Guide\n\nRelease 2.4.1 12 May 2025\n\nCopyright 2010-2025 the Widget developers"
     ]
     assert verdict.metrics["extraction_recall"] == 1.0, verdict.failed

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.budget import default_tokenizer_path, load_counter
+from parsegate.chunkers.chunk import Chunk
 from parsegate.parsers import code, markdown, pdf
-from parsegate.quality_gates.gate import Thresholds, evaluate
-from parsegate.quality_gates.metrics import measure
+from parsegate.quality_gates.checks.localization import LocalizationFacts
+from parsegate.quality_gates.checks.recall import RecallFacts
+from parsegate.quality_gates.measure import measure
+from parsegate.quality_gates.thresholds import Thresholds
+from parsegate.quality_gates.verdict import evaluate
 from tests.conftest import GOLDEN
 
 GUIDE = b"""# Guide
@@ -46,7 +51,7 @@ def chunker() -> Chunker:
 
 def test_the_guide_passes_as_parsed(chunker: Chunker) -> None:
     doc = markdown.parse(GUIDE, "guide.md")
-    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, GUIDE)
+    verdict = verdict_of(doc, chunker.chunk(doc), chunker.counter, 64, GUIDE)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["heading_inheritance"] == verdict.metrics["extraction_recall"] == 1.0
 
@@ -58,13 +63,13 @@ def test_a_latin_1_file_is_checked_against_its_own_bytes(chunker: Chunker) -> No
     latin = GUIDE.replace(b"licence.", b"licence (\xe9dition fran\xe7aise).")
     doc = markdown.parse(latin, "guide.md")
     assert [w.code for w in doc.warnings] == ["not_utf8"] and "(édition française)" in doc.text
-    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, latin)
+    verdict = verdict_of(doc, chunker.chunk(doc), chunker.counter, 64, latin)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["localization"] == verdict.metrics["extraction_recall"] == 1.0
     misread = markdown.parse(latin, "guide.md")
     misread.text = misread.text.replace("é", "Ã©")  # the same bytes read as UTF-8 mojibake would be
     misread.text = misread.text[: len(doc.text)]
-    records = [c.to_dict() for c in chunker.chunk(misread)]
+    records = chunker.chunk(misread)
     assert not verdict_of(misread, records, chunker.counter, 64, latin).passed
 
 
@@ -75,9 +80,9 @@ def test_a_parser_that_files_content_under_the_wrong_heading(chunker: Chunker) -
     for e in doc.elements:
         if e.kind != "heading":
             e.section_path = ("Guide", "Install")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
-    wrong = sum(1 for r in records if "Set the region" in r["text"] or "Read this guide" in r["text"])
+    wrong = sum(1 for c in records if "Set the region" in c.text or "Read this guide" in c.text)
     assert failed(verdict) == [("min_heading_inheritance", pytest.approx(1 - wrong / len(records), abs=1e-6))]
     fault = next(f for f in verdict.failed[0].faults if "Set the region" in GUIDE.decode()[f["start"] : f["end"]])
     assert "the source puts it under guide > configure" in fault["why"]
@@ -88,7 +93,7 @@ def test_a_parser_that_alters_text(chunker: Chunker) -> None:
     parser's text (the old check passed), not of the file."""
     doc = markdown.parse(GUIDE, "guide.md")
     doc.text = doc.text.replace("30 days", "60 days")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
     assert failed(verdict) == [("min_localization", pytest.approx(2 / 3, abs=1e-6))]
     offset = GUIDE.decode().index("30 days")
@@ -97,8 +102,10 @@ def test_a_parser_that_alters_text(chunker: Chunker) -> None:
 
 def test_wrong_line_numbers_fail_localization(chunker: Chunker) -> None:
     doc = markdown.parse(GUIDE, "guide.md")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
-    records[-1]["lines"] = [records[-1]["lines"][0] + 1, records[-1]["lines"][1] + 1]
+    records = chunker.chunk(doc)
+    lines = records[-1].lines
+    assert lines is not None
+    records[-1].lines = (lines[0] + 1, lines[1] + 1)
     verdict = verdict_of(doc, records, chunker.counter, 64, GUIDE)
     assert failed(verdict) == [("min_localization", pytest.approx(2 / 3, abs=1e-6))]
     assert "but the span covers lines [9, 11]" in verdict.failed[0].faults[0]["why"]
@@ -114,7 +121,7 @@ def test_a_pdf_parser_that_drops_a_table_column(chunker: Chunker, monkeypatch: p
     parser's text (text coverage 1.0), but PDFium's text layer still has every level."""
     data = TABLE_PDF.read_bytes()
     whole = pdf.parse(data, "input.pdf")
-    assert verdict_of(whole, [c.to_dict() for c in chunker.chunk(whole)], chunker.counter, 64, data).passed
+    assert verdict_of(whole, chunker.chunk(whole), chunker.counter, 64, data).passed
     ruled_tables = pdf.ruled_tables
 
     def without_last_column(*args: object) -> list:
@@ -126,7 +133,7 @@ def test_a_pdf_parser_that_drops_a_table_column(chunker: Chunker, monkeypatch: p
     monkeypatch.setattr(pdf, "ruled_tables", without_last_column)
     doc = pdf.parse(data, "input.pdf")
     assert "| S1 | 1 |" in doc.text and "100" not in doc.text
-    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, data)
+    verdict = verdict_of(doc, chunker.chunk(doc), chunker.counter, 64, data)
     assert verdict.metrics["text_coverage"] == 1.0
     ((check, value),) = failed(verdict)
     assert check == "min_extraction_recall" and value < 0.8
@@ -141,7 +148,7 @@ def test_a_pdf_parser_that_misreads_a_word(chunker: Chunker) -> None:
     data = TABLE_PDF.read_bytes()
     doc = pdf.parse(data, "input.pdf")
     doc.text = doc.text.replace("Water level", "Water lever")
-    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, data)
+    verdict = verdict_of(doc, chunker.chunk(doc), chunker.counter, 64, data)
     assert [c for c, _ in failed(verdict)] == ["min_localization"]
     assert verdict.failed[0].faults[0]["why"] == "1 words not inside its boxes on the page: lever"
 
@@ -149,15 +156,15 @@ def test_a_pdf_parser_that_misreads_a_word(chunker: Chunker) -> None:
 def test_a_pdf_chunk_with_boxes_elsewhere(chunker: Chunker) -> None:
     data = TABLE_PDF.read_bytes()
     doc = pdf.parse(data, "input.pdf")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
-    first, table = records[0], next(r for r in records[1:] if "table_row" in r["kinds"])
-    assert "Station Readings" in first["text"]
-    first["boxes"] = table["boxes"]  # the heading's words are not in the table's box
+    records = chunker.chunk(doc)
+    first, table = records[0], next(c for c in records[1:] if "table_row" in c.kinds)
+    assert "Station Readings" in first.text and table.boxes
+    first.boxes = table.boxes  # the heading's words are not in the table's box
     verdict = verdict_of(doc, records, chunker.counter, 64, data)
     assert failed(verdict) == [("min_localization", pytest.approx(1 - 1 / len(records), abs=1e-6))]
     why = verdict.failed[0].faults[0]["why"]
     assert re.match(r"\d+ words not inside its boxes on the page: .*\breadings\b", why), why
-    first["boxes"] = [{**b, "page": 2} for b in table["boxes"]]
+    first.boxes = [{**b, "page": 2} for b in table.boxes]
     why = verdict_of(doc, records, chunker.counter, 64, data).failed[0].faults[0]["why"]
     assert why == "a box on page 2, which the chunk does not name or the file does not have"
 
@@ -186,17 +193,17 @@ def test_an_over_budget_chunk_under_an_additive_tokenizer_with_an_added_token(ne
     source = b"".join(b"Item %d is ready.\n" % n for n in range(1, 13))
     doc = code_free_text(source)
     text = source.decode().rstrip("\n")
-    record = {
-        "id": "ch-over", "start": 0, "end": len(text), "text": text, "embed_text": text,
-        "tokens": plain.count(text), "tokenizer": newline.fingerprint, "section_path": [], "kinds": ["paragraph"],
-        "lines": [1, 12], "language": None, "symbol": None,
-    }  # fmt: skip
-    assert record["tokens"] <= 64 < newline.count(text)
+    record = Chunk(
+        id="ch-over", doc_id="items.txt", doc_version="v", chunk_set="cs", start=0, end=len(text), text=text,
+        embed_text=text, tokens=plain.count(text), tokenizer=newline.fingerprint, section_path=[],
+        kinds=["paragraph"], lines=(1, 12),
+    )  # fmt: skip
+    assert record.tokens <= 64 < newline.count(text)
     verdict = verdict_of(doc, [record], newline, 64, source)
     assert failed(verdict) == [("min_budget_compliance", 0.0), ("min_token_count_accuracy", 0.0)]
     assert verdict.failed[0].faults[0]["why"] == f"{newline.count(text)} tokens over the budget of 64"
     # The same record under the tokenizer it does not name is within budget: the name matters.
-    unknown = verdict_of(doc, [{**record, "tokenizer": "elsewhere@sha256:0"}], newline, 64, source)
+    unknown = verdict_of(doc, [replace(record, tokenizer="elsewhere@sha256:0")], newline, 64, source)
     assert unknown.failed[0].faults[0]["why"] == "unknown tokenizer 'elsewhere@sha256:0'"
 
 
@@ -226,17 +233,17 @@ def helper(x):
 
 def test_overlapping_code_chunks(chunker: Chunker) -> None:
     doc = code.parse(STORE, "store.py")
-    records = [c.to_dict() for c in Chunker(ChunkConfig(max_tokens=32)).chunk(doc)]
+    records = Chunker(ChunkConfig(max_tokens=32)).chunk(doc)
     counter = chunker.counter
     assert verdict_of(doc, records, counter, 64, STORE).passed
     last = records[-1]
-    start = records[-2]["start"]  # takes in the chunk before too (whole statements: still parses)
-    last.update(start=start, text=doc.text[start : last["end"]], lines=list(doc.lines_of(start, last["end"])))
-    last["embed_text"] = last["text"]
-    last["tokens"] = counter.count(last["embed_text"])
+    start = records[-2].start  # takes in the chunk before too (whole statements: still parses)
+    last.start, last.text, last.lines = start, doc.text[start : last.end], doc.lines_of(start, last.end)
+    last.embed_text = last.text
+    last.tokens = counter.count(last.embed_text)
     verdict = verdict_of(doc, records, counter, 64, STORE)
     assert failed(verdict) == [("max_code_overlaps", 1)]
-    assert verdict.failed[0].faults[0]["other"] == records[-2]["id"]
+    assert verdict.failed[0].faults[0]["other"] == records[-2].id
 
 
 TOTAL = b"""def total(values, weight):
@@ -251,14 +258,14 @@ def test_a_chunk_that_claims_a_whole_definition_but_does_not_parse() -> None:
     """A piece of a split function ("for value in values:") labelled as a whole function."""
     doc = code.parse(TOTAL, "total.py")
     small = Chunker(ChunkConfig(max_tokens=20))
-    records = [c.to_dict() for c in small.chunk(doc)]
-    assert [r["kinds"] for r in records] == [["code"]] * 3  # pieces, marked as such: not parsed alone
+    records = small.chunk(doc)
+    assert [c.kinds for c in records] == [["code"]] * 3  # pieces, marked as such: not parsed alone
     before = failed(verdict_of(doc, records, small.counter, 20, TOTAL))
     assert before == [("max_short_chunk_rate", pytest.approx(1 / 3, abs=1e-6))]  # "for value in values:"
-    records[1]["kinds"] = ["function"]
+    records[1].kinds = ["function"]
     verdict = verdict_of(doc, records, small.counter, 20, TOTAL)
     assert failed(verdict) == [*before, ("min_code_parse", 0.0)]
-    assert verdict.failed[1].faults[0]["chunk"] == records[1]["id"]
+    assert verdict.failed[1].faults[0]["chunk"] == records[1].id
 
 
 def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
@@ -267,7 +274,7 @@ def test_a_chunk_that_leaves_nested_blocks_still_parses_on_its_own() -> None:
     really is broken still does not."""
     import ast
 
-    from parsegate.quality_gates.code_units import wrap_python_blocks
+    from parsegate.quality_gates.checks.code_parse import wrap_python_blocks
 
     body = "        class A:\n            x = 1\n\n    # c\n    class B:\n        y = 2\n\n\ndef f():\n    pass\n"
     ast.parse(wrap_python_blocks(body))
@@ -283,14 +290,15 @@ def test_a_page_too_deep_for_docling_is_checked_against_libxml2_s_reading(chunke
 
     data = ("<html><body>" + "<div>" * 500 + "<p>Deep text survives.</p>" + "</div>" * 500 + "</body></html>").encode()
     doc = office.parse(data, "deep.html")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
     verdict = evaluate(facts, Thresholds())
     assert verdict.passed and not {"localization", "extraction_recall"} & set(verdict.not_measured)
-    assert facts.recall_source == "libxml2 reading (docling could not read the page)"
-    assert (facts.recall_words, facts.recall_found) == (3, 3)
-    assert "Deep text survives." in records[0]["text"]
-    altered = [dict(r, text=r["text"].replace("survives", "vanishes")) for r in records]
+    recall = facts.get(RecallFacts)
+    assert recall.recall_source == "libxml2 reading (docling could not read the page)"
+    assert (recall.recall_words, recall.recall_found) == (3, 3)
+    assert "Deep text survives." in records[0].text
+    altered = [replace(c, text=c.text.replace("survives", "vanishes")) for c in records]
     assert (
         evaluate(measure(doc, altered, chunker.counter, chunker.max_tokens, data), Thresholds()).metrics["localization"]
         == 0.0
@@ -310,9 +318,9 @@ def test_a_page_that_breaks_docling_s_backend_is_checked_against_libxml2_s_readi
     monkeypatch.setattr(HTMLDocumentBackend, "convert", broken)
     data = b"<html><body><h1>Prices</h1><p>Widgets cost four euros.</p></body></html>"
     doc = office.parse(data, "prices.html")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
-    assert facts.recall_source == "libxml2 reading (docling could not read the page)"
+    assert facts.get(RecallFacts).recall_source == "libxml2 reading (docling could not read the page)"
     assert evaluate(facts, Thresholds()).passed
 
 
@@ -327,9 +335,10 @@ def test_text_saved_in_another_unicode_encoding_is_checked_against_its_own_decod
 
     data = "# Notes\n\nText saved by an editor in another encoding.\n".encode(encoding)
     doc = text.parse(data, "notes.txt")
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
     verdict = evaluate(facts, Thresholds())
-    assert facts.localized == len(records) and facts.recall_source == "source file"
-    assert facts.recall_words and facts.recall_found == facts.recall_words
+    recall = facts.get(RecallFacts)
+    assert facts.get(LocalizationFacts).localized == len(records) and recall.recall_source == "source file"
+    assert recall.recall_words and recall.recall_found == recall.recall_words
     assert verdict.passed and not verdict.not_measured

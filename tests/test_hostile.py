@@ -239,7 +239,7 @@ def test_documents_are_written_and_counted_as_they_finish(plugins: Path, tmp_pat
     from parsegate.chunkers import ChunkConfig
     from parsegate.engines.base import Limits
     from parsegate.engines.local.supervisor import Supervisor
-    from parsegate.quality_gates.gate import GateConfig
+    from parsegate.quality_gates.thresholds import GateConfig
     from parsegate.runner.discover import discover
     from parsegate.runner.process import process_corpus as run_corpus
     from parsegate.runner.route import Router

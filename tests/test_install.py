@@ -172,4 +172,4 @@ def test_wheel_holds_every_module_under_the_one_name_parsegate(wheel: Path) -> N
     assert expected - names == set()
     assert {n.split("/")[0] for n in names} == {"parsegate"}
     assert "parsegate/parsers/queries/python.scm" in names
-    assert "parsegate/quality_gates/report_template.html" in names
+    assert "parsegate/quality_gates/report/template.html" in names

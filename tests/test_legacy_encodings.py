@@ -78,9 +78,9 @@ def test_the_gate_reads_a_legacy_file_as_the_parser_does_and_fails_a_misreading(
     chunker = Chunker(ChunkConfig(max_tokens=64))
     data = RUSSIAN.encode("koi8_r")
     doc = markdown.parse(data, "doc.md")
-    verdict = verdict_of(doc, [c.to_dict() for c in chunker.chunk(doc)], chunker.counter, 64, data)
+    verdict = verdict_of(doc, chunker.chunk(doc), chunker.counter, 64, data)
     assert verdict.passed, verdict.failed
     assert verdict.metrics["extraction_recall"] == verdict.metrics["localization"] == 1.0
     misread = markdown.parse(RUSSIAN.encode("koi8_r").decode("cp1252", errors="replace").encode(), "doc.md")
-    records = [c.to_dict() for c in chunker.chunk(misread)]
+    records = chunker.chunk(misread)
     assert not verdict_of(misread, records, chunker.counter, 64, data).passed

@@ -217,13 +217,14 @@ def test_the_parent_budget_names_the_chunk_set() -> None:
 
 
 def test_the_gate_counts_parents_against_their_own_budget() -> None:
-    from parsegate.quality_gates.gate import Thresholds, evaluate
-    from parsegate.quality_gates.metrics import measure
+    from parsegate.quality_gates.measure import measure
+    from parsegate.quality_gates.thresholds import Thresholds
+    from parsegate.quality_gates.verdict import evaluate
 
     path = GOLDEN / "code" / "python" / "input.py"
     doc = parse_file(path, "input.py")
     chunker = Chunker(ChunkConfig(strategy="parent-child", max_tokens=64, parent_tokens=300))
-    records = [c.to_dict() for c in chunker.chunk(doc)]
+    records = chunker.chunk(doc)
     facts = measure(doc, records, chunker.counter, 64, path.read_bytes(), chunker.config.parent_tokens)
     verdict = evaluate(facts, Thresholds())
     assert verdict.passed, [(c.check, c.value) for c in verdict.failed]

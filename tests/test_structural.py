@@ -280,8 +280,9 @@ def test_a_chunk_of_headings_alone_is_in_the_section_common_to_them() -> None:
     # text of their own. A chunk of three sibling headings was filed under the first of them,
     # "Manual > 1. Scope", a section two of its three lines are not in, and the gate's heading
     # inheritance (its own reading of the headings) failed every such chunk.
-    from parsegate.quality_gates.gate import Thresholds, evaluate
-    from parsegate.quality_gates.metrics import measure
+    from parsegate.quality_gates.measure import measure
+    from parsegate.quality_gates.thresholds import Thresholds
+    from parsegate.quality_gates.verdict import evaluate
 
     source = "# Manual\n\n" + "".join(f"## {n}. Part {n} of the valve manual\n\n" for n in range(1, 13))
     source += "Valves are inspected every spring.\n"
@@ -300,5 +301,5 @@ def test_a_chunk_of_headings_alone_is_in_the_section_common_to_them() -> None:
     # siblings above it in the same chunk do not take the document's heading out of the breadcrumb.
     assert chunks[3].embed_text.startswith("Manual\n\n## 10. Part 10")
     assert all(c.tokens <= 40 for c in chunks)
-    verdict = evaluate(measure(doc, [c.to_dict() for c in chunks], chunker.counter, 40, source.encode()), Thresholds())
+    verdict = evaluate(measure(doc, chunks, chunker.counter, 40, source.encode()), Thresholds())
     assert verdict.metrics["heading_inheritance"] == 1.0, verdict.failed

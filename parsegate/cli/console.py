@@ -187,7 +187,7 @@ def print_summary(summary: dict[str, Any], files: list[FileOutcome], seconds: fl
 
 def print_run(result: RunResult) -> None:
     """A run's (or a re-gate's) end: the summary, what was left out, the gate, what was written."""
-    from parsegate.quality_gates.report import print_report
+    from parsegate.cli.gate_table import print_gate
 
     console = stderr()
     print_summary(result.summary, result.files, result.seconds, console)
@@ -195,7 +195,7 @@ def print_run(result: RunResult) -> None:
         say(f"left out on purpose: {count} paths ({reason})")
     if result.empty:
         say("no document was read (use --allow-empty to accept an empty run)")
-    print_report(result.report, console)
+    print_gate(result.report, console)
     out = result.out
     if result.wrote:
         say(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html")

@@ -17,7 +17,7 @@ from parsegate.errors import CommandError
 if TYPE_CHECKING:
     from parsegate.chunkers import ChunkConfig
     from parsegate.parsers.options import ParseOptions
-    from parsegate.quality_gates.gate import GateConfig
+    from parsegate.quality_gates.thresholds import GateConfig
 
 F = TypeVar("F", bound=Callable[..., Any])
 STDIO = Path("-")
@@ -197,7 +197,7 @@ def gate_options(function: F) -> F:
 
 
 def load_gate(config: Path | None, overrides: tuple[str, ...]) -> GateConfig:
-    from parsegate.quality_gates.gate import GateConfigError, load_gate_config
+    from parsegate.quality_gates.thresholds import GateConfigError, load_gate_config
 
     try:
         return load_gate_config(Path.cwd(), config, list(overrides))

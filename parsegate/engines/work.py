@@ -18,7 +18,7 @@ from parsegate.chunkers import Chunker
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.options import ParseOptions, using
 from parsegate.parsers.registry import parse_data, read_regular_file
-from parsegate.quality_gates.metrics import measure
+from parsegate.quality_gates.measure import measure
 
 
 @dataclass
@@ -34,7 +34,7 @@ class FileOutcome:
     indexed_chars: int = 0
     warnings: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
-    facts: dict[str, Any] | None = None  # quality_gates.metrics.DocFacts, threshold-free
+    facts: dict[str, Any] | None = None  # quality_gates.facts.DocFacts, threshold-free
     verdict: str | None = None  # pass | fail, once gated
     failed_checks: list[dict[str, Any]] = field(default_factory=list)
 
@@ -60,13 +60,12 @@ def _process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, li
         outcome.source_chars = len(doc.text)
         outcome.indexed_chars = sum(c.end - c.start for c in chunks)
         outcome.warnings = [w.to_dict() for w in doc.warnings]
-        records = [c.to_dict() for c in chunks]
         # The gate reads the source itself: its checks compare the chunks with the file's bytes,
         # not with what the parser made of them.
         outcome.facts = measure(
-            doc, records, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens
+            doc, chunks, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens
         ).to_dict()
-        lines = [orjson.dumps(r) for r in records]
+        lines = [orjson.dumps(c.to_dict()) for c in chunks]
     except ParseError as exc:
         outcome.code, outcome.reason = exc.code, exc.message
     except MemoryError:

@@ -12,8 +12,9 @@ import orjson
 
 from parsegate.engines.work import FileOutcome, outcome_dict, summarize
 from parsegate.errors import CommandError
-from parsegate.quality_gates.gate import GateConfig, Verdict
-from parsegate.quality_gates.metrics import DocFacts
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.thresholds import GateConfig
+from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.outdir import write_run
 from parsegate.runner.reports import PageCache, write_reports
 from parsegate.store.current import outputs_record

@@ -11,7 +11,7 @@ from pathlib import Path
 from parsegate.engines.work import outcome_from_dict
 from parsegate.errors import CommandError
 from parsegate.log import log
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.discover import source_of
 from parsegate.runner.finish import finish
 from parsegate.runner.outdir import RUN_SCHEMA, archive_previous, read_chunk_lines

@@ -13,9 +13,10 @@ import orjson
 
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.model import ParseError
-from parsegate.quality_gates.gate import GateConfig, Verdict
-from parsegate.quality_gates.metrics import DocFacts
+from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
+from parsegate.quality_gates.thresholds import GateConfig
+from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.discover import source_of
 from parsegate.runner.outdir import pretty_json, write_atomic
 
@@ -128,7 +129,7 @@ def _pages(
         drawn = cache.get(doc_id, version, count)
         if drawn is not None:
             return drawn
-    from parsegate.quality_gates.page_images import page_images  # PDFium: only for a run with PDFs
+    from parsegate.quality_gates.report.pages import page_images  # PDFium: only for a run with PDFs
 
     lost = (facts.get("faults") or {}).get("extraction_recall", [])
     pages = page_images(data, chunks, facts.get("furniture") or [], lost, count)

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from parsegate.quality_gates.gate import GateConfig, Verdict, evaluate
-from parsegate.quality_gates.metrics import DocFacts
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.thresholds import GateConfig
+from parsegate.quality_gates.verdict import Verdict, evaluate
 from parsegate.runner.outdir import JOURNAL, OUTPUTS
 
 if TYPE_CHECKING:

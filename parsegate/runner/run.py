@@ -24,7 +24,7 @@ from parsegate.engines.work import FileOutcome
 from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
 from parsegate.parsers.registry import parsers
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.discover import IgnoreTooLarge, Selection, discover
 from parsegate.runner.finish import Finished, finish, finish_current
 from parsegate.runner.outdir import PARTIAL_FILES, archive_previous

@@ -11,7 +11,7 @@ from typing import Literal
 from parsegate.chunkers import ChunkConfig
 from parsegate.engines.base import Limits
 from parsegate.parsers.options import ParseOptions
-from parsegate.quality_gates.gate import GateConfig
+from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.store.schema import DEFAULT_STORE
 
 Engine = Literal["local", "ray"]

@@ -11,7 +11,7 @@ import base64
 import io
 from typing import Any
 
-from parsegate.quality_gates.pdf_source import Box, PdfPage, open_pdf
+from parsegate.quality_gates.references.pdf import Box, PdfPage, open_pdf
 
 PAGE_WIDTH = 560  # pixels of a rendered page
 JPEG_QUALITY = 60

@@ -14,21 +14,37 @@ chunk words, joined, are one word of the reference, or when it begins or ends a 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from parsegate.quality_gates.facts import DocFacts
-from parsegate.quality_gates.reference import TEXT_FORMATS, Reference
+from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 from parsegate.quality_gates.words import present, runs, words
 
+if TYPE_CHECKING:
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.quality_gates.facts import DocFacts
+    from parsegate.quality_gates.references import Reference
+    from parsegate.quality_gates.thresholds import Thresholds
 
-def measure_localization(facts: DocFacts, fmt: str, records: list[dict[str, Any]], ref: Reference | None) -> None:
+FAULTS = "localization"
+
+
+@dataclass(frozen=True)
+class LocalizationFacts:
+    localized: int | None = None
+
+
+def measure(s: Subject) -> LocalizationFacts:
+    from parsegate.quality_gates.references import TEXT_FORMATS
+
+    ref = s.reference
     if ref is None:
-        return  # not measured: no independent view of this document
-    if fmt in TEXT_FORMATS:
-        problems = [_in_source(ref, r) for r in records]
+        return LocalizationFacts()  # not measured: no independent view of this document
+    if s.doc.format in TEXT_FORMATS:
+        problems = [_in_source(ref, c) for c in s.chunks]
     elif ref.pdf is not None:
         inside: dict[tuple[int, tuple[float, ...]], str] = {}
-        problems = [_in_boxes(ref, r, inside) for r in records]
+        problems = [_in_boxes(ref, c, inside) for c in s.chunks]
     else:
         sequence = words(ref.everything or ref.text)
         # A word the source writes without a space between two inline items ("docling" +
@@ -38,35 +54,35 @@ def measure_localization(facts: DocFacts, fmt: str, records: list[dict[str, Any]
         if ref.html_nodes is not None:
             exported |= set(words(" ".join(ref.html_nodes)))
             where = "docling's export of the file nor its text (lxml)"
-        problems = [_in_export(exported, r, where) for r in records]
-    facts.localized = sum(p is None for p in problems)
-    for r, problem in zip(records, problems, strict=True):
+        problems = [_in_export(exported, c, where) for c in s.chunks]
+    for c, problem in zip(s.chunks, problems, strict=True):
         if problem is not None:
-            facts.fault("localization", chunk=r["id"], start=r["start"], end=r["end"], why=problem)
+            s.faults.chunk(FAULTS, c, problem)
+    return LocalizationFacts(sum(p is None for p in problems))
 
 
-def _in_source(ref: Reference, r: dict[str, Any]) -> str | None:
-    start, end, source = r["start"], r["end"], ref.text
+def _in_source(ref: Reference, c: Chunk) -> str | None:
+    start, end, source = c.start, c.end, ref.text
     if not (0 <= start <= end <= len(source)):
         return f"span {start}–{end} lies outside the source file ({len(source)} characters)"
-    if source[start:end] != r["text"]:
-        at = next((i for i, (a, b) in enumerate(zip(source[start:end], r["text"], strict=False)) if a != b), None)
-        at = min(len(r["text"]), end - start) if at is None else at
+    if source[start:end] != c.text:
+        at = next((i for i, (a, b) in enumerate(zip(source[start:end], c.text, strict=False)) if a != b), None)
+        at = min(len(c.text), end - start) if at is None else at
         return f"text differs from the source file at offset {start + at}"
-    lines = r.get("lines")
+    lines = list(c.lines) if c.lines else None  # as the record writes them
     expected = ref.lines_of(start, end)
     if lines is None or tuple(lines) != expected:
         return f"lines {lines} but the span covers lines {list(expected)} of the source file"
     return None
 
 
-def _in_boxes(ref: Reference, r: dict[str, Any], inside: dict[tuple[int, tuple[float, ...]], str]) -> str | None:
+def _in_boxes(ref: Reference, c: Chunk, inside: dict[tuple[int, tuple[float, ...]], str]) -> str | None:
     """A word counts as inside when PDFium's text in the boxes has it as a word, or has it run
     together with its neighbours as one word (table cells "2,839" and "5" come out "2,8395")."""
     assert ref.pdf is not None
-    wanted = set(words(r["text"]))
-    boxes = r.get("boxes") or []
-    pages = set(r.get("pages") or [])
+    wanted = set(words(c.text))
+    boxes = c.boxes or []
+    pages = set(c.pages or [])
     if wanted and not boxes:
         return "no boxes: the chunk does not say where on which page it is"
     texts = []
@@ -79,17 +95,36 @@ def _in_boxes(ref: Reference, r: dict[str, Any], inside: dict[tuple[int, tuple[f
             inside[key] = " ".join(words(ref.pdf.pages[page].text_in(bbox)))  # type: ignore[arg-type]
         texts.append(inside[key])
     inside_words = set(" ".join(texts).split())
-    absent = sorted(wanted - present(words(r["text"]), inside_words))
+    absent = sorted(wanted - present(words(c.text), inside_words))
     if absent:
         return f"{len(absent)} words not inside its boxes on the page: {' '.join(absent[:12])}"
     return None
 
 
-def _in_export(exported: set[str], r: dict[str, Any], where: str) -> str | None:
+def _in_export(exported: set[str], c: Chunk, where: str) -> str | None:
     """As in a PDF's boxes, words run together in docling's export (its inline groups are
     joined without a space: "WiktionaryMedia") still count."""
-    held = words(r["text"])
+    held = words(c.text)
     absent = sorted(set(held) - present(held, exported))
     if absent:
         return f"{len(absent)} words not in {where}: {' '.join(absent[:12])}"
     return None
+
+
+def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:
+    return facts.get(LocalizationFacts).localized, facts.chunks
+
+
+CHECK = Definition(
+    name="localization",
+    metric="localization",
+    label="localization",
+    limit=Limit("min_localization", 1.0),
+    facts=LocalizationFacts,
+    measure=measure,
+    parts=parts,
+    faults=FAULTS,
+    needs_source=True,
+    independent=True,
+    stored="localized",
+)

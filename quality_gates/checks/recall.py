@@ -15,27 +15,47 @@ furniture: the report shows what was dropped and why.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from parsegate.parsers.model import NON_BODY_KINDS, Document, FurnitureData
-from parsegate.quality_gates.facts import DocFacts
-from parsegate.quality_gates.reference import TEXT_FORMATS, Reference
+from parsegate.quality_gates.checks.base import Definition, Faults, Limit, Subject
 from parsegate.quality_gates.words import bag, runs, spans, words
 
+if TYPE_CHECKING:
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.quality_gates.facts import DocFacts
+    from parsegate.quality_gates.references import Reference
+    from parsegate.quality_gates.thresholds import Thresholds
+
+FAULTS = "extraction_recall"
 _MISSING_BOXES = 400  # lost words drawn on page images, per document
 
 
-def measure_recall(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference | None) -> None:
-    facts.furniture = _declared(doc)
+@dataclass(frozen=True)
+class RecallFacts:
+    recall_words: int | None = None
+    recall_found: int | None = None
+    recall_source: str | None = None  # which extraction: "source file", "PDFium text layer", "docling export"
+    # Declared furniture (removed from the recall's reference), each with its reason.
+    furniture: list[dict[str, Any]] = field(default_factory=list)
+
+
+def measure(s: Subject) -> RecallFacts:
+    from parsegate.quality_gates.references import TEXT_FORMATS
+
+    doc, chunks, ref = s.doc, s.chunks, s.reference
+    furniture = _declared(doc)
     if ref is None:
-        return
-    facts.recall_source = ref.kind
+        return RecallFacts(furniture=furniture)
     if doc.format in TEXT_FORMATS:
-        _by_position(facts, doc, records, ref)
+        total, found = _by_position(s.faults, doc, chunks, ref)
     elif ref.pdf is not None:
-        _by_page(facts, doc, records, ref)
+        total, found = _by_page(s.faults, doc, chunks, ref)
     else:
-        _whole(facts, doc, records, ref)
+        total, found = _whole(s.faults, doc, chunks, ref)
+    return RecallFacts(total, found, ref.kind, furniture)
 
 
 def _declared(doc: Document) -> list[dict[str, Any]]:
@@ -70,11 +90,11 @@ def _spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return [m[0] for m in merged], [m[1] for m in merged]
 
 
-def _by_position(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference) -> None:
+def _by_position(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
     """Text formats: every word of the source file, by position (front matter and furniture
     the parser declared are left out)."""
     declared = _spans([(e.start, e.end) for e in doc.elements if e.kind in NON_BODY_KINDS])
-    chunked = _spans([(r["start"], r["end"]) for r in records])
+    chunked = _spans([(c.start, c.end) for c in chunks])
     total = found = 0
     lost: list[list[int]] = []  # runs of consecutive lost words, as source spans
     previous_lost = False
@@ -97,11 +117,11 @@ def _by_position(facts: DocFacts, doc: Document, records: list[dict[str, Any]], 
             lost.append([start, end])
         previous_lost = not hit
     for start, end in lost:
-        facts.fault("extraction_recall", start=start, end=end, text=ref.text[start:end][:200])
-    facts.recall_words, facts.recall_found = total, found
+        faults.add(FAULTS, start=start, end=end, text=ref.text[start:end][:200])
+    return total, found
 
 
-def _by_page(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference) -> None:
+def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
     """PDF: each page's text-layer words against the words of the chunks on that page."""
     assert ref.pdf is not None
     furniture: dict[int, Counter[str]] = {}
@@ -109,10 +129,10 @@ def _by_page(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref:
         if e.kind in NON_BODY_KINDS and e.page is not None:
             furniture.setdefault(e.page, Counter()).update(bag(doc.text[e.start : e.end]))
     chunked: dict[int, Counter[str]] = {}
-    for r in records:
-        held = bag(r["embed_text"])
-        for page in r.get("pages") or []:
-            chunked.setdefault(page, Counter()).update(held)
+    for c in chunks:
+        held = bag(c.embed_text)
+        for number in c.pages or []:
+            chunked.setdefault(number, Counter()).update(held)
     total = found = 0
     drawn = 0
     for number, page in ref.pdf.pages.items():
@@ -123,17 +143,17 @@ def _by_page(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref:
         if lost:
             boxes = page.word_boxes(lost, _MISSING_BOXES - drawn) if drawn < _MISSING_BOXES else []
             drawn += len(boxes)
-            facts.fault(
-                "extraction_recall",
+            faults.add(
+                FAULTS,
                 page=number,
                 words=" ".join(sorted(lost.elements()))[:400],
                 count=lost.total(),
                 boxes=[[round(v, 1) for v in box] for _, box in boxes],
             )
-    facts.recall_words, facts.recall_found = total, found
+    return total, found
 
 
-def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference) -> None:
+def _whole(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
     """Office and HTML: the words of docling's export (less what the parser declared furniture)
     against the words of all chunks."""
     sequence = words(ref.text)
@@ -148,23 +168,32 @@ def _whole(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: R
         exported = _as_often_as_shown(exported, ref.html_nodes)
     reference = exported - declared
     chunked: Counter[str] = Counter()
-    for r in records:
-        chunked.update(bag(r["embed_text"]))
+    for c in chunks:
+        chunked.update(bag(c.embed_text))
     lost = reference - chunked
     # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
     # when two or three consecutive words of a chunk make it up; and where the source has no
     # space between two inline items ("<code>docling</code>from"), the chunk's one word is
     # two or three consecutive words of the export.
-    joined = {w for r in records for w in runs(words(r["embed_text"]))}
+    joined = {w for c in chunks for w in runs(words(c.embed_text))}
     split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
     lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
     if lost and ref.html_nodes is not None:
         lost = _shown_only(lost, ref.html_nodes)
-    facts.recall_words, facts.recall_found = reference.total(), reference.total() - lost.total()
+    total, found = reference.total(), reference.total() - lost.total()
     if lost:
-        facts.fault("extraction_recall", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
-    if ref.html_nodes is not None:
-        _beyond_export(facts, doc, records, ref.html_nodes, ref.everything or ref.text)
+        faults.add(FAULTS, words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
+    if ref.html_nodes is None:
+        return total, found
+    beyond, unchunked = _beyond_export(doc, chunks, ref.html_nodes, ref.everything or ref.text)
+    for node in beyond:
+        count = len(words(node))
+        total += count
+        if node in unchunked:
+            faults.add(FAULTS, words=node[:400], count=count, why="in the file, not in docling's export")
+        else:
+            found += count
+    return total, found
 
 
 def _as_often_as_shown(reference: Counter[str], nodes: list[str]) -> Counter[str]:
@@ -190,23 +219,36 @@ def _shown_only(lost: Counter[str], nodes: list[str]) -> Counter[str]:
 
 
 def _beyond_export(
-    facts: DocFacts, doc: Document, records: list[dict[str, Any]], nodes: list[str], exported: str
-) -> None:
-    """HTML: the file's text nodes that docling's export lacks (html_source.py) count too, each
-    found when its letters and digits occur in the chunks' text; as above, what the parser
-    declared furniture (a hidden block, a form control's label) is left out, and listed."""
-    from parsegate.quality_gates.html_source import missing, squeezed
+    doc: Document, chunks: Sequence[Chunk], nodes: list[str], exported: str
+) -> tuple[list[str], set[str]]:
+    """HTML: the file's text nodes that docling's export lacks (references/web.py), which count
+    too, and those of them that are not in the chunks' text (a node is found when its letters and
+    digits occur there); as above, what the parser declared furniture (a hidden block, a form
+    control's label) is left out, and listed."""
+    from parsegate.quality_gates.references.web import missing, squeezed
 
     declared = squeezed(doc.text[e.start : e.end] for e in doc.elements if e.kind in NON_BODY_KINDS)
     beyond = list(missing(list(missing(nodes, squeezed([exported]))), declared))
     if not beyond:
-        return
-    unchunked = set(missing(beyond, squeezed(r["text"] for r in records)))
-    assert facts.recall_words is not None and facts.recall_found is not None
-    for node in beyond:
-        count = len(words(node))
-        facts.recall_words += count
-        if node in unchunked:
-            facts.fault("extraction_recall", words=node[:400], count=count, why="in the file, not in docling's export")
-        else:
-            facts.recall_found += count
+        return [], set()
+    return beyond, set(missing(beyond, squeezed(c.text for c in chunks)))
+
+
+def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:
+    own = facts.get(RecallFacts)
+    return own.recall_found, own.recall_words
+
+
+CHECK = Definition(
+    name="recall",
+    metric="extraction_recall",
+    label="extraction recall",
+    limit=Limit("min_extraction_recall", 0.99),
+    facts=RecallFacts,
+    measure=measure,
+    parts=parts,
+    faults=FAULTS,
+    needs_source=True,
+    independent=True,
+    stored="recall_found",
+)

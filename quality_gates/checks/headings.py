@@ -13,14 +13,16 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from parsegate.parsers.model import Document
-from parsegate.quality_gates.facts import DocFacts
-from parsegate.quality_gates.reference import Reference
+from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+
+    from parsegate.parsers.model import Document
+    from parsegate.quality_gates.facts import DocFacts
+    from parsegate.quality_gates.thresholds import Thresholds
 
 # "## Title { #anchor }": an attribute list (MkDocs and friends) is not part of a title.
 _ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")
@@ -34,12 +36,23 @@ class Heading:
     title: str
 
 
-def measure_headings(facts: DocFacts, doc: Document, records: list[dict[str, Any]], ref: Reference | None) -> None:
+FAULTS = "heading_inheritance"
+
+
+@dataclass(frozen=True)
+class HeadingFacts:
+    has_headings: bool = False
+    heading_checked: int | None = None
+    heading_ok: int | None = None
+
+
+def measure(s: Subject) -> HeadingFacts:
+    doc = s.doc
     text = doc.text
     if doc.format == "markdown":
-        if ref is None:
-            return  # not measured: the source file is not at hand
-        text = ref.text
+        if s.reference is None:
+            return HeadingFacts()  # not measured: the source file is not at hand
+        text = s.reference.text
         headings = markdown_headings(text)
     else:
         headings = [
@@ -49,27 +62,25 @@ def measure_headings(facts: DocFacts, doc: Document, records: list[dict[str, Any
         ]
         if doc.format == "pptx":
             headings = _untitled_slides(doc, headings)
-    facts.has_headings = bool(headings)
     if not headings:
-        return
-    facts.heading_checked = facts.heading_ok = 0
+        return HeadingFacts()
+    checked = ok = 0
     paths = _paths(headings)
     starts = [h.start for h in headings]
-    for r in records:
-        expected = _expected(headings, starts, paths, r["start"], r["end"], text)
-        stated = tuple(_title(t) for t in r.get("section_path") or ())
-        facts.heading_checked += 1
+    for c in s.chunks:
+        expected = _expected(headings, starts, paths, c.start, c.end, text)
+        stated = tuple(_title(t) for t in c.section_path or ())
+        checked += 1
         if stated == expected:
-            facts.heading_ok += 1
+            ok += 1
         else:
-            facts.fault(
-                "heading_inheritance",
-                chunk=r["id"],
-                start=r["start"],
-                end=r["end"],
-                why=f"filed under {' > '.join(stated) or '(none)'}; the source puts it under "
+            s.faults.chunk(
+                FAULTS,
+                c,
+                f"filed under {' > '.join(stated) or '(none)'}; the source puts it under "
                 f"{' > '.join(expected) or '(no heading)'}",
             )
+    return HeadingFacts(True, checked, ok)
 
 
 def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
@@ -161,3 +172,28 @@ def _common(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
             n += 1
         common = common[:n]
     return common
+
+
+def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:
+    own = facts.get(HeadingFacts)
+    return own.heading_ok, own.heading_checked
+
+
+def applies(facts: DocFacts) -> bool:
+    return facts.get(HeadingFacts).has_headings  # no headings: the check does not apply
+
+
+CHECK = Definition(
+    name="headings",
+    metric="heading_inheritance",
+    label="heading inheritance",
+    limit=Limit("min_heading_inheritance", 0.95),
+    facts=HeadingFacts,
+    measure=measure,
+    parts=parts,
+    faults=FAULTS,
+    needs_source=frozenset({"markdown"}),
+    independent=True,
+    applies=applies,
+    stored="heading_ok",
+)

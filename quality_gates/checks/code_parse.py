@@ -1,6 +1,5 @@
-"""Code units: chunks of one source file are disjoint and in order, and a chunk that claims to
-hold whole definitions really does: tree-sitter parses it on its own without an ERROR node
-that the file itself does not have.
+"""Code: definitions parse alone. A chunk that claims to hold whole definitions really does:
+tree-sitter parses it on its own without an ERROR node that the file itself does not have.
 
 A chunk that holds anything but whole definitions says so with the kind ``code`` (module code,
 or a piece of a definition split over budget) and is not parsed alone. Python is parsed with
@@ -14,77 +13,69 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from parsegate.quality_gates.facts import DocFacts
-from parsegate.quality_gates.reference import Reference
+from parsegate.quality_gates.checks.base import Definition, Limit, Subject
+from parsegate.quality_gates.checks.code_units import DEFINITIONS
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-DEFINITIONS = frozenset({"function", "class", "method"})
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.quality_gates.facts import DocFacts
+    from parsegate.quality_gates.thresholds import Thresholds
+
+FAULTS = "code_parse"
 # Languages whose methods only parse inside a class body.
 _MEMBERS_NEED_CLASS = frozenset({"java", "csharp", "kotlin", "typescript", "tsx", "javascript", "php"})
 _PREAMBLE = {"php": "<?php\n"}
 
 
-def measure_code(facts: DocFacts, records: list[dict[str, Any]], ref: Reference | None) -> None:
-    code = [r for r in records if r.get("language")]
-    if not code or ref is None:
-        return
-    facts.code_overlaps = _overlaps(facts, code)
-    facts.code_checked = facts.code_parsed = 0
+@dataclass(frozen=True)
+class CodeParseFacts:
+    code_checked: int | None = None  # whole-definition chunks parsed on their own
+    code_parsed: int | None = None  # ...of which parse without an ERROR node the file itself lacks
+
+
+def measure(s: Subject) -> CodeParseFacts:
+    ref = s.reference
+    if not s.code or ref is None:
+        return CodeParseFacts()
+    checked = parsed = 0
     file_errors: list[tuple[int, int]] | None = None
-    for r in code:
-        kinds = set(r.get("kinds") or [])
+    for c in s.code:
+        kinds = set(c.kinds or [])
         if not kinds or not kinds <= DEFINITIONS:
             continue  # holds module code or a piece of a split definition (kind "code")
-        facts.code_checked += 1
-        error = _first_error(_standalone(ref.text, r), r["language"])
+        language = c.language or ""
+        checked += 1
+        error = _first_error(_standalone(ref.text, c), language)
         if error is None:
-            facts.code_parsed += 1
+            parsed += 1
             continue
         if file_errors is None:
-            file_errors = _errors(_parser(r["language"]).parse(ref.text.encode("utf-8")).root_node)
-            if r["language"] == "python" and _python_error(ref.text):
+            file_errors = _errors(_parser(language).parse(ref.text.encode("utf-8")).root_node)
+            if language == "python" and _python_error(ref.text):
                 file_errors = [(0, ref.text.count("\n"))]  # not valid Python here (say, Python 2)
-        if _file_has_error_in(ref.text, file_errors, r["start"], r["end"]):
-            facts.code_parsed += 1  # the source itself does not parse there: not the chunk's fault
+        if _file_has_error_in(ref.text, file_errors, c.start, c.end):
+            parsed += 1  # the source itself does not parse there: not the chunk's fault
             continue
-        facts.fault(
-            "code_parse",
-            chunk=r["id"],
-            start=r["start"],
-            end=r["end"],
-            symbol=r.get("symbol"),
+        s.faults.add(
+            FAULTS,
+            chunk=c.id,
+            start=c.start,
+            end=c.end,
+            symbol=c.symbol,
             why=f"does not parse on its own ({error}) though it claims whole definitions ({', '.join(sorted(kinds))})",
         )
+    return CodeParseFacts(checked, parsed)
 
 
-def _overlaps(facts: DocFacts, code: list[dict[str, Any]]) -> int:
-    count = 0
-    reach = -1
-    previous: dict[str, Any] | None = None
-    for r in code:
-        if previous is not None and r["start"] < reach:
-            count += 1
-            facts.fault(
-                "code_overlaps",
-                chunk=r["id"],
-                start=r["start"],
-                end=r["end"],
-                other=previous["id"],
-                why=f"starts at {r['start']}, before the previous chunk ends ({reach})",
-            )
-        reach = max(reach, r["end"])
-        previous = r
-    return count
-
-
-def _standalone(source: str, r: dict[str, Any]) -> str:
+def _standalone(source: str, c: Chunk) -> str:
     """The chunk's text as a file of its own: first-line indentation restored, then dedented."""
-    start, text, language = r["start"], r["text"], r["language"]
+    start, text, language = c.start, c.text, c.language or ""
     line_start = source.rfind("\n", 0, start) + 1
     indent = source[line_start:start]
     body = (indent if not indent.strip() else "") + text
@@ -98,7 +89,7 @@ def _standalone(source: str, r: dict[str, Any]) -> str:
     body = textwrap.dedent(body)
     if language == "python":
         body = wrap_python_blocks(body)
-    if language in _MEMBERS_NEED_CLASS and "method" in (r.get("kinds") or []):
+    if language in _MEMBERS_NEED_CLASS and "method" in (c.kinds or []):
         body = "class _ {\n" + body + "\n}"
     return _PREAMBLE.get(language, "") + body
 
@@ -159,3 +150,23 @@ def _errors(root: Node, limit: int = 10_000) -> list[tuple[int, int]]:
 def _file_has_error_in(source: str, errors: list[tuple[int, int]], start: int, end: int) -> bool:
     first, last = source.count("\n", 0, start), source.count("\n", 0, end)
     return any(a <= last and b >= first for a, b in errors)
+
+
+def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:
+    own = facts.get(CodeParseFacts)
+    return own.code_parsed, own.code_checked
+
+
+CHECK = Definition(
+    name="code_parse",
+    metric="code_parse",
+    label="code: definitions parse alone",
+    limit=Limit("min_code_parse", 1.0),
+    facts=CodeParseFacts,
+    measure=measure,
+    parts=parts,
+    faults=FAULTS,
+    formats=frozenset({"code"}),
+    needs_source=True,
+    stored="code_parsed",
+)

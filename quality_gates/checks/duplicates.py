@@ -1,0 +1,69 @@
+"""Duplicates: what gets embedded twice, the same embed_text (whitespace and case aside), in a
+document and over the whole run (the same text in two files is embedded twice)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from parsegate.quality_gates.checks.base import Definition, Limit, Subject, share
+
+if TYPE_CHECKING:
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.quality_gates.facts import DocFacts
+    from parsegate.quality_gates.thresholds import Thresholds
+
+FAULTS = "duplicates"
+
+
+@dataclass(frozen=True)
+class DuplicateFacts:
+    duplicates: int | None = None  # chunks whose embed_text repeats an earlier one here
+    embed_hashes: list[str] | None = None  # normalized embed_text, for run-wide duplicates
+
+
+def normalized_hash(text: str) -> str:
+    return hashlib.sha1(" ".join(text.lower().split()).encode("utf-8")).hexdigest()[:16]
+
+
+def measure(s: Subject) -> DuplicateFacts:
+    hashes = [normalized_hash(c.embed_text) for c in s.chunks]
+    seen: dict[str, Chunk] = {}
+    duplicates = 0
+    for h, c in zip(hashes, s.chunks, strict=True):
+        if h in seen:
+            duplicates += 1
+            s.faults.chunk(FAULTS, c, f"same embed_text as {seen[h].id}")
+        else:
+            seen[h] = c
+    return DuplicateFacts(duplicates, hashes)
+
+
+def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:
+    return facts.get(DuplicateFacts).duplicates, facts.chunks
+
+
+def total(all_facts: list[DocFacts], thresholds: Thresholds) -> float | None:
+    """Over the run: every embed_text against every other, in any document."""
+    hashed = [h for f in all_facts if (h := f.get(DuplicateFacts).embed_hashes) is not None]
+    if not hashed:
+        return None
+    hashes = [h for listed in hashed for h in listed]
+    return share(len(hashes) - len(set(hashes)), len(hashes))
+
+
+CHECK = Definition(
+    name="duplicates",
+    metric="duplicate_rate",
+    label="duplicates",
+    limit=Limit("max_duplicate_rate", 0.1),  # per document, and over the whole run
+    facts=DuplicateFacts,
+    measure=measure,
+    parts=parts,
+    total=total,
+    faults=FAULTS,
+    independent=True,
+    stored="duplicates",
+    run_level=True,
+)

@@ -1,0 +1,48 @@
+"""What parsing and chunking did to a document's evidence, measured before embedding.
+
+``measure`` reads a Document, its chunks and the source file's bytes, and returns ``DocFacts``:
+each check's facts, in the table's order, which do not depend on any threshold (so a run can be
+re-gated later without re-parsing). Localization, extraction recall, heading inheritance and the
+code checks compare the chunks with an independent view of the source (``references/``), opened
+once; the budget is counted for real on every ``embed_text`` with the tokenizer each chunk names.
+Table header coverage, code context and text coverage compare the chunks with the parser's own
+Document (what it called a table header, a definition's imports, its normalized text): useful,
+but they trust the parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from parsegate.quality_gates.checks import CHECKS
+from parsegate.quality_gates.checks.base import Subject, Tokenizers
+from parsegate.quality_gates.checks.counts import resolver
+from parsegate.quality_gates.facts import DocFacts
+
+if TYPE_CHECKING:
+    from parsegate.chunkers.budget import Counter as TokenCounter
+    from parsegate.chunkers.chunk import Chunk
+    from parsegate.parsers.model import Document
+
+
+def measure(
+    doc: Document,
+    chunks: Sequence[Chunk],
+    tokenizers: TokenCounter | Tokenizers,
+    budget: int,
+    source: bytes | None = None,
+    parent_budget: int | None = None,
+) -> DocFacts:
+    """Facts about ``chunks`` (those of ``doc``). ``source`` is the file's bytes, read again by
+    the caller; without it the checks against the source are reported not measured.
+    ``parent_budget``: parent-child's chunks that others name as their parent are counted
+    against it, and are not taken for code chunks overlapping their children."""
+    parents = frozenset(c.parent_id for c in chunks if c.parent_id) if parent_budget is not None else frozenset()
+    budgets = [parent_budget if c.id in parents and parent_budget else budget for c in chunks]
+    subject = Subject(doc, chunks, budget, budgets, parents, resolver(tokenizers), source)
+    try:
+        facts = [check.measure(subject) for check in CHECKS if check.measure is not None]
+    finally:
+        subject.close()
+    return DocFacts(doc.doc_id, doc.format, len(chunks), facts, subject.faults.lists)

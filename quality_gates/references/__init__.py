@@ -1,0 +1,85 @@
+"""The independent signal each check compares chunks with, opened once per document.
+
+- text formats (Markdown, plain text, code): the source file's bytes, decoded here again;
+- PDF: PDFium's raw text layer and its text inside a box;
+- Office and HTML: docling's own plain-text export of the file (docling_export.py); for HTML also
+  the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops.
+
+None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
+cannot hide it by agreeing with itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+import importlib.util
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from parsegate.quality_gates.references.docling_export import BACKENDS, docling_text
+from parsegate.quality_gates.references.text import decode, standard_html_bytes
+
+if TYPE_CHECKING:
+    from parsegate.quality_gates.references.pdf import PdfSource
+
+TEXT_FORMATS = frozenset({"markdown", "text", "code"})
+OFFICE_FORMATS = frozenset({*BACKENDS, "docling"})
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class Reference:
+    kind: str  # "source file" | "PDFium text layer" | "docling export" | "libxml2 reading (…)"
+    text: str = ""  # the decoded source file, or docling's export of the body
+    everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
+    pdf: PdfSource | None = None
+    html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
+    _line_starts: list[int] | None = None
+
+    def close(self) -> None:
+        if self.pdf is not None:
+            self.pdf.close()
+
+    def lines_of(self, start: int, end: int) -> tuple[int, int]:
+        """1-based first and last line of a span of the source (CR, LF and CRLF end a line)."""
+        if self._line_starts is None:
+            self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        first = bisect.bisect_right(self._line_starts, start)
+        return first, bisect.bisect_right(self._line_starts, max(start, end - 1))
+
+
+def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
+    """The independent view of a document's source, or None when there is none to be had."""
+    if data is None:
+        return None
+    if fmt in TEXT_FORMATS:
+        try:
+            text = decode(data)
+        except UnicodeDecodeError:
+            return None
+        return Reference("source file", text.removeprefix("\ufeff"))
+    if fmt == "pdf":
+        from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
+
+        pdf = open_pdf(data)
+        return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
+    if fmt in OFFICE_FORMATS:
+        if fmt == "html":
+            data = standard_html_bytes(data)
+        # Web pages are read without the office extra (our lxml pass): there docling is not installed.
+        docling = fmt != "html" or importlib.util.find_spec("docling") is not None
+        exported = docling_text(data, fmt, doc_id) if docling else None
+        nodes = None
+        if fmt == "html":
+            from parsegate.quality_gates.references.web import text_nodes
+
+            nodes = text_nodes(data)
+        if exported is None:
+            if not nodes:
+                return None
+            why = "docling could not read the page" if docling else "docling is not installed"
+            reading = "\n".join(nodes)  # libxml2's reading alone
+            return Reference(f"libxml2 reading ({why})", reading, reading, html_nodes=nodes)
+        return Reference("docling export", *exported, html_nodes=nodes)
+    return None

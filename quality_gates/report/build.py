@@ -1,0 +1,107 @@
+"""report.json (``parsegate.report/1``): a run's verdict, counts, metrics overall and by format,
+and each document with its metrics and failed checks, failures first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.thresholds import GateConfig
+from parsegate.quality_gates.verdict import Verdict, aggregate, not_measured, rates, run_checks, run_passes
+
+REPORT_SCHEMA = "parsegate.report/1"
+
+
+def build_report(
+    files: list[dict[str, Any]],
+    gate: GateConfig,
+    run: dict[str, Any],
+    gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
+) -> dict[str, Any]:
+    """``gated``: the facts and verdicts the run's router already read and computed, by doc id
+    (the same gate): taken as they are, not read and measured again."""
+    gated = gated or {}
+    chunked = [f for f in files if f["status"] == "chunked" and f.get("facts")]
+    parse_failed = [f for f in files if f["status"] == "failed"]
+    gate_failed = [f for f in chunked if f.get("verdict") == "fail"]
+    facts = {f["path"]: gated[f["path"]][0] if f["path"] in gated else DocFacts.from_dict(f["facts"]) for f in chunked}
+    formats: dict[str, dict[str, Any]] = {}
+    for fmt in sorted({f["format"] for f in chunked}):
+        group = [f for f in chunked if f["format"] == fmt]
+        formats[fmt] = {
+            "documents": len(group),
+            "passed": sum(1 for f in group if f.get("verdict") == "pass"),
+            "failed": sum(1 for f in group if f.get("verdict") == "fail"),
+            "metrics": aggregate([facts[f["path"]] for f in group], gate.for_format(fmt)),
+        }
+    failed_total = len(gate_failed) + len(parse_failed)
+    overall = aggregate(list(facts.values()), gate.default)
+    checks = run_checks(overall, gate.default)
+    passed = run_passes(failed_total, len(chunked) + len(parse_failed), gate.default, checks)
+    return {
+        "schema": REPORT_SCHEMA,
+        "verdict": "pass" if passed else "fail",
+        "run": run,
+        "run_checks": [asdict(c) for c in checks],
+        "thresholds": gate.to_dict(),
+        "counts": {
+            "files": len(files),
+            "chunked": len(chunked),
+            "skipped": sum(1 for f in files if f["status"] == "skipped"),
+            "parse_failed": len(parse_failed),
+            "gate_passed": len(chunked) - len(gate_failed),
+            "gate_failed": len(gate_failed),
+            "quarantined": len(files) - (len(chunked) - len(gate_failed)),
+            "failed_share": round(failed_total / max(1, len(chunked) + len(parse_failed)), 6),
+        },
+        "overall": overall,
+        "formats": formats,
+        "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
+        "documents": [
+            _document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1])
+            for f in sorted(files, key=_failures_first)
+        ],
+    }
+
+
+def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
+    if f["status"] == "failed" or f.get("verdict") == "fail":
+        rank = 0
+    elif f["status"] == "skipped":
+        rank = 2
+    else:
+        rank = 1
+    return rank, f["path"]
+
+
+def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verdict: Verdict | None) -> dict[str, Any]:
+    from parsegate.quality_gates.checks.recall import RecallFacts
+
+    metrics, missing, furniture, recall_source = None, [], [], None
+    if f.get("facts"):
+        # Read once per document by build_report (a chunked file's); any other has its own.
+        facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
+        if verdict is not None:  # the gate's own rates of these facts, for this format
+            metrics, missing = verdict.metrics, verdict.not_measured
+        else:
+            metrics = rates(facts, gate.for_format(f["format"]))
+            missing = not_measured(facts)
+        recall = facts.get(RecallFacts)
+        furniture, recall_source = recall.furniture, recall.recall_source
+    return {
+        "doc_id": f["path"],
+        "format": f.get("format"),
+        "status": f["status"],
+        "verdict": f.get("verdict") or ("fail" if f["status"] == "failed" else None),
+        "reason": f.get("reason"),
+        "code": f.get("code"),
+        "chunks": f.get("chunks", 0),
+        "metrics": metrics,
+        "failed_checks": f.get("failed_checks", []),
+        "not_measured": missing,
+        "recall_source": recall_source,
+        "furniture": furniture,
+        "warnings": f.get("warnings", []),
+    }

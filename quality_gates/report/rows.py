@@ -1,0 +1,117 @@
+"""The gate's table as plain data, for a terminal to print (the library prints nothing): metrics
+as rows (every check with a metric, in the table's order), formats as columns (failing formats
+first), each value marked when it misses its threshold; then each failing document with its
+reasons, the run's own failures, what was not measured, and the verdict."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from parsegate.quality_gates.checks import BY_LIMIT, BY_METRIC, CHECKS
+
+LISTED_FAILURES = 30  # failing documents listed; the rest are counted
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    misses: bool = False  # misses its threshold (for this column's format)
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    threshold: str  # "≥ 0.95", or "" without one
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Column:
+    format: str
+    failed: bool  # some document of this format failed
+
+
+@dataclass(frozen=True)
+class GateTable:
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    failures: tuple[str, ...]  # "doc_id: reason; reason"
+    more_failures: int  # failing documents not listed
+    run_failures: tuple[str, ...]  # the run's own failed checks
+    not_measured: str | None  # "metric (n documents), …"
+    verdict: str  # "pass" | "fail"
+    summary: str  # the counts after the verdict
+
+
+def fmt(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
+    return str(value)
+
+
+def _bound(threshold: str, bound: Any) -> str:
+    check = BY_LIMIT.get(threshold)
+    direction = (
+        check.limit.direction if check is not None and check.limit else (">=" if threshold.startswith("min") else "<=")
+    )
+    return f"{'≥' if direction == '>=' else '≤'} {fmt(bound)}"
+
+
+def check_text(check: dict[str, Any]) -> str:
+    """A failed check as a reason: "localization 0.667 (needs ≥ 1)"."""
+    if check["check"] == "fail_on_warnings":
+        return f"{check['metric']}: {check['value']} (must be 0)"
+    return f"{check['metric']} {fmt(check['value'])} (needs {_bound(check['check'], check['threshold'])})"
+
+
+def _misses(threshold: str | None, value: Any, bound: Any) -> bool:
+    if value is None or bound is None or threshold is None:
+        return False
+    check = BY_LIMIT[threshold]
+    assert check.limit is not None
+    return not check.limit.passes(value, bound)
+
+
+def gate_table(report: dict[str, Any]) -> GateTable:
+    formats = sorted(report["formats"].items(), key=lambda kv: (-kv[1]["failed"], kv[0]))
+    default = report["thresholds"]["default"]
+    rows = [
+        Row("documents (pass/fail)", "", tuple(Cell(f"{d['passed']}/{d['failed']}") for _, d in formats)),
+        Row(BY_METRIC["chunks"].label or "chunks", "", tuple(Cell(str(d["metrics"]["chunks"])) for _, d in formats)),
+    ]
+    for check in CHECKS[1:]:
+        if check.metric is None:
+            continue
+        metric, limit = check.metric or "", check.limit.name if check.limit else None
+        cells = []
+        for fmt_name, data in formats:
+            value = data["metrics"][metric]
+            bound = report["thresholds"]["formats"].get(fmt_name, default).get(limit) if limit else None
+            cells.append(Cell(fmt(value), _misses(limit, value, bound)))
+        bound = default.get(limit) if limit else None
+        rows.append(Row(check.label or metric, "" if bound is None else _bound(limit or "", bound), tuple(cells)))
+    failing = [d for d in report["documents"] if d["verdict"] == "fail"]
+    failures = tuple(
+        f"{d['doc_id']}: " + "; ".join([check_text(c) for c in d["failed_checks"]] or [f"{d['reason']} [{d['code']}]"])
+        for d in failing[:LISTED_FAILURES]
+    )
+    unmeasured = Counter(m for d in report["documents"] for m in d.get("not_measured") or [])
+    c = report["counts"]
+    return GateTable(
+        columns=tuple(Column(name, bool(data["failed"])) for name, data in formats),
+        rows=tuple(rows),
+        failures=failures,
+        more_failures=max(0, len(failing) - LISTED_FAILURES),
+        run_failures=tuple("the run: " + check_text(r) for r in report.get("run_checks", []) if not r["passed"]),
+        not_measured=", ".join(f"{m} ({n} documents)" for m, n in sorted(unmeasured.items())) or None,
+        verdict=report["verdict"],
+        summary=(
+            f" · {c['gate_passed']} passed, {c['gate_failed']} failed the gate, {c['parse_failed']} failed to parse, "
+            f"{c['skipped']} unsupported · quarantined {c['quarantined']} · failed share {fmt(c['failed_share'])} "
+            f"(allowed {fmt(report['thresholds']['default']['max_failed_share'])})"
+        ),
+    )
