@@ -110,7 +110,7 @@ def test_gate_checks_chunks_against_the_source_it_is_given() -> None:
     verdict = parsegate.gate(doc, chunks, source=source)
     assert verdict.passed and not verdict.not_measured
     # without the source, the checks against it are not measured, never passed
-    assert set(parsegate.gate(doc, chunks).not_measured) == {"localization", "extraction_recall"}
+    assert set(parsegate.gate(doc, chunks).not_measured) == {"heading_inheritance", "localization", "extraction_recall"}
     # a source that says something else: the chunks no longer match it
     altered = parsegate.gate(doc, chunks, source=source.replace(b"45", b"90"))
     assert not altered.passed
