@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import Field, fields
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from parsegate.quality_gates.checks import CHECKS
@@ -31,6 +32,10 @@ _KINDS: tuple[tuple[type[Any], tuple[Field[Any], ...]], ...] = tuple(
     (c.facts, fields(c.facts)) for c in CHECKS if c.facts is not None
 )
 _HEADER = ("chunks", "faults")
+_NAMES = tuple((kind, tuple(f.name for f in kind_fields)) for kind, kind_fields in _KINDS)
+_GETTERS = tuple(
+    (kind, (lambda d, n=names[0]: (d[n],)) if len(names) == 1 else itemgetter(*names)) for kind, names in _NAMES
+)
 _OWNER: dict[str, type[Any]] = {}
 for _kind, _kind_fields in _KINDS:
     for _f in _kind_fields:
@@ -89,22 +94,20 @@ class DocFacts:
     def from_dict(cls, data: dict[str, Any]) -> DocFacts:
         """Facts of any schema version: unknown fields ignored, missing or redefined ones at their
         defaults (None: not measured)."""
-        old = data.get("schema") != FACTS_SCHEMA
-
-        def saved(name: str) -> bool:
-            return name in data and not (old and name in _REDEFINED_IN_2)
-
-        measured = []
-        for kind, kind_fields in _KINDS:
-            measured.append(kind(**{f.name: data[f.name] for f in kind_fields if saved(f.name)}))
+        if data.get("schema") != FACTS_SCHEMA:
+            data = {k: v for k, v in data.items() if k not in _REDEFINED_IN_2}
+        try:  # a run of this version has every field: each check's facts built from its fields in order
+            measured = [kind(*get(data)) for kind, get in _GETTERS]
+        except KeyError:
+            measured = [kind(**{n: data[n] for n in names if n in data}) for kind, names in _NAMES]
         return cls(
             data["doc_id"],
             data["format"],
-            data["chunks"] if saved("chunks") else 0,
+            data.get("chunks", 0),
             measured,
-            data["faults"] if saved("faults") else {},
+            data.get("faults", {}),
             data.get("schema", "parsegate.facts/1"),
-            tuple(sorted(name for name in _SAVED if not saved(name))),
+            tuple(sorted(name for name in _SAVED if name not in data)),
         )
 
     def __eq__(self, other: object) -> bool:

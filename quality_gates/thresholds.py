@@ -30,46 +30,39 @@ class Thresholds:
     """Every field of the table of checks, by name (``Thresholds(max_short_chunk_rate=0.4)``,
     ``thresholds.max_short_chunk_rate``); frozen."""
 
-    __slots__ = ("_values",)
-    _values: dict[str, Any]
-
     def __init__(self, **values: Any) -> None:
         unknown = sorted(set(values) - FIELDS.keys())
         if unknown:
             raise TypeError(f"Thresholds has no field {', '.join(map(repr, unknown))}")
-        object.__setattr__(self, "_values", {name: values.get(name, f.default) for name, f in FIELDS.items()})
+        # The fields are the instance's own attributes (read at attribute speed; set only here).
+        self.__dict__.update({name: values.get(name, f.default) for name, f in FIELDS.items()})
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):  # not a field (and _values itself, before __init__ set it)
-            raise AttributeError(name)
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(f"Thresholds has no field {name!r}") from None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _thresholds, (self._values,)
+    def __getattr__(self, name: str) -> Any:  # only for a name that is no field
+        raise AttributeError(f"Thresholds has no field {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Thresholds are frozen: use replace()")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _thresholds, (self.to_dict(),)
+
     def __getitem__(self, name: str) -> Any:
-        return self._values[name]
+        return self.__dict__[name]
 
     def replace(self, **changes: Any) -> Thresholds:
-        return Thresholds(**{**self._values, **changes})
+        return Thresholds(**{**self.__dict__, **changes})
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self._values)
+        return dict(self.__dict__)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Thresholds) and self._values == other._values
+        return isinstance(other, Thresholds) and self.__dict__ == other.__dict__
 
     def __hash__(self) -> int:
-        return hash(tuple(self._values.items()))
+        return hash(tuple(self.__dict__.items()))
 
     def __repr__(self) -> str:
-        return "Thresholds(" + ", ".join(f"{k}={v!r}" for k, v in self._values.items()) + ")"
+        return "Thresholds(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
 
 
 def _thresholds(values: dict[str, Any]) -> Thresholds:
