@@ -189,3 +189,28 @@ def run_with_duplicates(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dupes-out")
     CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "20"])
     return out
+
+
+def test_a_pdf_and_a_code_file_show_every_chunk_text_that_would_be_embedded(mixed_run: Path, browser) -> None:
+    # Issue 37: the page meant for deciding whether to ingest showed no chunk text for formats
+    # without a source view. Each chunk row holds its context prefix and its text.
+    records = [json.loads(line) for line in (mixed_run / "chunks.jsonl").read_text().splitlines()]
+    quarantined = [json.loads(line) for line in (mixed_run / "quarantine.jsonl").read_text().splitlines()]
+    records += [c for q in quarantined for c in q.get("chunks", [])]
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((mixed_run / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    for doc_id in ("zz-table.pdf", "zz-store.py"):
+        page.locator(f'tr.doc[data-doc="{doc_id}"]').click()
+        shown = page.locator("#detail table.chunks .chunk-text").all_inner_texts()
+        expected = [r["text"] for r in sorted((r for r in records if r["doc_id"] == doc_id), key=lambda r: r["start"])]
+        assert [" ".join(t.split()) for t in shown] == [" ".join(t.split()) for t in expected]
+    assert page.evaluate("[fmt(0.9998), fmt(0.0004), fmt(0.5), fmt(1)]") == ["0.9998", "0.0004", "0.5", "1"]
+
+
+def test_a_value_just_short_of_its_bound_shows_the_digits_that_fail() -> None:
+    from parsegate.quality_gates.report.rows import fmt
+
+    assert [fmt(v) for v in (0.9998, 0.99999, 0.0004, 0.5, 1.0, 0.123456)] == [
+        "0.9998", "0.99999", "0.0004", "0.5", "1", "0.123"
+    ]  # fmt: skip

@@ -49,7 +49,15 @@ def fmt(value: Any) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
+        if value in (0.0, 1.0):
+            return str(int(value))
+        # Three decimals, or as many more as it takes not to round a value into 0 or 1: a failing
+        # 0.9998 must never read "1" (issue 37).
+        for digits in range(3, 10):
+            text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+            if text not in ("0", "1"):
+                break
+        return text
     return str(value)
 
 
