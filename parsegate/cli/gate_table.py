@@ -7,26 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from parsegate.cli.console import inert
-from parsegate.quality_gates.report.rows import gate_table
+from parsegate.quality_gates.report.rows import GateTable, gate_table
 
 
 def print_gate(report: dict[str, Any], console: Console) -> None:
     gate = gate_table(report)
-    table = Table(title="quality gate", title_justify="left")
-    table.add_column("metric")
-    table.add_column("threshold", justify="right")
-    for column in gate.columns:
-        table.add_column(inert(column.format), justify="right", style="red" if column.failed else None)
-    for row in gate.rows:
-        table.add_row(
-            row.label, row.threshold, *(Text(c.text, style="bold red" if c.misses else "") for c in row.cells)
-        )
-    console.print(table)
+    for table in _tables(gate, console.width):
+        console.print(table)
     for line in gate.failures:
         console.print(Text("FAIL ", style="bold red") + Text(inert(line)), soft_wrap=True)
     if gate.more_failures:
@@ -37,3 +30,42 @@ def print_gate(report: dict[str, Any], console: Console) -> None:
         console.print(Text("not measured: ", style="yellow") + Text(inert(gate.not_measured)), soft_wrap=True)
     style = "bold green" if gate.verdict == "pass" else "bold red"
     console.print(Text(f"gate {gate.verdict.upper()}", style=style) + Text(gate.summary), soft_wrap=True)
+
+
+def _tables(gate: GateTable, width: int) -> list[Table]:
+    """The metrics by format, in as many tables as the terminal's width needs: every label and
+    value whole, the formats split into groups that fit beside the label and threshold columns;
+    in each group, a metric none of its formats measured ("–" throughout) is left out."""
+    label = max([len("metric"), *(len(r.label) for r in gate.rows)])
+    threshold = max([len("threshold"), *(len(r.threshold) for r in gate.rows)])
+    cells = [max([len(c.format), *(len(r.cells[n].text) for r in gate.rows)]) for n, c in enumerate(gate.columns)]
+    # Each column takes its width, a space of padding on each side and a divider; the table an edge.
+    room = width - (label + 3) - (threshold + 3) - 2
+    groups: list[list[int]] = [[]]
+    used = 0
+    for n, cell in enumerate(cells):
+        if groups[-1] and used + cell + 3 > room:
+            groups.append([])
+            used = 0
+        groups[-1].append(n)
+        used += cell + 3
+    tables = []
+    for number, group in enumerate(groups):
+        title = "quality gate" + (f" ({number + 1}/{len(groups)})" if len(groups) > 1 else "")
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+        table.add_column("metric", no_wrap=True, min_width=label)
+        table.add_column("threshold", justify="right", no_wrap=True, min_width=threshold)
+        for n in group:
+            column = gate.columns[n]
+            table.add_column(
+                inert(column.format), justify="right", no_wrap=True, style="red" if column.failed else None
+            )
+        for row in gate.rows:
+            shown = [row.cells[n] for n in group]
+            if len(group) < len(gate.columns) and all(c.text == "–" for c in shown):
+                continue
+            table.add_row(
+                row.label, row.threshold, *(Text(c.text, style="bold red" if c.misses else "") for c in shown)
+            )
+        tables.append(table)
+    return tables

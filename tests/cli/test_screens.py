@@ -82,3 +82,40 @@ def test_file_names_that_carry_terminal_escapes_reach_the_terminal_inert(tmp_pat
     assert result.exit_code == 1  # the empty document fails the gate
     assert "\x1b" not in shown and "\x07" not in shown
     assert "a\\x1b]52;c;aGVsbG8=\\x07.md" in shown or "c\\x1b[2J.md" in shown
+
+
+@pytest.fixture(scope="module")
+def six_formats(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import shutil
+
+    root = tmp_path_factory.mktemp("six")
+    for source, name in (
+        ("markdown/policy-exception/input.md", "a.md"),
+        ("text/plain-policy/input.txt", "b.txt"),
+        ("office/html/mdbook-chapter/input.html", "c.html"),
+        ("code/python/input.py", "d.py"),
+        ("pdf/footnote/input.pdf", "e.pdf"),
+        ("office/xlsx/ducks-and-budget/input.xlsx", "f.xlsx"),
+    ):
+        shutil.copy2(GOLDEN / source, root / name)
+    out = tmp_path_factory.mktemp("six-out")
+    CliRunner().invoke(app, ["-q", "run", str(root), "--out", str(out), "--no-store"])
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_gate_table_shows_every_format_and_value_whole(width: int, six_formats: Path) -> None:
+    import json
+
+    result = CliRunner().invoke(app, ["gate", str(six_formats)], env={"COLUMNS": str(width)}, terminal_width=width)
+    shown = result.output.split("quality gate", 1)[1].split("gate PASS")[0].split("gate FAIL")[0]
+    assert _widest(shown) <= width
+    assert "…" not in shown
+    report = json.loads((six_formats / "report.json").read_text())
+    for fmt in report["formats"]:
+        assert re.search(rf"\s{re.escape(fmt)}\s", shown), fmt
+    from parsegate.quality_gates.report.rows import gate_table
+
+    lines = shown.splitlines()
+    for row in gate_table(report).rows:  # each metric's label whole on one line, not folded
+        assert any(row.label in line for line in lines), row.label
