@@ -31,7 +31,7 @@ class OutputLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _read_holder(fd)
+            holder = read_holder(fd)
             os.close(fd)
             raise OutputBusy(f"{self.path.parent} is in use by another parsegate {holder}") from None
         holder_info = {
@@ -52,7 +52,7 @@ class OutputLock:
             self.fd = None
 
 
-def _read_holder(fd: int) -> str:
+def read_holder(fd: int) -> str:
     try:
         info = json.loads(os.pread(fd, 4096, 0) or b"{}")
         return (

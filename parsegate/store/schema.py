@@ -10,11 +10,12 @@ seen at, and when it went away (``gone_at``). Retiring a chunk set is the only d
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from pathlib import Path
 
-from parsegate.store.lock import OutputBusy, OutputLock
+from parsegate.store.lock import OutputBusy, OutputLock, read_holder
 
 STORE_SCHEMA = "parsegate.store/1"
 DEFAULT_STORE = Path(".parsegate") / "store.sqlite"
@@ -159,21 +160,60 @@ def _schema(db: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-class StoreLock(OutputLock):
-    """One writer per store (a run or a retire): the second is refused naming the holder. The
-    lock is an flock on ``<store>.lock``, released by the kernel however the holder dies."""
+class StoreLock:
+    """One writer per store (a run or a retire): the second is refused naming the holder. The lock
+    is an flock on the store file itself, so every name of it (a symlink, a hard link: one inode)
+    takes the same lock; the kernel releases it however the holder dies. SQLite's own locks are
+    POSIX record locks, which flock does not touch. Who holds it is written beside the file's real
+    path (``<store>.lock``), for the refusal to name."""
 
-    def __init__(self, store: Path, command: str = "run") -> None:
-        super().__init__(store.parent, command)
-        self.path = store.with_name(store.name + ".lock")
+    def __init__(self, store: Path, command: str = "run", create: bool = True) -> None:
         self.store = store
+        self.command = command
+        self.create = create  # a run makes its store; retire works only on one that is there
+        self.path = store.with_name(store.name + ".lock")
+        self._fd: int | None = None
+        self._holder: OutputLock | None = None
 
     def __enter__(self) -> StoreLock:
+        if not self.create and not self.store.exists():
+            raise StoreError(f"{self.store}: no store here (a run with --store creates one)")
+        flags = os.O_RDWR | getattr(os, "O_CLOEXEC", 0) | (os.O_CREAT if self.create else 0)
         try:
-            super().__enter__()
-        except OutputBusy as exc:
-            holder = str(exc).rpartition("another parsegate ")[2]
-            raise StoreError(f"the store {self.store} is in use by another parsegate {holder}") from None
+            fd = os.open(self.store, flags, 0o644)
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot lock the store: {exc.strerror or exc}") from None
+            raise StoreError(f"{self.store}: cannot open the store: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            holder = self._holder_name()
+            raise StoreError(f"the store {self.store} is in use by another parsegate {holder}") from None
+        self._fd = fd
+        real = os.path.realpath(self.store)
+        holder_file = OutputLock(Path(real).parent, self.command)
+        holder_file.path = Path(real + ".lock")
+        try:
+            holder_file.__enter__()
+            self._holder = holder_file
+        except (OutputBusy, OSError):
+            self._holder = None  # who holds it goes unsaid (a hard link's other name); the lock holds
         return self
+
+    def _holder_name(self) -> str:
+        try:
+            fd = os.open(os.path.realpath(self.store) + ".lock", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return "run (holder unknown)"
+        try:
+            return read_holder(fd)
+        finally:
+            os.close(fd)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._holder is not None:
+            self._holder.__exit__()
+            self._holder = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -156,7 +156,7 @@ def retire_command(chunk_set: str, store: Path, yes: bool) -> None:
     from parsegate.store.schema import StoreLock
 
     try:
-        with StoreLock(store, "retire"), opened(store, write=True) as db:
+        with StoreLock(store, "retire", create=False), opened(store, write=True) as db:
             try:
                 ident = resolve(db, chunk_set)
             except StoreError as exc:
