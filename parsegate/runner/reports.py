@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from parsegate.engines.base import Limits
 from parsegate.parsers.decode import decode_text
 from parsegate.parsers.model import ParseError
 from parsegate.quality_gates.facts import DocFacts
@@ -19,6 +20,7 @@ from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.discover import source_of
 from parsegate.runner.outdir import pretty_json, write_atomic
+from parsegate.runner.render import draw_pages
 
 # Formats whose Document.text is the decoded source file itself.
 SOURCE_IS_TEXT = frozenset({"markdown", "text"})
@@ -54,7 +56,13 @@ def write_reports(
         report["verdict"] = "fail"
     write_atomic(outdir / "report.json", pretty_json(report))  # whole or not at all (a full disk)
     facts = {f["path"]: f.get("facts") or {} for f in files}
-    details = _details(outdir, report, corpus, facts, page_cache)
+    given = run.get("limits") or {}
+    limits = Limits(
+        float(given.get("seconds", 120.0)),
+        tuple((str(k), float(v)) for k, v in (given.get("per_format") or {}).items()),
+        int(given.get("memory_mb", 2048)),
+    )
+    details = _details(outdir, report, corpus, facts, page_cache, limits)
     write_atomic(outdir / "report.html", render_html(report, details))
     return report
 
@@ -120,22 +128,22 @@ def _pages(
     facts: dict[str, Any],
     room: int,
     cache: PageCache | None,
-) -> list[dict[str, Any]]:
+    limits: Limits,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The document's first pages drawn (render.py: in a limited child), and a note if they are not."""
     data, _ = _read(corpus, doc_id, version)
     if data is None or room <= 0:
-        return []
+        return [], None
     count = min(PAGES_PER_PDF, room)
     if cache is not None and version is not None:
         drawn = cache.get(doc_id, version, count)
         if drawn is not None:
-            return drawn
-    from parsegate.quality_gates.report.pages import page_images  # PDFium: only for a run with PDFs
-
+            return drawn, None
     lost = (facts.get("faults") or {}).get("extraction_recall", [])
-    pages = page_images(data, chunks, facts.get("furniture") or [], lost, count)
-    if cache is not None and version is not None:
+    pages, note = draw_pages(data, chunks, facts.get("furniture") or [], lost, count, limits, doc_id)
+    if cache is not None and version is not None and note is None:
         cache.put(doc_id, version, count, pages)
-    return pages
+    return pages, note
 
 
 def _details(
@@ -144,7 +152,9 @@ def _details(
     corpus: Path,
     facts: dict[str, dict[str, Any]],
     page_cache: PageCache | None = None,
+    limits: Limits | None = None,
 ) -> dict[str, dict[str, Any]]:
+    limits = limits or Limits()
     wanted = _wanted(report)
     passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
     by_doc = _chunks_by_doc(outdir, set(wanted), passed & set(wanted))
@@ -163,14 +173,18 @@ def _details(
         show_texts = text is None and sum(len(c["text"]) for c in chunks) <= budget
         if show_texts:
             budget -= sum(len(c["text"]) for c in chunks)
-        pages = []
+        pages: list[dict[str, Any]] = []
+        pages_note = None
         if formats.get(doc_id) == "pdf":
-            pages = _pages(corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache)
+            pages, pages_note = _pages(
+                corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, limits
+            )
             pages_left -= len(pages)
         details[doc_id] = {
             "text": text,
             "text_note": note,
             "pages": pages,
+            "pages_note": pages_note,
             "chunks": [
                 {
                     "id": c["id"],

@@ -14,6 +14,7 @@ from typing import Any
 from parsegate.quality_gates.references.pdf import Box, PdfPage, open_pdf
 
 PAGE_WIDTH = 560  # pixels of a rendered page
+MAX_HEIGHT = 1600  # pixels: a page's image is at most this tall
 JPEG_QUALITY = 60
 
 
@@ -37,8 +38,10 @@ def page_images(
 def _page(
     page: PdfPage, chunks: list[dict[str, Any]], furniture: list[dict[str, Any]], lost: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    width, _ = page.page.get_size()
-    scale = PAGE_WIDTH / width
+    width, height = page.page.get_size()
+    # PAGE_WIDTH wide, unless that would draw a page taller than MAX_HEIGHT (a 1 x 2000 pt page
+    # at 560 pixels wide is a million pixels tall): whatever the page's shape, the image is bounded.
+    scale = min(PAGE_WIDTH / max(width, 1.0), MAX_HEIGHT / max(height, 1.0))
     image = page.page.render(scale=scale).to_pil().convert("RGB")
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True)
