@@ -94,6 +94,8 @@ def _continues(block: Block, line: Line) -> bool:
         return False
     if line.top < last.bottom - 0.3 * line.size:
         return False  # beside it, not below
+    if len(block.lines) == 1 and _side_heading(last, line):
+        return False
     pitch = line.top - last.top
     if len(block.lines) >= 2:
         usual = statistics.median(b.top - a.top for a, b in zip(block.lines, block.lines[1:], strict=False))
@@ -104,6 +106,17 @@ def _continues(block: Block, line: Line) -> bool:
     overlap = min(last.x1, line.x1) - max(last.x0, line.x0)
     # Under it, or starting a little left of it (the line after an indented first line).
     return overlap > 0.5 * min(last.width, line.width) or -3 * line.size < line.x0 - last.x0 < 0.5 * line.size
+
+
+def _side_heading(first: Line, line: Line) -> bool:
+    """A short line set wholly in italic above a line that is not: a side heading at the body's
+    size (a manual's "Boots Self-Locking Nut" over its paragraph), which keeps its own block so
+    that typography can weigh it as a heading. A long italic line, or one ending as a sentence or
+    a clause does, is the paragraph's own first line."""
+    if not first.uniform or not first.style.italic or line.style.italic:
+        return False
+    text = first.text.rstrip()
+    return bool(text) and text[-1] not in ".,;:" and first.width < 0.7 * line.width
 
 
 # -- the XY-cut ----------------------------------------------------------------------------------
