@@ -94,8 +94,8 @@ def _continues(block: Block, line: Line) -> bool:
         return False
     if line.top < last.bottom - 0.3 * line.size:
         return False  # beside it, not below
-    if len(block.lines) == 1 and _side_heading(last, line):
-        return False
+    if len(block.lines) == 1 and (_side_heading(last, line) or _stray(last)):
+        return False  # a stray period or comma (after a superscript) starts nothing below it
     pitch = line.top - last.top
     if len(block.lines) >= 2:
         usual = statistics.median(b.top - a.top for a, b in zip(block.lines, block.lines[1:], strict=False))
@@ -106,6 +106,12 @@ def _continues(block: Block, line: Line) -> bool:
     overlap = min(last.x1, line.x1) - max(last.x0, line.x0)
     # Under it, or starting a little left of it (the line after an indented first line).
     return overlap > 0.5 * min(last.width, line.width) or -3 * line.size < line.x0 - last.x0 < 0.5 * line.size
+
+
+def _stray(line: Line) -> bool:
+    """A line that is only a period or a comma, left alone by a superscript or a fraction."""
+    text = line.text.strip()
+    return bool(text) and len(text) <= 2 and all(c in ".,;:" for c in text)
 
 
 def _side_heading(first: Line, line: Line) -> bool:

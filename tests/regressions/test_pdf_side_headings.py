@@ -18,7 +18,7 @@ BODY = (
 )
 
 
-def _pdf(first: str) -> bytes:
+def _pdf(first: str, stray: bool = False) -> bytes:
     doc = fpdf.FPDF(unit="pt", format="letter")
     doc.add_page()
     doc.set_font("Times", size=10)
@@ -27,6 +27,8 @@ def _pdf(first: str) -> bytes:
         240, 12.5, "Self-locking nuts are used on aircraft to provide tight connections that will not shake loose."
     )
     doc.set_xy(72, doc.get_y() + 10)
+    if stray:  # a period left on a line of its own just above (after a superscript fraction)
+        doc.text(72.5, doc.get_y() - 2, ".")
     doc.set_font("Times", style="I", size=10)
     doc.multi_cell(240, 12.5, first)
     doc.set_font("Times", size=10)
@@ -35,8 +37,9 @@ def _pdf(first: str) -> bytes:
     return bytes(doc.output())
 
 
-def test_an_italic_side_heading_at_body_size_is_a_heading() -> None:
-    doc = parsegate.parse(_pdf("Boots Self-Locking Nut"), format="pdf")
+@pytest.mark.parametrize("stray", [False, True])
+def test_an_italic_side_heading_at_body_size_is_a_heading(stray: bool) -> None:
+    doc = parsegate.parse(_pdf("Boots Self-Locking Nut", stray), format="pdf")
     headings = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
     assert headings == ["Boots Self-Locking Nut"]
     body = next(e for e in doc.elements if doc.text[e.start : e.end].startswith("The Boots"))
