@@ -145,7 +145,7 @@ class Report:
     def write(self, out: Path | None = None) -> Path:
         path = out or RESULTS / f"{self.suite}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.as_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(dumps(self.as_dict()) + "\n", encoding="utf-8")
         return path
 
     def print(self) -> None:
@@ -153,6 +153,19 @@ class Report:
         for r in self.rows:
             ratio = f"  {r.ratio:.2f}x {r.ratio_to}" if r.ratio is not None else ""
             print(f"{r.tool:44} {r.corpus:28} {r.metric:14} {_num(r.value):>10} {r.unit}{ratio}")
+
+
+def dumps(value: object, depth: int = 0) -> str:
+    """JSON with one line per row and per short object: readable, diffable, small."""
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if not isinstance(value, dict | list) or depth >= 4 or len(flat) <= 160:
+        return flat
+    pad = " " * (depth + 1)
+    if isinstance(value, list):
+        items = [pad + dumps(v, depth + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
+    items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, depth + 1)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
 
 
 def _num(value: float | int | None) -> str:
@@ -191,10 +204,16 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 def run_command(
-    argv: Sequence[str | Path], *, ok: Sequence[int] = (0,), cwd: Path | None = None, stdout: Path | None = None
+    argv: Sequence[str | Path | int],
+    *,
+    ok: Sequence[int] = (0,),
+    cwd: Path | None = None,
+    stdout: Path | None = None,
+    stderr: Path | None = None,
 ) -> Timing:
-    """A fresh process: its wall time, and its CPU with its children's (``wait4``'s resource use)."""
-    with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
+    """A fresh process: its wall time, and its CPU with its children's (``wait4``'s resource use);
+    its output goes to ``stdout`` and ``stderr`` when given (else nowhere, stderr kept for an error)."""
+    with open(stderr, "w+b") if stderr else tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
         started = time.perf_counter()
         proc = subprocess.Popen([str(a) for a in argv], stdout=out, stderr=err, cwd=cwd, env=child_env())
         _, status, usage = os.wait4(proc.pid, 0)
@@ -207,7 +226,7 @@ def run_command(
     return Timing(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def run_json(argv: Sequence[str | Path], **options: Any) -> tuple[Any, Timing]:
+def run_json(argv: Sequence[str | Path | int], **options: Any) -> tuple[Any, Timing]:
     """``run_command`` for a child that prints one JSON value on its last line of output."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "stdout"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -50,11 +51,13 @@ def revision(rev: str | None = None, cache: Path = CACHE / "revisions") -> Revis
     """``rev`` (any git revision; None: this checkout's files as they are on disk) installed into its
     own venv under ``cache``, once: a later call with the same commit or files reuses it."""
     if rev is None:
-        key = "worktree-" + _product_hash()[:12]
-        label, commit = commit_of(), "worktree:" + key.removeprefix("worktree-")
+        tree = _product_hash()[:12]
+        key, label, commit = f"worktree-{tree}", commit_of(), f"worktree:{tree}"
     else:
         commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
         key, label = commit, commit[:7]
+    # The dependencies are the running venv's: a venv of another suite's (messy_text's) is another key.
+    key += "-" + hashlib.sha256(sys.prefix.encode()).hexdigest()[:8]
     prefix = cache / key / "venv"
     if not (cache / key / "installed.json").is_file():
         shutil.rmtree(cache / key, ignore_errors=True)
@@ -133,3 +136,20 @@ def in_revision(rev: Revision, module: str, args: Sequence[str]) -> int:
         (launch / "benchmarks").symlink_to(ROOT / "benchmarks")
     env = child_env(PYTHONPATH=str(launch), PARSEGATE_BENCH_REVISION=rev.label)
     return subprocess.run([str(rev.python), "-m", module, *args], env=env, check=False).returncode
+
+
+def rerun_in(rev: str | None, module: str) -> None:
+    """With ``--revision REV``: run this suite again under REV's venv, with the same arguments but
+    that one, and exit with its status (nothing when ``rev`` is None or this is that run)."""
+    if rev is None or os.environ.get("PARSEGATE_BENCH_REVISION"):
+        return
+    args, skip = [], False
+    for arg in sys.argv[1:]:
+        if skip or arg.startswith("--revision="):
+            skip = False
+            continue
+        if arg == "--revision":
+            skip = True
+            continue
+        args.append(arg)
+    sys.exit(in_revision(revision(rev), module, args))

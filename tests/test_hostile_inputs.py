@@ -11,7 +11,7 @@ from parsegate.parsers.model import ParseError
 from parsegate.parsers.preflight import preflight
 from parsegate.parsers.registry import parse_file
 
-from benchmarks import hostile_files as make
+from benchmarks.suites.hostile import files as make
 from tests.conftest import GOLDEN, corpus_dir
 
 
