@@ -8,7 +8,8 @@ its load, one result schema, and another revision of parsegate installed in a ve
   so a drift of this shared machine's speed during a round falls on every side alike; a ratio
   then compares the same statistic (the median of all of a side's samples) of each side.
 - **One result schema** (``Report``): ``benchmarks/results/<suite>.json`` holds the suite, date,
-  commit, machine, load average before and after, and rows of {tool, corpus, metric, value,
+  commit (of the parsegate measured; ``checkout``: of the suite's own code), machine, load average
+  before and after, and rows of {tool, corpus, metric, value,
   unit, ratio_to, ratio}: ``ratio`` is ``value`` over the value of the row named by ``ratio_to``
   (same corpus and metric, same run). Each run overwrites the file; history is git's.
 - **Another revision** (benchmarks/revisions.py): ``git archive REV`` (or this checkout's files
@@ -70,13 +71,22 @@ PRODUCT = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "parsegate", "p
 
 
 def commit_of(repo: Path = ROOT) -> str:
-    """The checkout's short commit, with ``+changes`` when its product files differ from it."""
+    """The short commit of the parsegate the checkout holds: the last commit that changed its
+    product files (a commit to benchmarks/ alone measures nothing new), with ``+changes`` when the
+    files on disk differ from it."""
     try:
-        head = git("rev-parse", "--short", "HEAD", repo=repo)
+        head = git("log", "-1", "--format=%h", "--", *PRODUCT, repo=repo)
         dirty = git("status", "--porcelain", "--", *PRODUCT, repo=repo)
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+changes" if dirty else "")
+
+
+def _head() -> str:
+    try:
+        return git("rev-parse", "--short", "HEAD")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def versions(*names: str) -> dict[str, str]:
@@ -115,7 +125,8 @@ class Report:
     suite: str
     command: str = ""  # filled in by write(): the suite's module and its arguments
     date: str = field(default_factory=lambda: datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"))
-    commit: str = field(default_factory=lambda: measured_label())
+    commit: str = field(default_factory=lambda: measured_label())  # the parsegate measured
+    checkout: str = field(default_factory=lambda: _head())  # the checkout's HEAD: the suite's own code
     machine: dict[str, Any] = field(default_factory=machine)
     load: dict[str, list[float]] = field(default_factory=lambda: {"before": load_average()})
     rows: list[Row] = field(default_factory=list)

@@ -117,8 +117,10 @@ def run_command(corpus: Path, workers: int) -> Callable[[], dict[str, Any]]:
             timing = harness.run_command(argv, ok=(0, 1))
             lines = (out / "chunks.jsonl").read_text().splitlines()
             record = json.loads((out / "run.json").read_text())
-        errors = record["summary"]["files"] - record["summary"]["gate_passed"]
-        return {"seconds": timing.wall, "chunks": [json.loads(x)["embed_text"] for x in lines], "file_errors": errors}
+        errors = sum(f["status"] != "chunked" for f in record["files"])  # files it could not parse
+        quarantined = sum(f.get("verdict") == "fail" for f in record["files"])  # parsed, failed the gate
+        chunks = [json.loads(x)["embed_text"] for x in lines]  # the chunks of the documents that passed
+        return {"seconds": timing.wall, "chunks": chunks, "file_errors": errors, "gate_failed": quarantined}
 
     return one
 
@@ -192,6 +194,8 @@ def add_rows(report: Report, name: str, runs: Any, megabytes: float, tok: Tokeni
     report.add(name, "python stdlib", "chunks", len(lengths), "chunks")
     report.add(name, "python stdlib", "over_budget", sum(n > BUDGET for n in lengths), "chunks")
     report.add(name, "python stdlib", "file_errors", runs[-1]["file_errors"], "files")
+    if "gate_failed" in runs[-1]:
+        report.add(name, "python stdlib", "gate_failed", runs[-1]["gate_failed"], "files")
 
 
 if __name__ == "__main__":

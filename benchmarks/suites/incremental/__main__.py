@@ -13,12 +13,16 @@ under 10% of the machine, for at most 2 minutes (the busy share seen is recorded
 the largest resident set of the run's process and its workers. The runs use this checkout
 installed non-editable (benchmarks/revisions.py), byte-compiled as pip installs it.
 
-    python -m benchmarks.suites.incremental [--files 2000] [--repeat 3]
+With ``--baseline REV`` the same is measured for that git revision too, the two alternating (ABBA)
+on each corpus: what a change to the store's path costs an unchanged re-run.
+
+    python -m benchmarks.suites.incremental [--files 2000] [--repeat 3] [--baseline REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import shutil
@@ -117,14 +121,17 @@ def same_outputs(a: Path, b: Path) -> dict[str, bool]:
     return same
 
 
-def measure(script: Path, name: str, corpus: Path, work: Path, repeat: int) -> dict[str, Any]:
+QUIET = 0.1  # before each first run, wait (up to 2 minutes) until other work uses under this share
+
+
+def measure(script: Path, name: str, corpus: Path, work: Path, repeat: int, quiet: float = QUIET) -> dict[str, Any]:
     """``repeat`` times: a first run into a fresh OUTDIR and store, then re-runs of the unchanged
     corpus (``repeat`` of them, into the same OUTDIR); the medians of each, and their ratio."""
     firsts, agains = [], []
     busy_seen = []
     for n in range(repeat):
         place = work / f"r{n}"
-        busy_seen.append(round(harness.wait_for_quiet(0.1, most=120.0), 3))
+        busy_seen.append(round(harness.wait_for_quiet(quiet, most=120.0), 3))
         firsts.append(run(script, corpus, place / "first"))
         if n == 0:
             shutil.copytree(firsts[0]["out"], work / "first-kept", ignore=shutil.ignore_patterns("history"))
@@ -138,54 +145,100 @@ def measure(script: Path, name: str, corpus: Path, work: Path, repeat: int) -> d
         "rerun_store": agains[-1]["store"],
         "rerun_outputs_up_to_date": all(r["up_to_date"] for r in agains),
         "rerun_same_outputs": same_outputs(work / "first-kept", work / "r0" / "first"),
+        "outdir": str(work / "r0" / "first"),  # its store beside it
     }
 
 
-FIRST, AGAIN = "parsegate run, first run (empty store)", "parsegate run, re-run (unchanged)"
+FIRST, AGAIN, AFTER = (
+    "parsegate run, first run (empty store)",
+    "parsegate run, re-run (unchanged)",
+    "parsegate run, after 2% changed and 1% deleted",
+)
 
 
-def add_rows(report: Report, entry: dict[str, Any]) -> None:
-    """First run and re-run, wall and CPU; the re-run's ratio to the first run."""
+def measure_sides(
+    sides: dict[str, Path], name: str, corpus: Path, work: Path, repeat: int, quiet: float
+) -> dict[str, dict[str, Any]]:
+    """``measure`` for each revision; with two, in ABBA order (each twice), their runs pooled."""
+    count = itertools.count()
+
+    def one(label: str) -> dict[str, Any]:
+        return measure(sides[label], name, corpus, work / f"{label}-{next(count)}", repeat, quiet)
+
+    if len(sides) == 1:
+        return {label: one(label) for label in sides}
+    pooled = {}
+    for label, entries in harness.abba({label: (lambda label=label: one(label)) for label in sides}, 1).items():
+        pooled[label] = {**entries[0], "firsts": [r for e in entries for r in e["firsts"]],
+                         "agains": [r for e in entries for r in e["agains"]]}  # fmt: skip
+    return pooled
+
+
+def add_rows(report: Report, entry: dict[str, Any], label: str, baseline: str | None) -> None:
+    """First run and re-run, wall and CPU; the re-run's ratio to the first run, and with a
+    baseline each of this revision's figures against the baseline's."""
     runs = {FIRST: entry.pop("firsts"), AGAIN: entry.pop("agains")}
     statistic = f"median of {len(runs[FIRST])} first runs and {len(runs[AGAIN])} re-runs"
     for metric, key in (("wall_s", "seconds"), ("cpu_s", "cpu_seconds")):
         for tool, done in runs.items():
             samples = [r[key] for r in done]
-            report.add(tool, entry["corpus"], metric, round(statistics.median(samples), 3), "s",
-                       ratio_to=FIRST if tool == AGAIN else None, statistic=statistic, samples=samples)  # fmt: skip
+            value = round(statistics.median(samples), 3)
+            peers = [f"{FIRST} @{label}" if tool == AGAIN else None]
+            if baseline and baseline != label:
+                peers.append(f"{tool} @{baseline}")
+            for peer in peers:
+                report.add(f"{tool} @{label}", entry["corpus"], metric, value, "s", ratio_to=peer,
+                           statistic=statistic, samples=samples)  # fmt: skip
     entry["peak_mb"] = max(r["peak_mb"] for done in runs.values() for r in done)
+    for done in runs.values():
+        for r in done:
+            r.pop("out", None)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3, help="first runs per corpus, and re-runs after each")
+    parser.add_argument("--baseline", default=None, help="also this git revision, the two in ABBA order")
+    parser.add_argument("--quiet", type=float, default=QUIET, help="busy share to wait for (1: do not wait)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    report = Report("incremental")
-    script = revision(None).script()
+    current = revision(None)
+    report = Report("incremental", commit=current.label)
+    sides = {current.label: current.script()}
+    if args.baseline:
+        base = revision(args.baseline)
+        sides[base.label] = base.script()
+        report.details["revisions"] = {current.label: current.commit, base.label: base.commit}
+    baseline = list(sides)[1] if args.baseline else None
+    entries: list[tuple[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         fastapi = work / "fastapi"
         shutil.copytree(FASTAPI, fastapi)
-        entries = [measure(script, "fastapi-docs", fastapi, work / "w-fastapi", args.repeat)]
+        entries += measure_sides(sides, "fastapi-docs", fastapi, work / "w-fastapi", args.repeat, args.quiet).items()
         heavy = work / "pdf-office"  # the real PDF and Office files: parsing dominates a first run
         for kind in ("pdf", "office"):
             shutil.copytree(CORPUS / kind, heavy / kind)
-        entries.append(measure(script, "pdf-office", heavy, work / "w-heavy", args.repeat))
+        entries += measure_sides(sides, "pdf-office", heavy, work / "w-heavy", args.repeat, args.quiet).items()
         generated = work / "generated"
         generate(generated, args.files)
-        entry = measure(script, f"generated-{args.files}", generated, work / "w-gen", args.repeat)
+        name = f"generated-{args.files}"
+        measured = measure_sides(sides, name, generated, work / "w-gen", args.repeat, args.quiet)
         changed, deleted = change(generated, 0.02, 0.01)
-        after = run(script, generated, work / "w-gen" / "r0" / "first")
-        entry["after_change"] = {"changed": changed, "deleted": deleted, "seconds": after["seconds"],
-                                 "cpu_seconds": after["cpu_seconds"], "store": after["store"]}  # fmt: skip
-        report.add("parsegate run, after 2% changed and 1% deleted", entry["corpus"], "wall_s", after["seconds"], "s",
-                   ratio_to=FIRST, statistic="one run")  # fmt: skip
-        entries.append(entry)
-    for entry in entries:
-        add_rows(report, entry)
-    report.details["runs"] = entries
+        for label, entry in measured.items():  # each revision's store of its first measurement
+            after = run(
+                sides[label], generated, work / "w-gen" / f"{label}-{list(measured).index(label)}" / "r0" / "first"
+            )
+            entry["after_change"] = {"changed": changed, "deleted": deleted, "seconds": after["seconds"],
+                                     "cpu_seconds": after["cpu_seconds"], "store": after["store"]}  # fmt: skip
+            report.add(f"{AFTER} @{label}", name, "wall_s", after["seconds"], "s", ratio_to=f"{FIRST} @{label}",
+                       statistic="one run")  # fmt: skip
+        entries += measured.items()
+    for label, entry in entries:
+        entry.pop("outdir", None)
+        add_rows(report, entry, label, baseline)
+    report.details["runs"] = [{"revision": label, **entry} for label, entry in entries]
     report.print()
     print(f"written to {report.write(args.out)}")
 

@@ -4,8 +4,9 @@ with it, over the golden corpus (``parsegate eval --compare --spans``): parsegat
 installed, recursive, fixed) beside the installed peers (LangChain's RecursiveCharacterTextSplitter,
 chonkie's RecursiveChunker, semchunk; same tokenizer), at 128 and 256 tokens.
 
-Per configuration: the share of questions whose every evidence span lies whole in one chunk, and
-the complete-evidence hit rate of the top 3 (BM25; dense with the embed extra), each against
+Per configuration: the share of questions whose every evidence span lies whole in one chunk (and
+whole with its context in one retrievable chunk, ``--spans``'s sizing), and the complete-evidence
+hit rate of the top 3 (BM25; dense with the embed extra), each against
 structural's at the same budget; the index overhead. The JSON of ``parsegate eval`` is kept in the
 result's details without its per-question rows.
 
@@ -45,6 +46,10 @@ def add_rows(report: Report, payload: dict[str, Any], corpus: str) -> None:
         for retriever, found in c.get("retrieval", {}).items():
             report.add(name, where, f"{retriever}_complete", round(found["complete"], 4), "share", ratio_to=peer)
         report.add(name, where, "overhead", round(c["overhead"], 3), "indexed / source chars")
+        sized = payload.get("sizing", {}).get("configurations", {}).get(c["configuration"])
+        if sized:  # with its context, in one retrievable chunk (--spans)
+            report.add(name, where, "evidence_in_one_chunk", round(sized["shares"]["one chunk"], 4),
+                       f"of {c['questions']} questions", ratio_to=peer)  # fmt: skip
 
 
 def main() -> None:
