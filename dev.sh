@@ -2,8 +2,8 @@
 # parsegate's set-up and everyday jobs, from a bare Python 3.11+.
 #   ./dev.sh golden   set up .venv, then chunk the bundled golden documents into out/golden/
 #   ./dev.sh test     set up .venv, then lint, type-check and run the whole test suite
-#   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmarks (DOCLING_PYTHON:
-#                     a python with docling and torch, for docling's DocumentConverter in office_throughput)
+#   ./dev.sh bench    set up .venv with the peer libraries, then run the benchmark suites that take
+#                     minutes (DOCLING_PYTHON: a python with docling and torch, for the office suite)
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
@@ -76,20 +76,23 @@ case "${1:-}" in
     .venv/bin/python -m pytest
     ;;
   bench)
+    # The suites that run in minutes (benchmarks/README.md lists them all); each writes
+    # benchmarks/results/<suite>.json. run_speed and markdown_parse compare with HEAD~1.
+    # Left out, run them alone: messy_text (its own venv with torch, 17 minutes), debian_texts and
+    # page_breaks (messy_text's tools on the machine's own Debian files, minutes, figures that move
+    # with the machine), pdf_structure (needs pdfLaTeX; its generator installs engines with
+    # apt-get), semantic_calibration (the embedding grid: 16 minutes), scaling (inputs up to
+    # 100 MB), workers (waits up to 5 minutes a round for a quiet machine), fuzz_messy (a fuzzer:
+    # runs as long as asked, what it finds is read by a person).
     setup ",all,bench"
-    .venv/bin/python benchmarks/chunking_throughput.py
-    .venv/bin/python benchmarks/code_throughput.py
-    .venv/bin/python benchmarks/pdf_throughput.py
+    for suite in run_speed throughput code pdf_speed html strategies strategy_eval startup \
+      markdown_parse text_encodings section_sizes sentence_segmenters hostile incremental debian_probe; do
+      echo "== $suite" >&2
+      .venv/bin/python -m "benchmarks.suites.$suite"
+    done
     # docling's DocumentConverter needs torch: measured in DOCLING_PYTHON's environment (default: .venv,
-    # when it has both). Without one the benchmark is skipped: run alone, it would write a result
-    # with parsegate only over the committed side-by-side run.
-    docling_python=${DOCLING_PYTHON:-.venv/bin/python}
-    if "$docling_python" -c "import torch, docling.document_converter" 2>/dev/null; then
-      .venv/bin/python benchmarks/office_throughput.py --docling-python "$docling_python"
-    else
-      echo "office_throughput skipped: set DOCLING_PYTHON to a python with docling and torch" >&2
-    fi
-    .venv/bin/python benchmarks/html_throughput.py
+    # when it has both); without one the suite measures parsegate alone and says why.
+    .venv/bin/python -m benchmarks.suites.office --docling-python "${DOCLING_PYTHON:-.venv/bin/python}"
     ;;
   *)
     echo "usage: ./dev.sh golden | test | bench" >&2

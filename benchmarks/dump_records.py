@@ -1,5 +1,5 @@
 """Every chunk record and gate outcome of a corpus, as bytes to diff: a speed change must leave
-them identical (benchmarks/chunking_throughput.py measures the speed, this file the sameness).
+them identical (benchmarks/suites/throughput measures the speed, this file the sameness).
 
     .venv/bin/python benchmarks/dump_records.py OUT.jsonl [--corpus PATH] [-m 200 -m 128]
     diff before.jsonl after.jsonl   # nothing, or the change altered output

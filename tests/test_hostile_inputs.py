@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import hostile_files as make
+from benchmarks.suites.hostile import files as make
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.preflight import preflight
 from parsegate.parsers.registry import parse_file

@@ -1,15 +1,10 @@
-"""The page-break benchmark's case filter (benchmarks/messy_text/page_breaks.py): a table row
+"""The page-break benchmark's case filter (benchmarks/suites/page_breaks/run.py): a table row
 that PDFium's text layer joins into one line of words is no sentence running across a page, and
 a justified line of a narrow column is."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "messy_text"))
-
-import page_breaks
+from benchmarks.suites.page_breaks import run as page_breaks
 
 LAID_OUT = [
     "\n".join(

@@ -5,15 +5,10 @@ Each metric is shown to move when exactly the thing it measures is broken.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "pdf_structure"))
-
-import score
-from textnorm import words
+from benchmarks.suites.pdf_structure import score
+from benchmarks.suites.pdf_structure.textnorm import words
 
 
 def test_words_join_what_engines_split_and_fold_what_they_change() -> None:

@@ -248,7 +248,7 @@ def test_a_page_ruled_301_by_301_is_read_in_seconds_not_minutes() -> None:
     # Issue 12: pdfplumber's cell search scanned every intersection for every intersection.
     import time
 
-    from benchmarks.hostile_files import grid_pdf
+    from benchmarks.suites.hostile.files import grid_pdf
     from parsegate.parsers import pdf
 
     started = time.process_time()

@@ -1,0 +1,1 @@
+"""parsegate's benchmarks: see benchmarks/README.md."""

@@ -1,0 +1,3 @@
+from benchmarks.suites.page_breaks.run import main
+
+main()
