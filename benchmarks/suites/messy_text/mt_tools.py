@@ -69,7 +69,7 @@ def parsegate(budget: int, tok: Tokenizer) -> Run:
 
     # A fresh token counter, as semchunk gets a fresh chunker: the counter remembers the words it
     # has counted and outlives a Chunker, and a pass over text it knows is faster than a first.
-    load_counter.cache_clear()
+    getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
     chunker = Chunker(ChunkConfig(strategy="structural", max_tokens=budget))
 
     def run(doc: Doc) -> list[Piece]:

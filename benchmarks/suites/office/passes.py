@@ -29,7 +29,7 @@ def parsegate() -> Callable[[], Callable[[Path], object]]:
     from parsegate.parsers.registry import parse_file
 
     def make() -> Callable[[Path], object]:
-        load_counter.cache_clear()  # a new token counter: the cached one outlives every Chunker
+        getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
         chunker = Chunker(ChunkConfig())
         chunker.chunk(markdown.parse(WARM_UP, "warm-up.md"))
         return lambda path: chunker.chunk(parse_file(path))

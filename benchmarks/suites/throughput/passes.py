@@ -41,7 +41,7 @@ def parsegate(tok: Any, budget: int) -> Chunk:
     from parsegate.chunkers.budget import load_counter
     from parsegate.parsers import markdown
 
-    load_counter.cache_clear()  # a new token counter: the cached one outlives every Chunker
+    getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
     chunker = Chunker(ChunkConfig(max_tokens=budget))
     return lambda name, data: [c.embed_text for c in chunker.chunk(markdown.parse(data, name))]
 
