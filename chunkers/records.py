@@ -22,10 +22,11 @@ from parsegate.chunkers.budget import Counter
 from parsegate.chunkers.chunk import Chunk, ChunkIds
 from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.tokens import SpanIndex
+from parsegate.parsers.formats import source_text_formats
 from parsegate.parsers.model import Document, Element
 
-# Formats whose Document.text is the user's file, so line numbers point into it.
-LINE_FORMATS = frozenset({"markdown", "text", "code"})
+# Formats whose Document.text is the user's file, so line numbers point into it (parsers/formats.py).
+LINE_FORMATS = source_text_formats()
 _SAMPLE_EVERY = 32  # one chunk in this many (and at least one per document) is measured for real
 
 

@@ -26,20 +26,15 @@ from tree_sitter_language_pack import get_language, get_parser
 from parsegate.parsers.code_offsets import Offsets as _Offsets
 from parsegate.parsers.code_offsets import first_on_line as _first_on_line
 from parsegate.parsers.decode import decode_noted
+from parsegate.parsers.formats import CODE_LANGUAGES, spec
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
-from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "code"
-OUTPUT_VERSION = OUTPUT_VERSIONS["code"]  # bumped whenever the elements can change (tests/test_versions.py)
+SPEC = spec(NAME)  # parsers/formats.py: suffixes and their languages, output version
+OUTPUT_VERSION = SPEC.output_version
 VERSION = f"{OUTPUT_VERSION}+tree-sitter/{version('tree-sitter')}+language-pack/{version('tree-sitter-language-pack')}"
-LANGUAGES = {
-    ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
-    ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
-    ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby",
-    ".php": "php", ".kt": "kotlin", ".kts": "kotlin",
-}  # fmt: skip
-SUFFIXES = tuple(LANGUAGES)
+LANGUAGES = CODE_LANGUAGES
+SUFFIXES = SPEC.suffixes
 # Info strings of Markdown fences, and shebang interpreters, that name a language.
 ALIASES = {
     "py": "python", "python3": "python", "js": "javascript", "node": "javascript", "ts": "typescript",

@@ -23,6 +23,7 @@ from parsegate.parsers import markdown_it_walk, markdown_pyromark
 from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
+from parsegate.parsers.formats import spec
 from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.markdown_pyromark import Row, table_groups
 from parsegate.parsers.model import (
@@ -40,13 +41,11 @@ from parsegate.parsers.model import (
     line_starts,
     trim_span,
 )
-from parsegate.parsers.versions import OUTPUT_VERSIONS
 from parsegate.parsers.wiki_headings import split_wiki_headings
 
 NAME = "markdown"
-# Bumped whenever the elements this parser makes can change (tests/test_versions.py checks it
-# against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSION = OUTPUT_VERSIONS["markdown"]
+SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
+OUTPUT_VERSION = SPEC.output_version
 # The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsers/markdown_pyromark.py
 # makes markdown-it's tokens from its events; the elements are the same, benchmarks/
 # markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
@@ -54,7 +53,7 @@ ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
 ENGINES = ("markdown-it", "pyromark")
 DEFAULT_ENGINE = "pyromark"
 _MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
-SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+SUFFIXES = SPEC.suffixes
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
 MAX_NESTING = markdown_it_walk.MAX_NESTING

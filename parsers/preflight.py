@@ -20,6 +20,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 
+from parsegate.parsers.formats import suffixes_of
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.options import number as option_number
 
@@ -27,7 +28,7 @@ _CHUNK = 1 << 20  # compressed bytes fed at a time
 _OUT = 1 << 22  # and at most this much inflated output held at a time
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".emf", ".wmf", ".jp2")
 _IMAGE_HEAD = 1 << 18  # bytes of an image enough for its dimensions (JPEG keeps them after EXIF)
-_HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+_HTML_SUFFIXES = suffixes_of("html")  # parsers/formats.py
 
 
 def max_inflated() -> int:
@@ -151,8 +152,10 @@ def _check_image(head: bytes, where: str) -> None:
 
 def image_size(head: bytes) -> tuple[int, int] | None:
     """Width and height from an image's header (Pillow reads only the header here), or None. Without
-    Pillow (an install with neither the pdf nor the office extra) None: no parser there decodes images,
-    and an Office file ends as missing_extra when its parser is asked for it."""
+    Pillow (an install with neither the pdf nor the office extra) None: no parser there decodes images.
+    The registry refuses an Office file there as missing_extra before this check (parsers/formats.py
+    names each extra's modules); what still comes here is a web page's inline images (the core reads
+    web pages) and images inside a zip some other parser is asked for (the text parser refuses it)."""
     try:
         from PIL import Image, UnidentifiedImageError
     except ModuleNotFoundError:

@@ -3,21 +3,22 @@
 Built-in parsers are registered through the same seam third-party parsers use:
 an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
 ``parse(data: bytes, doc_id: str) -> Document``, published under the entry-point
-group ``parsegate.parsers``.
+group ``parsegate.parsers``. The built-in ones are built from the format table
+(parsers/formats.py).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import stat
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parsegate.parsers.decode import decode_noted, refuse_garbage
+from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import setting
 from parsegate.parsers.preflight import preflight
@@ -38,27 +39,26 @@ class Parser(Protocol):
 
 
 class _Builtin:
-    """A built-in parser known by its name and suffixes; its module (and the libraries behind
-    it: markdown-it, tree-sitter, docling, PDFium) is imported the first time it parses or is
-    asked for anything but its name, suffixes and version (parsers.versions gives that), so that
-    parsing one file imports one parser. A test checks all three against the modules' own."""
+    """A built-in parser, known by its entry in parsers/formats.py; its module (and the libraries
+    behind it: markdown-it, tree-sitter, docling, PDFium) is imported the first time it parses or
+    is asked for anything but its name, suffixes and version (parsers.versions gives that), so
+    that parsing one file imports one parser. A test checks all three against the modules' own."""
 
     VERSION: str  # parsers.versions, or the module's own once imported (__getattr__)
 
-    def __init__(self, module: str, name: str, suffixes: tuple[str, ...], extra: str | None = None) -> None:
-        self.module, self.NAME, self.SUFFIXES, self.extra = module, name, suffixes, extra
+    def __init__(self, spec: FormatSpec) -> None:
+        self.spec, self.module, self.NAME, self.SUFFIXES = spec, spec.module, spec.name, spec.suffixes
         self._loaded: ModuleType | None = None
 
     def load(self) -> ModuleType:
         if self._loaded is None:
-            with self._needs_extra():
-                self._loaded = importlib.import_module(self.module)
+            if all(form.needs_extra for form in self.spec.forms):  # the module imports the extra's libraries
+                self.require_extra()
+            self._loaded = importlib.import_module(self.module)
         return self._loaded
 
     def parse(self, data: bytes, doc_id: str) -> Document:
-        module = self.load()
-        with self._needs_extra():
-            doc: Document = module.parse(data, doc_id)
+        doc: Document = self.load().parse(data, doc_id)
         return doc
 
     def __getattr__(self, name: str) -> Any:
@@ -77,45 +77,30 @@ class _Builtin:
         except MissingExtra as exc:  # a run names every parser's version, installed or not
             return f"not installed ({exc.message})"
 
-    @contextmanager
-    def _needs_extra(self) -> Iterator[None]:
-        """A library of an optional extra that is not installed: a ParseError naming the extra
-        (the core install reads Markdown, plain text and web pages; PDF, Office and code are the
-        pdf, office and code extras)."""
-        try:
-            yield
-        except ModuleNotFoundError as exc:  # importlib.metadata's PackageNotFoundError is one too
-            missing = exc.name or ""
-            if self.extra is None or missing.split(".")[0] == "parsegate":
-                raise
-            raise MissingExtra(
-                "missing_extra",
-                f"reading {self.NAME} files needs {missing.split('.')[0]}, which is not installed: "
-                f"pip install 'parsegate[{self.extra}]'",
-            ) from None
+    def require_extra(self, suffix: str | None = None) -> None:
+        """MissingExtra, naming the extra to install, when a top-level module of the extra this
+        parser needs for ``suffix`` (for all of its forms: None) is not installed; found without
+        importing anything (pdfplumber is imported only for a page with rules), before the file
+        is inflated or parsed. The core install reads Markdown, plain text and web pages; PDF,
+        Office and code are the pdf, office and code extras."""
+        form = None if suffix is None else self.spec.form_for(suffix)
+        if self.spec.extra is None or (form is not None and not form.needs_extra):
+            return
+        for module in self.spec.extra_modules:
+            if importlib.util.find_spec(module) is None:
+                raise MissingExtra(
+                    "missing_extra",
+                    f"reading {self.NAME} files needs {module}, which is not installed: "
+                    f"pip install 'parsegate[{self.spec.extra}]'",
+                )
 
 
 class MissingExtra(ParseError):
     """A format's libraries (an optional extra) are not installed."""
 
 
-_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
-_CODE_SUFFIXES = (
-    *(".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go", ".rs", ".java"),
-    *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".cs", ".rb", ".php", ".kt", ".kts"),
-)
-_OFFICE = (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")
-# Legacy and open formats, converted by LibreOffice (parsers/office/legacy.py).
-_LEGACY = (".doc", ".dot", ".rtf", ".odt", ".ppt", ".pps", ".odp", ".xls", ".ods")
-_CODE = _Builtin("parsegate.parsers.code", "code", _CODE_SUFFIXES, extra="code")
-_TEXT = _Builtin("parsegate.parsers.text", "text", (".txt", ".text", ".log", ".transcript", ".chat"))
-_BUILTIN: tuple[Parser, ...] = (
-    _Builtin("parsegate.parsers.markdown", "markdown", _MARKDOWN),
-    _TEXT,
-    _CODE,
-    _Builtin("parsegate.parsers.office", "office", (*_OFFICE, *_LEGACY, ".json"), extra="office"),
-    _Builtin("parsegate.parsers.pdf", "pdf", (".pdf",), extra="pdf"),
-)
+_BUILTIN: tuple[_Builtin, ...] = tuple(_Builtin(spec) for spec in FORMATS)
+_CODE, _TEXT = ({p.NAME: p for p in _BUILTIN}[name] for name in ("code", "text"))
 _loaded: list[Parser] | None = None
 _found: tuple[list[Parser], list[tuple[str, str]]] | None = None  # a _loaded, and its entry points
 _given: list[tuple[str, str]] | None = None  # entry points another process found (use_plugins)
@@ -225,6 +210,8 @@ def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
     parser = parser_for(path, data[:8192])
     if parser is None:
         raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
+    if isinstance(parser, _Builtin):
+        parser.require_extra(path.suffix.lower())  # the format's extra (parsers/formats.py) is installed
     # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
     # any parser library inflates or decodes it.
     preflight(data, path.suffix)

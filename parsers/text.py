@@ -26,6 +26,7 @@ from parsegate.parsers.flat_tables import (
     label_above,
     table_elements,
 )
+from parsegate.parsers.formats import spec
 from parsegate.parsers.model import (
     CodeData,
     Document,
@@ -39,13 +40,13 @@ from parsegate.parsers.model import (
     trim_span,
 )
 from parsegate.parsers.text_blocks import blocks_of, join_run_ons
-from parsegate.parsers.versions import OUTPUT_VERSIONS
 from parsegate.parsers.wiki_headings import split_wiki_headings
 
 NAME = "text"
-OUTPUT_VERSION = OUTPUT_VERSIONS["text"]  # bumped whenever the elements can change (tests/test_versions.py)
+SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
+OUTPUT_VERSION = SPEC.output_version
 VERSION = str(OUTPUT_VERSION)
-SUFFIXES = (".txt", ".text", ".log", ".transcript", ".chat")
+SUFFIXES = SPEC.suffixes
 
 _SPEAKER = re.compile(
     r"[ \t]*(?:(?P<time>[\[(]?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?[\])]?)[ \t]+)?"

@@ -2,9 +2,10 @@
 
 A run names every parser's version in its chunk set id; importing every parser module (and
 markdown-it, tree-sitter, PDFium, docling behind them) only to read ``VERSION`` was about a
-sixth of an unchanged re-run. Here the output versions live in one table, which the parser
-modules take their ``OUTPUT_VERSION`` from, and the libraries' versions are read from their
-installed metadata (``importlib.metadata``, which names the same versions the modules do).
+sixth of an unchanged re-run. Here the output versions come from the format table
+(parsers/formats.py), which the parser modules take their ``OUTPUT_VERSION`` from too, and the
+libraries' versions are read from their installed metadata (``importlib.metadata``, which
+names the same versions the modules do).
 tests/test_parser_versions.py holds each light version equal to the module's ``VERSION``.
 """
 
@@ -13,9 +14,11 @@ from __future__ import annotations
 import os
 from functools import cache
 
-# Bumped whenever the elements a parser makes can change (tests/test_versions.py checks them
-# against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSIONS = {"markdown": 12, "text": 22, "code": 7, "office": 12, "pdf": 20}
+from parsegate.parsers.formats import FORMATS
+
+# Bumped (in parsers/formats.py) whenever the elements a parser makes can change (tests/test_versions.py
+# checks them against the golden outputs), so that the same span under changed code gets new chunk ids.
+OUTPUT_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
 
 # The Markdown block parser a run uses (parsers/markdown.py reads the same variable).
 MARKDOWN_ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"

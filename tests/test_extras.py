@@ -1,7 +1,9 @@
 """Without the pdf, office and code extras (their libraries not installed), parsegate still
 reads Markdown, plain text and web pages, and a PDF, Office or code file fails with a reason that
 names the extra to install; the gate measures what it can. Simulated in subprocesses (and so in
-run's workers) by packages that refuse to import, first on PYTHONPATH."""
+run's workers) by a sitecustomize, first on PYTHONPATH, that hides the libraries from the import
+system as an uninstalled package is hidden: importlib.util.find_spec finds nothing, an import
+raises ModuleNotFoundError."""
 
 from __future__ import annotations
 
@@ -15,16 +17,26 @@ import pytest
 from tests.conftest import GOLDEN
 
 BLOCKED = ("pypdfium2", "pdfplumber", "docling", "docling_core", "tree_sitter", "tree_sitter_language_pack")
+HIDE = """
+import sys
+from importlib.machinery import PathFinder
+
+class Uninstalled(PathFinder):
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            return None
+        return PathFinder.find_spec(name, path, target)
+
+sys.meta_path[:] = [Uninstalled if finder is PathFinder else finder for finder in sys.meta_path]
+"""
 
 
 @pytest.fixture
 def without_extras(tmp_path: Path) -> dict[str, str]:
     blocked = tmp_path / "blocked"
-    for name in BLOCKED:
-        (blocked / name).mkdir(parents=True)
-        (blocked / name / "__init__.py").write_text(
-            f"raise ModuleNotFoundError({'No module named ' + repr(name)!r}, name={name!r})\n"
-        )
+    blocked.mkdir()
+    (blocked / "sitecustomize.py").write_text(HIDE.format(blocked=set(BLOCKED)))
     return {"PYTHONPATH": str(blocked), "PATH": "/usr/bin:/bin"}
 
 

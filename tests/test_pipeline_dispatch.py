@@ -24,21 +24,21 @@ def test_slow_to_import_formats_stay_with_the_worker_that_imported_them(tmp_path
     first: set[str] = set()
     assert pending.take(first, set()).doc_id == "a.md"
     assert pending.take(first, set()).doc_id == "b.docx"  # nobody has docling yet: someone must import it
-    first.add("office")
+    first.add("docling")
     second: set[str] = set()
-    assert pending.take(second, {"office"}).doc_id == "c.md"  # d.html is left to the first worker
-    assert pending.take(second, {"office"}).doc_id == "e.md"
-    assert pending.take(second, {"office"}) is None  # idle rather than import docling for 10 bytes
-    assert pending.take(first, {"office"}).doc_id == "d.html"
+    assert pending.take(second, {"docling"}).doc_id == "c.md"  # d.html is left to the first worker
+    assert pending.take(second, {"docling"}).doc_id == "e.md"
+    assert pending.take(second, {"docling"}) is None  # idle rather than import docling for 10 bytes
+    assert pending.take(first, {"docling"}).doc_id == "d.html"
     assert len(pending) == 0
 
 
 def test_enough_of_a_slow_format_is_shared(tmp_path: Path) -> None:
     big = SHARE_BYTES // 2 + 1
     pending = Pending(tasks(tmp_path, [("a.docx", big), ("b.docx", big), ("c.docx", big)]))
-    assert pending.take({"office"}, {"office"}).doc_id == "a.docx"
-    assert pending.take(set(), {"office"}).doc_id == "b.docx"  # two left, over SHARE_BYTES: worth a second import
-    assert pending.take(set(), {"office"}) is None  # one left: not worth it
+    assert pending.take({"docling"}, {"docling"}).doc_id == "a.docx"
+    assert pending.take(set(), {"docling"}).doc_id == "b.docx"  # two left, over SHARE_BYTES: worth a second import
+    assert pending.take(set(), {"docling"}) is None  # one left: not worth it
 
 
 def test_a_handful_of_small_files_gets_one_worker_and_a_big_corpus_all_cores(tmp_path: Path) -> None:

@@ -68,4 +68,4 @@ def test_only_a_short_document_is_queued_behind_a_busy_workers_own(tmp_path: Pat
     assert pending.take(set(), set()).doc_id == "long.md"  # type: ignore[union-attr]
     assert pending.take(set(), set(), short=True).doc_id == "short.md"  # type: ignore[union-attr]
     assert pending.take(set(), set(), short=True) is None  # docling's import would come with it
-    assert pending.take({"office"}, {"office"}, short=True).doc_id == "page.html"  # type: ignore[union-attr]
+    assert pending.take({"docling"}, {"docling"}, short=True).doc_id == "page.html"  # type: ignore[union-attr]

@@ -13,6 +13,7 @@ import orjson
 
 from parsegate.engines.base import Limits
 from parsegate.parsers.decode import decode_text
+from parsegate.parsers.formats import source_text_formats
 from parsegate.parsers.model import ParseError
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.report import build_report, render_html
@@ -22,8 +23,8 @@ from parsegate.runner.discover import source_of
 from parsegate.runner.outdir import pretty_json, write_atomic
 from parsegate.runner.render import draw_pages
 
-# Formats whose Document.text is the decoded source file itself.
-SOURCE_IS_TEXT = frozenset({"markdown", "text"})
+# Formats whose Document.text is the decoded source file itself (Markdown, text and code).
+SOURCE_IS_TEXT = source_text_formats()
 DETAIL_DOCS = 300  # documents with chunk detail in report.html, failures first
 DETAIL_CHARS = 20_000_000  # and no more source text than this in the page
 PAGES_PER_PDF = 8  # PDF pages drawn per document...

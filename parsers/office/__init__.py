@@ -15,15 +15,14 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePosixPath
 
+from parsegate.parsers.formats import Form, spec
 from parsegate.parsers.model import Document, ParseError, content_version
 from parsegate.parsers.office.checks import check_html, check_zip
-from parsegate.parsers.office.legacy import LEGACY
-from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "office"
+SPEC = spec(NAME)  # parsers/formats.py: the forms (docx, pptx, xlsx, html, legacy ones, docling) and their suffixes
 # The first number changes whenever the output does for the same input and libraries.
-# Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
-OUTPUT_VERSION = OUTPUT_VERSIONS["office"]
+OUTPUT_VERSION = SPEC.output_version
 
 
 def _installed(package: str) -> str:
@@ -35,18 +34,18 @@ def _installed(package: str) -> str:
 
 
 VERSION = f"{OUTPUT_VERSION}; docling-slim {_installed('docling-slim')}; lxml {version('lxml')}"
-FORMATS = {".docx": "docx", ".docm": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".xlsm": "xlsx",
-           ".html": "html", ".htm": "html", ".xhtml": "html"}  # fmt: skip
-SUFFIXES = (*FORMATS, *LEGACY, ".json")
+SUFFIXES = SPEC.suffixes
+_FORMS: dict[str, Form] = {suffix: form for form in SPEC.forms for suffix in form.suffixes}
 
 
 def parse(data: bytes, doc_id: str) -> Document:
     suffix = PurePosixPath(doc_id).suffix.lower()
-    if suffix == ".json":
+    form = _FORMS[suffix]
+    if form.name == "docling":
         return _from_json(data, doc_id)
-    if suffix in LEGACY:
+    if form.converted_to is not None:
         return _legacy(data, doc_id, suffix)
-    fmt = FORMATS[suffix]
+    fmt = form.name
     if fmt == "html":
         from parsegate.parsers.web import parse_html
 
@@ -95,4 +94,4 @@ def _legacy(data: bytes, doc_id: str, suffix: str) -> Document:
     return doc
 
 
-__all__ = ["FORMATS", "NAME", "SUFFIXES", "VERSION", "ParseError", "parse"]
+__all__ = ["NAME", "SUFFIXES", "VERSION", "ParseError", "parse"]

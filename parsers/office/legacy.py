@@ -18,11 +18,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from parsegate.parsers.formats import spec
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.options import number
 
-LEGACY = {".doc": "docx", ".dot": "docx", ".rtf": "docx", ".odt": "docx",
-          ".ppt": "pptx", ".pps": "pptx", ".odp": "pptx", ".xls": "xlsx", ".ods": "xlsx"}  # fmt: skip
+# suffix → the OOXML form LibreOffice converts it to (parsers/formats.py)
+LEGACY = {suffix: form.converted_to for form in spec("office").forms if form.converted_to for suffix in form.suffixes}
 _FILTERS = {"docx": "docx:MS Word 2007 XML", "pptx": "pptx:Impress MS PowerPoint 2007 XML",
             "xlsx": "xlsx:Calc MS Excel 2007 XML"}  # fmt: skip
 _PACKAGES = {"docx": "libreoffice-writer-nogui", "pptx": "libreoffice-impress-nogui", "xlsx": "libreoffice-calc-nogui"}

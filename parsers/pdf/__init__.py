@@ -23,6 +23,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
+from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
 from parsegate.parsers.options import number
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
@@ -34,14 +35,14 @@ from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outlin
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
-from parsegate.parsers.versions import OUTPUT_VERSIONS
 
 NAME = "pdf"
 # The structure layer's own version: bump it whenever the elements it makes change.
 # Bumped whenever the elements can change (tests/test_versions.py holds it to the golden outputs).
-OUTPUT_VERSION = OUTPUT_VERSIONS["pdf"]
+SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
+OUTPUT_VERSION = SPEC.output_version
 VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
-SUFFIXES = (".pdf",)
+SUFFIXES = SPEC.suffixes
 # Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
 _JUNK_TITLE = re.compile(
     r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE

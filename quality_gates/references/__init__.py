@@ -17,14 +17,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parsegate.quality_gates.references.docling_export import BACKENDS, docling_text
+from parsegate.parsers.formats import source_text_formats, spec
+from parsegate.quality_gates.references.docling_export import docling_text
 from parsegate.quality_gates.references.text import decode, standard_html_bytes
 
 if TYPE_CHECKING:
     from parsegate.quality_gates.references.pdf import PdfSource
 
-TEXT_FORMATS = frozenset({"markdown", "text", "code"})
-OFFICE_FORMATS = frozenset({*BACKENDS, "docling"})
+TEXT_FORMATS = source_text_formats()  # parsers/formats.py: Document.text is the decoded source
+# Office and web forms docling (or lxml) reads from the source bytes; not the ones LibreOffice converts first.
+OFFICE_FORMATS = frozenset(form.name for form in spec("office").forms if form.converted_to is None)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 

@@ -15,20 +15,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from parsegate.engines.base import Task
+from parsegate.parsers.formats import UNKNOWN_COST, forms_by_suffix
 
-HEAVY = {suffix: "office" for suffix in (".docx", ".docm", ".pptx", ".xlsx", ".xlsm", ".html", ".htm", ".xhtml")}
+# Rough CPU cost of a document, to choose the worker count (runner.choose_workers) and the order:
+# seconds per file, per MB and a format's libraries on first use, by suffix, and which formats
+# share slow-to-import libraries (HEAVY): all from the format table (parsers/formats.py).
+_FORMS = forms_by_suffix()
+HEAVY = {suffix: form.cost.libraries for suffix, form in _FORMS.items() if form.cost.libraries}
 SHARE_BYTES = 1_000_000  # of a heavy format left: worth importing its libraries in one more worker
-
-# Rough CPU cost of a document (benchmarks/scaling.py on the 2-core machines), to choose the worker
-# count (runner.choose_workers) and the order: seconds per file, per MB by suffix, and a format's
-# libraries on first use.
-PER_FILE = 0.01
-PER_MB = {".pdf": 4.5, ".docx": 6.0, ".pptx": 6.0, ".xlsx": 20.0, ".html": 4.5, ".htm": 4.5, ".txt": 1.0}
-PER_MB_DEFAULT = 1.5  # Markdown, code
 # A document queued behind the one a worker is reading is at most this long: the queue saves the
 # round trip between documents (well under a millisecond), which matters only for short ones.
 SHORT = 0.05
-FIRST_USE = {".docx": 4.0, ".pptx": 4.0, ".xlsx": 4.0, ".html": 4.0, ".htm": 4.0, ".pdf": 0.3}
+FIRST_USE = {suffix: form.cost.first_use for suffix, form in _FORMS.items() if form.cost.first_use}
 
 
 def family(path: Path) -> str | None:
@@ -37,8 +35,9 @@ def family(path: Path) -> str | None:
 
 def cost(path: Path) -> float:
     """Estimated seconds to read one document, its libraries' import aside."""
-    suffix = path.suffix.lower()
-    return PER_FILE + _size(path) / 1e6 * PER_MB.get(suffix, PER_MB_DEFAULT)
+    form = _FORMS.get(path.suffix.lower())
+    costs = UNKNOWN_COST if form is None else form.cost  # unknown: a file read as text or code by its content
+    return costs.per_file + _size(path) / 1e6 * costs.per_mb
 
 
 def schedule(tasks: list[Task]) -> list[Task]:
