@@ -40,10 +40,10 @@ def parse(
     file's name (for bytes and text ``"document"``, with the format's suffix when one is given).
     Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that cannot
     be read or parsed. ``options`` (``parsegate.ParseOptions``: PDF password, page, time, size and
-    pixel limits) apply to this parse.
+    pixel limits) apply to this parse; by default, the defaults (the environment is not read:
+    ``ParseOptions.from_env(os.environ)`` gives the command line's settings).
     """
     from parsegate.parsers.model import ParseError
-    from parsegate.parsers.options import using
     from parsegate.parsers.registry import parse_data, read_regular_file
 
     if (source is None) == (text is None):
@@ -64,8 +64,7 @@ def parse(
     hint = Path(name)
     if format:
         hint = Path(f"{hint.stem or 'document'}.{format.lower().lstrip('.')}")
-    with using(options):
-        doc = parse_data(data, hint, doc_id or name)
+    doc = parse_data(data, hint, doc_id or name, options or ParseOptions())
     log_warnings(doc)
     return doc
 
@@ -116,6 +115,7 @@ def gate(
     max_tokens: int | None = None,
     tokenizer: str = "all-MiniLM-L6-v2",
     thresholds: Thresholds | Mapping[str, Any] | None = None,
+    options: ParseOptions | None = None,
 ) -> Verdict:
     """The quality gate's verdict on one document's chunks, as ``run`` gives it per document.
 
@@ -125,7 +125,8 @@ def gate(
     counted again with ``tokenizer`` against ``max_tokens`` (default: the model's maximum).
     ``thresholds``: ``parsegate.quality_gates.thresholds.Thresholds`` or a mapping of its fields
     (``{"max_short_chunk_rate": 0.4}``). ``verdict.passed``, ``verdict.checks`` (value, threshold,
-    faults with chunk ids and offsets), ``verdict.to_dict()``.
+    faults with chunk ids and offsets), ``verdict.to_dict()``. ``options``: the parse options
+    the document was parsed with (an encrypted PDF's source opens with their password).
     """
     from parsegate.chunkers.budget import load_counter
     from parsegate.quality_gates.measure import measure
@@ -142,7 +143,7 @@ def gate(
         from parsegate.parsers.registry import read_regular_file
 
         data = read_regular_file(Path(source))
-    facts = measure(doc, chunks, counter, budget, data)
+    facts = measure(doc, chunks, counter, budget, data, password=(options or ParseOptions()).password)
     if thresholds is None or isinstance(thresholds, Thresholds):
         chosen = thresholds or Thresholds()
     else:

@@ -28,6 +28,7 @@ from parsegate.parsers.code_offsets import first_on_line as _first_on_line
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.formats import CODE_LANGUAGES, spec
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 
 NAME = "code"
 SPEC = spec(NAME)  # parsers/formats.py: suffixes and their languages, output version
@@ -90,7 +91,7 @@ def language_for(doc_id: str, text: str) -> str | None:
     return None
 
 
-def parse(data: bytes, doc_id: str) -> Document:
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
     text, encoding_note = decode_noted(data)
     language = language_for(doc_id, text)
     if language is None:

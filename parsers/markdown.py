@@ -41,6 +41,7 @@ from parsegate.parsers.model import (
     line_starts,
     trim_span,
 )
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.wiki_headings import split_wiki_headings
 
 NAME = "markdown"
@@ -77,7 +78,7 @@ def _engine_label(name: str) -> str:
 VERSION = f"{OUTPUT_VERSION}+{_engine_label(engine())}"
 
 
-def parse(data: bytes, doc_id: str) -> Document:
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
     text, encoding_note = decode_noted(data)
     name = engine()
     builder = _built(text, name)

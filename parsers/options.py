@@ -1,34 +1,44 @@
 """Parser options: what a caller may set for one parse (a PDF password, page, time and size
-limits), in ``ParseOptions``.
+limits), in ``ParseOptions``, passed explicitly: ``registry.parse_data(data, path, doc_id,
+options)`` hands them to the parser (``parse(data, doc_id, options)``), which hands the limits
+on to the step that checks them; a worker process gets them in its settings frame.
 
-The Python API passes them for the duration of a parse (``using``); the command line maps its
-flags and the environment onto the same names (``PARSEGATE_PDF_PASSWORD``…), which worker
-processes inherit. A parser asks ``setting(NAME)``: the options in force for this parse first,
-then the environment.
+The environment is read in one place, ``ParseOptions.from_env(environ)``, which the command
+line calls once; nothing under parsers/ reads it.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 
 
 @dataclass(frozen=True)
 class ParseOptions:
-    """Options for one parse; ``None`` leaves a setting to the environment, else its default."""
+    """Options for one parse; each default is the limit a run has when nothing is set."""
 
     password: str | None = None  # PARSEGATE_PDF_PASSWORD: opens encrypted PDFs
-    pdf_max_pages: int | None = None  # PARSEGATE_PDF_MAX_PAGES (2000)
-    pdf_max_seconds: float | None = None  # PARSEGATE_PDF_MAX_SECONDS (300), checked between pages
-    max_inflated_mb: float | None = None  # PARSEGATE_MAX_INFLATED_MB (200): zip members, PDF streams
-    max_image_pixels: int | None = None  # PARSEGATE_MAX_IMAGE_PIXELS (100 million) per image
-    max_html_mb: float | None = None  # PARSEGATE_MAX_HTML_MB
-    soffice_seconds: float | None = None  # PARSEGATE_SOFFICE_SECONDS (120): LibreOffice conversions
+    pdf_max_pages: int = 2000  # PARSEGATE_PDF_MAX_PAGES
+    pdf_max_seconds: float = 300.0  # PARSEGATE_PDF_MAX_SECONDS, checked between pages
+    max_inflated_mb: float = 200.0  # PARSEGATE_MAX_INFLATED_MB: zip members, PDF streams
+    max_image_pixels: int = 100_000_000  # PARSEGATE_MAX_IMAGE_PIXELS, per image
+    max_html_mb: float = 200.0  # PARSEGATE_MAX_HTML_MB: our own HTML pass reads tens of MB/s; it bounds memory
+    soffice_seconds: float = 120.0  # PARSEGATE_SOFFICE_SECONDS: LibreOffice conversions
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> ParseOptions:
+        """The options the ``PARSEGATE_*`` variables of ``environ`` set (an empty one sets
+        nothing), the defaults for the rest. ValueError, naming the variable, for a limit that
+        is not a number."""
+        given: dict[str, str | int | float] = {}
+        for variable, name in ENVIRONMENT.items():
+            value = environ.get(variable, "")
+            if value:
+                given[name] = value if name == "password" else _number(variable, value, _KINDS[name])
+        return replace(DEFAULTS, **given)  # type: ignore[arg-type]
 
 
+# Each option's variable in the environment (the command line's names for them).
 ENVIRONMENT = {
     "PARSEGATE_PDF_PASSWORD": "password",
     "PARSEGATE_PDF_MAX_PAGES": "pdf_max_pages",
@@ -39,35 +49,14 @@ ENVIRONMENT = {
     "PARSEGATE_SOFFICE_SECONDS": "soffice_seconds",
 }
 assert set(ENVIRONMENT.values()) == {f.name for f in fields(ParseOptions)}
+_KINDS = {f.name: int if f.type == "int" else float for f in fields(ParseOptions)}
 
-_current: ContextVar[ParseOptions | None] = ContextVar("parsegate_parse_options", default=None)
+DEFAULTS = ParseOptions()
 
 
-@contextmanager
-def using(options: ParseOptions | None) -> Iterator[None]:
-    """These options for every parse inside the block (this thread or task only)."""
-    token = _current.set(options)
+def _number(variable: str, value: str, kind: type[int] | type[float]) -> int | float:
     try:
-        yield
-    finally:
-        _current.reset(token)
-
-
-def setting(name: str) -> str | None:
-    """The value of the setting the environment calls ``name``: from the options in force, else
-    from the environment; None when neither sets it."""
-    options = _current.get()
-    if options is not None:
-        value = getattr(options, ENVIRONMENT[name])
-        if value is not None:
-            return str(value)
-    return os.environ.get(name) or None
-
-
-def number(name: str, default: float) -> float:
-    """A numeric setting, or ``default`` when unset or not a number."""
-    value = setting(name)
-    try:
-        return float(value) if value is not None else default
+        number = float(value)
     except ValueError:
-        return default
+        raise ValueError(f"{variable}={value!r}: expected a number") from None
+    return int(number) if kind is int else number

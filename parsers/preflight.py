@@ -4,8 +4,9 @@ stopped at the limit, whatever the zip directory claims), the bytes each PDF str
 (the same, on a scan of the file's stream dictionaries), and the pixel count of every image (read
 from its header; nothing is decoded).
 
-Limits (environment): ``PARSEGATE_MAX_INFLATED_MB`` (200) for everything a file inflates to, and
-``PARSEGATE_MAX_IMAGE_PIXELS`` (100 million) per image. Each refusal names the member or stream.
+Limits (``ParseOptions``): ``max_inflated_mb`` (200; PARSEGATE_MAX_INFLATED_MB on the command line)
+for everything a file inflates to, and ``max_image_pixels`` (100 million; PARSEGATE_MAX_IMAGE_PIXELS)
+per image. Each refusal names the member or stream.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from parsegate.parsers.formats import suffixes_of
 from parsegate.parsers.model import ParseError
-from parsegate.parsers.options import number as option_number
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 
 _CHUNK = 1 << 20  # compressed bytes fed at a time
 _OUT = 1 << 22  # and at most this much inflated output held at a time
@@ -31,37 +33,32 @@ _IMAGE_HEAD = 1 << 18  # bytes of an image enough for its dimensions (JPEG keeps
 _HTML_SUFFIXES = suffixes_of("html")  # parsers/formats.py
 
 
-def max_inflated() -> int:
-    return int(_setting("PARSEGATE_MAX_INFLATED_MB", 200) * 1_000_000)
-
-
-def max_pixels() -> int:
-    return int(_setting("PARSEGATE_MAX_IMAGE_PIXELS", 100_000_000))
-
-
-def _setting(name: str, default: float) -> float:
-    return option_number(name, default)
-
-
-def preflight(data: bytes, suffix: str = "") -> None:
+def preflight(data: bytes, suffix: str = "", options: ParseOptions = DEFAULTS) -> None:
     """Refuse a file whose inflated content or images are over the limits (ParseError)."""
+    limits = Limits(int(options.max_inflated_mb * 1_000_000), options.max_image_pixels)
     if data.startswith(b"PK\x03\x04"):
-        check_zip(data)
+        check_zip(data, limits)
     elif b"%PDF-" in data[:1024]:
-        check_pdf(data)
+        check_pdf(data, limits)
     elif suffix.lower() in _HTML_SUFFIXES:
-        check_data_uris(data)
+        check_data_uris(data, limits)
+
+
+@dataclass(frozen=True)
+class Limits:
+    inflated: int  # bytes a file may inflate to, all members or streams together
+    pixels: int  # pixels an image may have
 
 
 # -- zip archives (DOCX, PPTX, XLSX) ----------------------------------------------------
 
 
-def check_zip(data: bytes) -> None:
+def check_zip(data: bytes, limits: Limits) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError):
         return  # not readable as a zip: the parser says so in its own words
-    limit, total = max_inflated(), 0
+    limit, total = limits.inflated, 0
     with archive:
         for info in archive.infolist():
             if info.flag_bits & 0x1 or info.is_dir():
@@ -84,7 +81,7 @@ def check_zip(data: bytes) -> None:
                     "claims (a directory that lies about sizes); refused",
                 )
             if info.filename.lower().endswith(_IMAGE_SUFFIXES):
-                _check_image(_member_head(data, archive, info), info.filename)
+                _check_image(_member_head(data, archive, info), info.filename, limits.pixels)
 
 
 def _member_size(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, room: int) -> int:
@@ -137,16 +134,16 @@ def _member_head(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -
 # -- images -------------------------------------------------------------------------------
 
 
-def _check_image(head: bytes, where: str) -> None:
+def _check_image(head: bytes, where: str, max_pixels: int) -> None:
     size = image_size(head)
     if size is None:
         return
     width, height = size
-    if width * height > max_pixels():
+    if width * height > max_pixels:
         raise ParseError(
             "image_too_large",
             f"{where} is {width}×{height} pixels ({width * height / 1e6:.0f} MP), over the "
-            f"{max_pixels() / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
+            f"{max_pixels / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
         )
 
 
@@ -184,15 +181,15 @@ _WIDTH = re.compile(rb"/Width\s+(\d+)")
 _HEIGHT = re.compile(rb"/Height\s+(\d+)")
 
 
-def check_pdf(data: bytes) -> None:
+def check_pdf(data: bytes, limits: Limits) -> None:
     """Inflate every Flate stream that is not an image (content, fonts, object streams) with a
     count, stopping at the limit; read image sizes from their dictionaries."""
     if b"/Encrypt" in data:
         return  # encrypted streams cannot be inflated here; the memory limit still holds
-    limit, total = max_inflated(), 0
+    limit, total = limits.inflated, 0
     for number, dictionary, start in _streams(data):
         if _IMAGE.search(dictionary):
-            _check_pdf_image(dictionary, number)
+            _check_pdf_image(dictionary, number, limits.pixels)
             continue
         if b"/FlateDecode" not in dictionary:
             continue
@@ -218,16 +215,16 @@ def _streams(data: bytes) -> Iterator[tuple[str, bytes, int]]:
         yield header.group(0).split()[0].decode(), window[header.end() :], match.end()
 
 
-def _check_pdf_image(dictionary: bytes, number: str) -> None:
+def _check_pdf_image(dictionary: bytes, number: str, max_pixels: int) -> None:
     width, height = _WIDTH.search(dictionary), _HEIGHT.search(dictionary)
     if width is None or height is None:
         return
     w, h = int(width.group(1)), int(height.group(1))
-    if w * h > max_pixels():
+    if w * h > max_pixels:
         raise ParseError(
             "image_too_large",
             f"image object {number} is {w}×{h} pixels ({w * h / 1e6:.0f} MP), over the "
-            f"{max_pixels() / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
+            f"{max_pixels / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
         )
 
 
@@ -236,7 +233,7 @@ def _check_pdf_image(dictionary: bytes, number: str) -> None:
 _DATA_URI = re.compile(rb"data:image/[\w.+-]+;base64,([A-Za-z0-9+/]{16,4096})")
 
 
-def check_data_uris(data: bytes) -> None:
+def check_data_uris(data: bytes, limits: Limits) -> None:
     """Images inlined as base64 data URIs: their headers say their size."""
     for n, match in enumerate(_DATA_URI.finditer(data)):
         head = match.group(1)
@@ -244,4 +241,4 @@ def check_data_uris(data: bytes) -> None:
             raw = base64.b64decode(head[: len(head) - len(head) % 4])
         except (binascii.Error, ValueError):
             continue
-        _check_image(raw, f"inline image {n + 1}")
+        _check_image(raw, f"inline image {n + 1}", limits.pixels)

@@ -2,8 +2,8 @@
 
 Built-in parsers are registered through the same seam third-party parsers use:
 an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
-``parse(data: bytes, doc_id: str) -> Document``, published under the entry-point
-group ``parsegate.parsers``. The built-in ones are built from the format table
+``parse(data: bytes, doc_id: str, options: ParseOptions) -> Document``, published
+under the entry-point group ``parsegate.parsers``. The built-in ones are built from the format table
 (parsers/formats.py).
 """
 
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from parsegate.parsers.decode import decode_noted, refuse_garbage
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
-from parsegate.parsers.options import setting
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.preflight import preflight
 from parsegate.parsers.versions import light_version
 
@@ -35,7 +35,7 @@ class Parser(Protocol):
     VERSION: str
     SUFFIXES: tuple[str, ...]
 
-    def parse(self, data: bytes, doc_id: str) -> Document: ...
+    def parse(self, data: bytes, doc_id: str, options: ParseOptions) -> Document: ...
 
 
 class _Builtin:
@@ -57,8 +57,8 @@ class _Builtin:
             self._loaded = importlib.import_module(self.module)
         return self._loaded
 
-    def parse(self, data: bytes, doc_id: str) -> Document:
-        doc: Document = self.load().parse(data, doc_id)
+    def parse(self, data: bytes, doc_id: str, options: ParseOptions) -> Document:
+        doc: Document = self.load().parse(data, doc_id, options)
         return doc
 
     def __getattr__(self, name: str) -> Any:
@@ -200,13 +200,14 @@ def supported_suffixes() -> list[str]:
     return sorted({s for p in parsers() for s in p.SUFFIXES})
 
 
-def parse_file(path: Path, doc_id: str | None = None) -> Document:
+def parse_file(path: Path, doc_id: str | None = None, options: ParseOptions = DEFAULTS) -> Document:
     """Read and parse one file; every failure is a ParseError with a reason."""
-    return parse_data(read_regular_file(path), path, doc_id)
+    return parse_data(read_regular_file(path), path, doc_id, options)
 
 
-def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
-    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)."""
+def parse_data(data: bytes, path: Path, doc_id: str | None = None, options: ParseOptions = DEFAULTS) -> Document:
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)
+    under ``options`` (a PDF password, page, time and size limits)."""
     parser = parser_for(path, data[:8192])
     if parser is None:
         raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
@@ -214,11 +215,11 @@ def parse_data(data: bytes, path: Path, doc_id: str | None = None) -> Document:
         parser.require_extra(path.suffix.lower())  # the format's extra (parsers/formats.py) is installed
     # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
     # any parser library inflates or decodes it.
-    preflight(data, path.suffix)
+    preflight(data, path.suffix, options)
     try:
-        doc = parser.parse(data, doc_id or path.name)
+        doc = parser.parse(data, doc_id or path.name, options)
     except ParseError as exc:
-        raise _reworded(exc) from None
+        raise _reworded(exc, options) from None
     # Whatever the parser, text that is mostly control or replacement characters means nothing.
     refuse_garbage(doc.text)
     if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
@@ -259,8 +260,8 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _reworded(exc: ParseError) -> ParseError:
+def _reworded(exc: ParseError, options: ParseOptions) -> ParseError:
     """A PDF that stays locked although a password was given: the password is wrong."""
-    if exc.code == "encrypted" and setting("PARSEGATE_PDF_PASSWORD"):
+    if exc.code == "encrypted" and options.password:
         return ParseError("wrong_password", "encrypted, and the password given (--password) does not open it")
     return exc

@@ -39,6 +39,7 @@ from parsegate.parsers.model import (
     line_starts,
     trim_span,
 )
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.text_blocks import blocks_of, join_run_ons
 from parsegate.parsers.wiki_headings import split_wiki_headings
 
@@ -72,7 +73,7 @@ _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 _COLUMN_GAP = re.compile(r"\S(?:\t|[ \t]{3,})\S")  # a tab, or three spaces, between words
 
 
-def parse(data: bytes, doc_id: str) -> Document:
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
     text, encoding_note = decode_noted(data)
     starts = line_starts(text)
     lines = list(_lines(text, starts))

@@ -33,14 +33,16 @@ def measure(
     budget: int,
     source: bytes | None = None,
     parent_budget: int | None = None,
+    password: str | None = None,
 ) -> DocFacts:
     """Facts about ``chunks`` (those of ``doc``). ``source`` is the file's bytes, read again by
-    the caller; without it the checks against the source are reported not measured.
+    the caller (``password``: the PDF password it was parsed with); without it the checks against
+    the source are reported not measured.
     ``parent_budget``: parent-child's chunks that others name as their parent are counted
     against it, and are not taken for code chunks overlapping their children."""
     parents = frozenset(c.parent_id for c in chunks if c.parent_id) if parent_budget is not None else frozenset()
     budgets = [parent_budget if c.id in parents and parent_budget else budget for c in chunks]
-    subject = Subject(doc, chunks, budget, budgets, parents, resolver(tokenizers), source)
+    subject = Subject(doc, chunks, budget, budgets, parents, resolver(tokenizers), source, password)
     try:
         facts = [check.measure(subject) for check in CHECKS if check.measure is not None]
     finally:

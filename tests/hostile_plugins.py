@@ -27,7 +27,7 @@ class Hang:
     NAME, VERSION, SUFFIXES = "hang", "1", (".hang",)
 
     @staticmethod
-    def parse(data: bytes, doc_id: str) -> Document:
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
         while True:
             time.sleep(60)
 
@@ -36,7 +36,7 @@ class Hog:
     NAME, VERSION, SUFFIXES = "hog", "1", (".hog",)
 
     @staticmethod
-    def parse(data: bytes, doc_id: str) -> Document:
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
         hoard = [bytearray(64 * 1024 * 1024) for _ in range(64)]  # 4 GiB, touched
         raise AssertionError(f"allocated {len(hoard)} blocks under a memory limit")
 
@@ -45,7 +45,7 @@ class Crash:
     NAME, VERSION, SUFFIXES = "crash", "1", (".crash",)
 
     @staticmethod
-    def parse(data: bytes, doc_id: str) -> Document:
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
         os.abort()
 
 
@@ -53,7 +53,7 @@ class OutOfMemory:
     NAME, VERSION, SUFFIXES = "oom", "1", (".oom",)
 
     @staticmethod
-    def parse(data: bytes, doc_id: str) -> Document:
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
         os.write(2, b"terminate called after throwing an instance of 'std::bad_alloc'\n")
         os.abort()
 
@@ -62,7 +62,7 @@ class Wait:
     NAME, VERSION, SUFFIXES = "wait", "1", (".wait",)
 
     @staticmethod
-    def parse(data: bytes, doc_id: str) -> Document:
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
         # Written aside, then renamed: a test that sees the file must never read it empty.
         pid_file = Path(os.environ["PG_TEST_PIDS"], Path(doc_id).name + ".pid")
         pid_file.with_suffix(".tmp").write_text(str(os.getpid()))

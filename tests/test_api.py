@@ -87,7 +87,7 @@ def test_a_users_own_parsers_chunkers_and_quality_gates_packages_do_not_shadow_o
     assert done.stdout.split() == ["1", "[]"]
 
 
-def test_parse_options_apply_to_one_parse_and_fall_back_to_the_environment(monkeypatch) -> None:
+def test_parse_options_apply_to_one_parse_and_the_environment_to_none(monkeypatch) -> None:
     from parsegate.parsers.model import ParseError
     from tests.conftest import GOLDEN
 
@@ -96,11 +96,12 @@ def test_parse_options_apply_to_one_parse_and_fall_back_to_the_environment(monke
         parsegate.parse(two_pages, format="pdf", options=parsegate.ParseOptions(pdf_max_pages=1))
     assert info.value.code == "too_many_pages" and "limit of 1" in info.value.message
     assert parsegate.parse(two_pages, format="pdf").elements  # the option held for that parse only
-    monkeypatch.setenv("PARSEGATE_PDF_MAX_PAGES", "1")  # the CLI's way, and what workers inherit
-    with pytest.raises(ParseError):
-        parsegate.parse(two_pages, format="pdf")
-    # options win over the environment
-    assert parsegate.parse(two_pages, format="pdf", options=parsegate.ParseOptions(pdf_max_pages=5)).elements
+    monkeypatch.setenv("PARSEGATE_PDF_MAX_PAGES", "1")  # the command line's variable: the library does not read it
+    assert parsegate.parse(two_pages, format="pdf").elements
+    with pytest.raises(ParseError):  # unless the caller asks for it
+        parsegate.parse(
+            two_pages, format="pdf", options=parsegate.ParseOptions.from_env({"PARSEGATE_PDF_MAX_PAGES": "1"})
+        )
 
 
 def test_gate_checks_chunks_against_the_source_it_is_given() -> None:

@@ -157,17 +157,16 @@ def test_text_that_is_mostly_replacement_characters_is_garbage(tmp_path) -> None
     assert info.value.code == "garbage_text"
 
 
-def test_a_wrong_pdf_password_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_pdf_password_says_so() -> None:
     from parsegate.parsers.model import ParseError
+    from parsegate.parsers.options import ParseOptions
     from parsegate.parsers.registry import parse_file
     from tests.conftest import corpus_dir
 
     path = corpus_dir("pdf") / "password-example.pdf"
-    monkeypatch.setenv("PARSEGATE_PDF_PASSWORD", "not-the-password")
     with pytest.raises(ParseError) as info:
-        parse_file(path)
+        parse_file(path, options=ParseOptions(password="not-the-password"))
     assert info.value.code == "wrong_password"
-    monkeypatch.delenv("PARSEGATE_PDF_PASSWORD")
     with pytest.raises(ParseError) as info:
         parse_file(path)
     assert info.value.code == "encrypted"

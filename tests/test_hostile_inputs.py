@@ -10,14 +10,15 @@ import pytest
 
 from benchmarks.suites.hostile import files as make
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.preflight import preflight
 from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN, corpus_dir
 
 
-def refused(path: Path) -> ParseError:
+def refused(path: Path, options: ParseOptions = DEFAULTS) -> ParseError:
     with pytest.raises(ParseError) as info:
-        parse_file(path)
+        parse_file(path, options=options)
     return info.value
 
 
@@ -33,26 +34,24 @@ def test_a_zip_directory_that_lies_about_sizes_is_caught_while_inflating(real: i
 
 
 def test_zip_members_are_counted_while_inflating_and_stopped_at_the_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "1")
     path = tmp_path / "lying.docx"
     path.write_bytes(make.lying_zip_docx(real=50_000_000, claimed=1000))  # the directory claims 1 KB in all
     started = time.perf_counter()
-    error = refused(path)
+    error = refused(path, ParseOptions(max_inflated_mb=1))
     assert time.perf_counter() - started < 2  # stopped near 1 MB, not after 50 MB
     assert error.code == "zip_bomb" and "inflates past the 1 MB limit" in error.message
     assert "at member word/document.xml" in error.message
 
 
 def test_a_flate_bomb_pdf_stops_at_the_inflation_limit_before_pdfium(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "8")
     path = tmp_path / "bomb.pdf"
     path.write_bytes(make.flate_bomb_pdf(256 << 20))  # 256 MiB of spaces in a 250 KB file
     started = time.perf_counter()
-    error = refused(path)
+    error = refused(path, ParseOptions(max_inflated_mb=8))
     assert time.perf_counter() - started < 2
     assert error.code == "inflation_limit" and "past the 8 MB limit" in error.message and "object 4" in error.message
 
@@ -65,13 +64,10 @@ def test_a_flate_bomb_pdf_stops_at_the_inflation_limit_before_pdfium(
         ("big.html", lambda: make.data_uri_html(2000), "inline image 1 is 2000×2000 pixels"),
     ],
 )
-def test_images_over_the_pixel_limit_are_refused_before_decoding(
-    name: str, build, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PARSEGATE_MAX_IMAGE_PIXELS", "1000000")
+def test_images_over_the_pixel_limit_are_refused_before_decoding(name: str, build, where: str, tmp_path: Path) -> None:
     path = tmp_path / name
     path.write_bytes(build())
-    error = refused(path)
+    error = refused(path, ParseOptions(max_image_pixels=1_000_000))
     assert error.code == "image_too_large" and where in error.message
 
 

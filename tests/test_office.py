@@ -14,6 +14,7 @@ import pytest
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import office
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.options import ParseOptions
 from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN, corpus_dir
 
@@ -148,20 +149,18 @@ def test_external_entity_is_refused_not_fetched_or_expanded() -> None:
     assert info.value.code == "unsafe_xml" and "word/document.xml" in info.value.message
 
 
-def test_zip_bomb_is_refused_before_inflating(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARSEGATE_MAX_INFLATED_MB", "5")
+def test_zip_bomb_is_refused_before_inflating() -> None:
     bomb = zipped({"[Content_Types].xml": b"<Types/>", "word/padding.bin": b"\0" * 20_000_000})
     assert len(bomb) < 100_000
     with pytest.raises(ParseError) as info:
-        office.parse(bomb, "bomb.docx")
+        office.parse(bomb, "bomb.docx", ParseOptions(max_inflated_mb=5))
     assert info.value.code == "zip_bomb" and "over the 5 MB limit" in info.value.message
 
 
-def test_html_over_the_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARSEGATE_MAX_HTML_MB", "2")
+def test_html_over_the_size_limit() -> None:
     page = b"<html><body>" + b"<p>Paragraph with some words in it.</p>" * 52_000 + b"</body></html>"
     with pytest.raises(ParseError) as info:
-        office.parse(page, "huge.html")
+        office.parse(page, "huge.html", ParseOptions(max_html_mb=2))
     assert info.value.code == "too_large" and "2.0 MB is over the 2 MB limit" in info.value.message
 
 

@@ -15,6 +15,7 @@ import pytest
 from parsegate.parsers import office
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.office import legacy
+from parsegate.parsers.options import ParseOptions
 from tests.conftest import GOLDEN, IN_CI
 
 DOCX = GOLDEN / "office" / "docx" / "incident-policy" / "input.docx"
@@ -84,14 +85,13 @@ def test_a_file_libreoffice_cannot_read_is_a_clear_error() -> None:
 
 def test_the_conversion_is_killed_at_its_time_limit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _soffice()
-    monkeypatch.setenv("PARSEGATE_SOFFICE_SECONDS", "0.2")
     # This test's own conversion folder (other runs on the machine may convert at the same time).
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     tempfile.tempdir = None
     started = time.perf_counter()
     try:
         with pytest.raises(ParseError) as info:
-            office.parse(DOCX.read_bytes(), "slow.odt")
+            office.parse(DOCX.read_bytes(), "slow.odt", ParseOptions(soffice_seconds=0.2))
     finally:
         tempfile.tempdir = None
     assert info.value.code == "timeout" and time.perf_counter() - started < 5

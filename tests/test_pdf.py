@@ -15,11 +15,12 @@ from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli.main import app
 from parsegate.parsers import pdf
 from parsegate.parsers.model import Document, ParseError
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from tests.conftest import GOLDEN, corpus_dir
 
 
-def parse(path: Path) -> Document:
-    return pdf.parse(path.read_bytes(), path.name)
+def parse(path: Path, options: ParseOptions = DEFAULTS) -> Document:
+    return pdf.parse(path.read_bytes(), path.name, options)
 
 
 def body_words(doc: Document) -> list[str]:
@@ -71,13 +72,12 @@ def test_empty_and_not_a_pdf_bytes_are_clear_errors() -> None:
         assert info.value.code == code
 
 
-def test_encrypted_needs_a_password_and_the_password_opens_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_encrypted_needs_a_password_and_the_password_opens_it() -> None:
     path = corpus_dir("pdf") / "password-example.pdf"
     with pytest.raises(ParseError) as info:
         parse(path)
     assert info.value.code == "encrypted" and "--password" in info.value.message
-    monkeypatch.setenv("PARSEGATE_PDF_PASSWORD", "test")
-    assert "Backup4all" in parse(path).text
+    assert "Backup4all" in parse(path, ParseOptions(password="test")).text
 
 
 def test_rotated_page_reads_like_the_unrotated_one() -> None:
@@ -103,10 +103,9 @@ def test_page_without_text_layer_warns_needs_ocr() -> None:
     assert [w.location for w in doc.warnings] == ["page 1", "page 2"]
 
 
-def test_page_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARSEGATE_PDF_MAX_PAGES", "1")
+def test_page_limit() -> None:
     with pytest.raises(ParseError) as info:
-        parse(GOLDEN / "pdf" / "policy-headings" / "input.pdf")
+        parse(GOLDEN / "pdf" / "policy-headings" / "input.pdf", ParseOptions(pdf_max_pages=1))
     assert info.value.code == "too_many_pages"
 
 

@@ -16,7 +16,7 @@ import orjson
 
 from parsegate.chunkers import Chunker
 from parsegate.parsers.model import ParseError
-from parsegate.parsers.options import ParseOptions, using
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.registry import parse_data, read_regular_file
 from parsegate.quality_gates.measure import measure
 
@@ -40,19 +40,15 @@ class FileOutcome:
 
 
 def process(
-    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions | None = None
+    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions = DEFAULTS
 ) -> tuple[FileOutcome, list[bytes]]:
-    with using(options):  # the parser and the gate's PDF reference read the same options
-        return _process(path, doc_id, chunker)
-
-
-def _process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, list[bytes]]:
+    """The parser and the gate's PDF reference read the file under the same ``options``."""
     started = time.perf_counter()
     outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []
     try:
         data = read_regular_file(path)  # read once: the parser and the gate see the same bytes
-        doc = parse_data(data, path, doc_id)
+        doc = parse_data(data, path, doc_id, options)
         chunks = chunker.chunk(doc)
         outcome.status, outcome.format = "chunked", doc.format
         outcome.chunks = len(chunks)
@@ -63,7 +59,7 @@ def _process(path: Path, doc_id: str, chunker: Chunker) -> tuple[FileOutcome, li
         # The gate reads the source itself: its checks compare the chunks with the file's bytes,
         # not with what the parser made of them.
         outcome.facts = measure(
-            doc, chunks, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens
+            doc, chunks, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens, options.password
         ).to_dict()
         lines = [orjson.dumps(c.to_dict()) for c in chunks]
     except ParseError as exc:

@@ -37,8 +37,10 @@ def finish(
     pages: PageCache | None = None,
     gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
     outputs_of: str | None = None,
+    password: str | None = None,
 ) -> Finished:
-    """Write the reports, then run.json (with, given the run's fingerprint, the outputs' hashes)."""
+    """Write the reports, then run.json (with, given the run's fingerprint, the outputs' hashes);
+    ``password``: the run's PDF password, for the report's pages of encrypted PDFs."""
     record = {k: v for k, v in record.items() if k != "outputs"}  # `gate` passes an earlier run's on
     summary = summarize(files)
     outcomes = [outcome_dict(f) for f in files]
@@ -49,7 +51,9 @@ def finish(
         {"check": "min_documents", "metric": "run.documents", "value": 0, "threshold": 1, "passed": False, "faults": []}
     ]
     try:
-        report = write_reports(out, outcomes, gate_config, record, root, checks if empty else [], pages, gated)
+        report = write_reports(
+            out, outcomes, gate_config, record, root, checks if empty else [], pages, gated, password
+        )
         outputs = {} if outputs_of is None else {"outputs": outputs_record(out, outputs_of, summary, outcomes)}
         # Last, and whole or not at all: a folder without run.json holds no finished run.
         written = {

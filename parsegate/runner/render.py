@@ -34,8 +34,9 @@ def draw_pages(
     count: int,
     limits: Limits,
     name: str,
+    password: str | None = None,
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """The first ``count`` pages drawn, or none and why."""
+    """The first ``count`` pages drawn (an encrypted PDF opened with ``password``), or none and why."""
     request = orjson.dumps(
         {
             "data": base64.b64encode(data).decode("ascii"),
@@ -43,6 +44,7 @@ def draw_pages(
             "furniture": furniture,
             "lost": lost,
             "count": count,
+            "password": password,
         }
     )
     seconds = limits.seconds_for(Path(name))
@@ -74,7 +76,12 @@ def main() -> None:
 
     request = orjson.loads(sys.stdin.buffer.read())
     pages = page_images(
-        base64.b64decode(request["data"]), request["chunks"], request["furniture"], request["lost"], request["count"]
+        base64.b64decode(request["data"]),
+        request["chunks"],
+        request["furniture"],
+        request["lost"],
+        request["count"],
+        request["password"],
     )
     sys.stdout.buffer.write(orjson.dumps(pages))
 

@@ -49,7 +49,9 @@ def write_reports(
     run_checks: list[dict[str, Any]] | None = None,
     page_cache: PageCache | None = None,
     gated: dict[str, tuple[DocFacts, Verdict]] | None = None,
+    password: str | None = None,
 ) -> dict[str, Any]:
+    """report.json and report.html (``password``: the run's PDF password, to draw encrypted PDFs' pages)."""
     report = build_report(files, gate, run, gated)
     # Checks of the run the orchestrator makes (say, that it read any document at all).
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
@@ -63,7 +65,7 @@ def write_reports(
         tuple((str(k), float(v)) for k, v in (given.get("per_format") or {}).items()),
         int(given.get("memory_mb", 2048)),
     )
-    details = _details(outdir, report, corpus, facts, page_cache, limits)
+    details = _details(outdir, report, corpus, facts, page_cache, limits, password)
     write_atomic(outdir / "report.html", render_html(report, details))
     return report
 
@@ -130,6 +132,7 @@ def _pages(
     room: int,
     cache: PageCache | None,
     limits: Limits,
+    password: str | None,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The document's first pages drawn (render.py: in a limited child), and a note if they are not."""
     data, _ = _read(corpus, doc_id, version)
@@ -141,7 +144,7 @@ def _pages(
         if drawn is not None:
             return drawn, None
     lost = (facts.get("faults") or {}).get("extraction_recall", [])
-    pages, note = draw_pages(data, chunks, facts.get("furniture") or [], lost, count, limits, doc_id)
+    pages, note = draw_pages(data, chunks, facts.get("furniture") or [], lost, count, limits, doc_id, password)
     if cache is not None and version is not None and note is None:
         cache.put(doc_id, version, count, pages)
     return pages, note
@@ -154,6 +157,7 @@ def _details(
     facts: dict[str, dict[str, Any]],
     page_cache: PageCache | None = None,
     limits: Limits | None = None,
+    password: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     limits = limits or Limits()
     wanted = _wanted(report)
@@ -178,7 +182,7 @@ def _details(
         pages_note = None
         if formats.get(doc_id) == "pdf":
             pages, pages_note = _pages(
-                corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, limits
+                corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, limits, password
             )
             pages_left -= len(pages)
         details[doc_id] = {

@@ -173,7 +173,9 @@ def _run(
         documents = run_store.documents()
         outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
     pages = None if run_store is None else run_store.pages()
-    done = finish(out, settings.doc_root, record, files, gate, pages, router.gated, outputs_of)
+    done = finish(
+        out, settings.doc_root, record, files, gate, pages, router.gated, outputs_of, settings.parsing.password
+    )
     router.discard_journal()  # run.json is written: the run is complete, whatever the verdict
     return _result(settings, done, files, seconds)
 

@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 from parsegate.parsers.formats import Form, spec
 from parsegate.parsers.model import Document, ParseError, content_version
 from parsegate.parsers.office.checks import check_html, check_zip
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 
 NAME = "office"
 SPEC = spec(NAME)  # parsers/formats.py: the forms (docx, pptx, xlsx, html, legacy ones, docling) and their suffixes
@@ -38,29 +39,29 @@ SUFFIXES = SPEC.suffixes
 _FORMS: dict[str, Form] = {suffix: form for form in SPEC.forms for suffix in form.suffixes}
 
 
-def parse(data: bytes, doc_id: str) -> Document:
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
     suffix = PurePosixPath(doc_id).suffix.lower()
     form = _FORMS[suffix]
     if form.name == "docling":
         return _from_json(data, doc_id)
     if form.converted_to is not None:
-        return _legacy(data, doc_id, suffix)
+        return _legacy(data, doc_id, suffix, options)
     fmt = form.name
     if fmt == "html":
         from parsegate.parsers.web import parse_html
 
-        check_html(data)
+        check_html(data, options.max_html_mb)
         doc = parse_html(data, doc_id)
         doc.parser = f"{NAME} {VERSION}"
         return doc
-    return _ooxml(data, doc_id, fmt, content_version(data))
+    return _ooxml(data, doc_id, fmt, content_version(data), options)
 
 
-def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str) -> Document:
+def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str, options: ParseOptions) -> Document:
     from parsegate.parsers.office.backends import convert
     from parsegate.parsers.office.mapping import to_document
 
-    check_zip(data, fmt)
+    check_zip(data, fmt, options.max_inflated_mb)
     ddoc, gaps = convert(data, doc_id, fmt)
     anchors = None
     if fmt == "docx":
@@ -81,13 +82,14 @@ def _from_json(data: bytes, doc_id: str) -> Document:
     return doc
 
 
-def _legacy(data: bytes, doc_id: str, suffix: str) -> Document:
+def _legacy(data: bytes, doc_id: str, suffix: str, options: ParseOptions) -> Document:
     """Converted by LibreOffice to its OOXML form, then read as such. The document keeps its own
     format name (``doc``, ``odt``…) and notes the conversion in its metadata."""
     from parsegate.parsers.office.legacy import to_ooxml
 
-    converted, target, note = to_ooxml(data, suffix)
-    doc = _ooxml(converted, str(PurePosixPath(doc_id).with_suffix(f".{target}")), target, content_version(data))
+    converted, target, note = to_ooxml(data, suffix, options.soffice_seconds)
+    renamed = str(PurePosixPath(doc_id).with_suffix(f".{target}"))
+    doc = _ooxml(converted, renamed, target, content_version(data), options)
     doc.doc_id = doc_id
     doc.format = suffix[1:]
     doc.metadata["converted"] = note

@@ -9,25 +9,16 @@ import io
 import zipfile
 
 from parsegate.parsers.model import ParseError
-from parsegate.parsers.options import number
-
-HTML_LIMIT_MB = 200  # our own HTML pass reads tens of MB/s; the limit bounds memory, not time
-INFLATED_LIMIT_MB = 200
 
 
-def limit(name: str, default_mb: int) -> int:
-    """A size limit in bytes from the environment (MB, decimals allowed), else the default."""
-    return int(number(name, default_mb) * 1_000_000)
-
-
-def check_zip(data: bytes, fmt: str) -> None:
+def check_zip(data: bytes, fmt: str, max_inflated_mb: float) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise ParseError(
             "corrupt", f"not a valid .{fmt} file (an OOXML file is a zip archive; this one is not)"
         ) from None
-    most = limit("PARSEGATE_MAX_INFLATED_MB", INFLATED_LIMIT_MB)
+    most = int(max_inflated_mb * 1_000_000)
     inflated = sum(info.file_size for info in archive.infolist())
     if inflated > most:
         raise ParseError(
@@ -45,8 +36,8 @@ def check_zip(data: bytes, fmt: str) -> None:
                 )
 
 
-def check_html(data: bytes) -> None:
-    most = limit("PARSEGATE_MAX_HTML_MB", HTML_LIMIT_MB)
+def check_html(data: bytes, max_html_mb: float) -> None:
+    most = int(max_html_mb * 1_000_000)
     if len(data) > most:
         raise ParseError(
             "too_large",

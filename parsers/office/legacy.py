@@ -2,7 +2,7 @@
 headless to their OOXML form in a temporary folder, then read as DOCX, PPTX or XLSX.
 
 The conversion runs in a fresh LibreOffice profile whose macro security is "very high" with
-macro execution disabled, under a time limit (``PARSEGATE_SOFFICE_SECONDS``, 120 s by default;
+macro execution disabled, under a time limit (``ParseOptions.soffice_seconds``, 120 s by default;
 the whole process group is killed past it). Without LibreOffice the refusal says what to install.
 """
 
@@ -20,7 +20,6 @@ from typing import Any
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import ParseError
-from parsegate.parsers.options import number
 
 # suffix → the OOXML form LibreOffice converts it to (parsers/formats.py)
 LEGACY = {suffix: form.converted_to for form in spec("office").forms if form.converted_to for suffix in form.suffixes}
@@ -43,8 +42,9 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def to_ooxml(data: bytes, suffix: str) -> tuple[bytes, str, dict[str, Any]]:
-    """The file converted to its OOXML form, that form's name, and a note for the metadata."""
+def to_ooxml(data: bytes, suffix: str, seconds: float) -> tuple[bytes, str, dict[str, Any]]:
+    """The file converted to its OOXML form, that form's name, and a note for the metadata;
+    LibreOffice is given ``seconds`` (ParseOptions.soffice_seconds)."""
     target = LEGACY[suffix]
     program = soffice()
     if program is None:
@@ -53,7 +53,6 @@ def to_ooxml(data: bytes, suffix: str) -> tuple[bytes, str, dict[str, Any]]:
             f"'{suffix}' files are read after a conversion to .{target} by LibreOffice, which is not installed: "
             f"install it (Debian: apt-get install {_PACKAGES[target]}) or convert the file to .{target} first",
         )
-    seconds = _seconds()
     with tempfile.TemporaryDirectory(prefix="parsegate-soffice-") as tmp:
         folder = Path(tmp)
         source = folder / f"input{suffix}"
@@ -76,15 +75,10 @@ def to_ooxml(data: bytes, suffix: str) -> tuple[bytes, str, dict[str, Any]]:
         return converted.read_bytes(), target, note
 
 
-def _seconds() -> float:
-    return number("PARSEGATE_SOFFICE_SECONDS", 120)
-
-
 def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
     """Run LibreOffice in its own process group, killed whole past the time limit."""
-    env = {**os.environ, "HOME": str(home)}
     with subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env
+        _at_home(command, home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     ) as proc:
         try:
             _, err = proc.communicate(timeout=seconds)
@@ -99,12 +93,19 @@ def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
         raise ParseError("corrupt", f"LibreOffice could not convert this '{suffix}' file: {message or proc.returncode}")
 
 
+def _at_home(command: list[str], home: Path) -> list[str]:
+    """The command run with HOME in the conversion's temporary folder (LibreOffice writes there, not
+    in the user's home) and the rest of this process's environment as it is: env(1) sets it, so the
+    environment is not read here (parsers take their settings from ParseOptions, never from it)."""
+    return ["env", f"HOME={home}", *command]
+
+
 @cache
 def libreoffice_version(program: str) -> str:
     with tempfile.TemporaryDirectory(prefix="parsegate-soffice-") as home:
         try:
             done = subprocess.run(
-                [program, "--version"], capture_output=True, timeout=60, check=False, env={**os.environ, "HOME": home}
+                _at_home([program, "--version"], Path(home)), capture_output=True, timeout=60, check=False
             )
         except (OSError, subprocess.TimeoutExpired):
             return ""

@@ -25,7 +25,7 @@ import pypdfium2 as pdfium
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
-from parsegate.parsers.options import number
+from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
 from parsegate.parsers.pdf.layout import Line, Page
@@ -49,10 +49,10 @@ _JUNK_TITLE = re.compile(
 )
 
 
-def parse(data: bytes, doc_id: str) -> Document:
-    pdf = open_pdf(data)
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
+    pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
-    pages = list(_pages(pdf, warnings))
+    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds))
     body = body_style(pages)
     furniture = furniture_lines(pages, body)
     outline = list(read_outline(pdf, warnings))
@@ -78,13 +78,7 @@ def parse(data: bytes, doc_id: str) -> Document:
     return doc
 
 
-def _setting(name: str, default: float) -> float:
-    return number(name, default)
-
-
-def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning]) -> Iterator[Page]:
-    max_pages = int(_setting("PARSEGATE_PDF_MAX_PAGES", 2000))
-    max_seconds = _setting("PARSEGATE_PDF_MAX_SECONDS", 300)
+def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int, max_seconds: float) -> Iterator[Page]:
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()

@@ -14,7 +14,6 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from parsegate.parsers.model import ParseError, ParseWarning
-from parsegate.parsers.options import setting
 from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style
 
 _THIN = 2.0  # a path this thin in one direction is a rule, not a shape
@@ -46,12 +45,11 @@ class RawPage:
     rules: list[Box] = field(default_factory=list)  # thin paths: rules, and the dots of dotted curves
 
 
-def open_pdf(data: bytes) -> pdfium.PdfDocument:
+def open_pdf(data: bytes, password: str | None = None) -> pdfium.PdfDocument:
     if not data:
         raise ParseError("empty", "zero bytes: not a PDF")
     if b"%PDF" not in data[:1024]:
         raise ParseError("not_pdf", "not a PDF (no %PDF header)")
-    password = setting("PARSEGATE_PDF_PASSWORD")
     try:
         return pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:

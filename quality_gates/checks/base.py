@@ -139,6 +139,7 @@ class Subject:
     parents: frozenset[str]  # ids of the chunks others name as their parent
     tokenizers: Tokenizers
     source: bytes | None
+    password: str | None = None  # the PDF password the document was parsed with
     faults: Faults = field(default_factory=Faults)
     opened: bool = False
     shared: dict[str, Any] = field(default_factory=dict)  # other steps several checks read, by name
@@ -149,7 +150,7 @@ class Subject:
         from parsegate.quality_gates.references import open_reference  # markdown-it, PDFium, docling
 
         self.opened = True
-        return open_reference(self.doc.format, self.source, self.doc.doc_id)
+        return open_reference(self.doc.format, self.source, self.doc.doc_id, self.password)
 
     @cached_property
     def counts(self) -> Counts:

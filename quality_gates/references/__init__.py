@@ -51,7 +51,7 @@ class Reference:
         return first, bisect.bisect_right(self._line_starts, max(start, end - 1))
 
 
-def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | None:
+def open_reference(fmt: str, data: bytes | None, doc_id: str, password: str | None = None) -> Reference | None:
     """The independent view of a document's source, or None when there is none to be had."""
     if data is None:
         return None
@@ -64,7 +64,7 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str) -> Reference | Non
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
 
-        pdf = open_pdf(data)
+        pdf = open_pdf(data, password=password)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:
         if fmt == "html":

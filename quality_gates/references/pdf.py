@@ -16,7 +16,6 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
-from parsegate.parsers.options import setting
 from parsegate.quality_gates.words import located, words
 
 Box = tuple[float, float, float, float]
@@ -93,10 +92,11 @@ class PdfSource:
         return {n: words(p.text) for n, p in self.pages.items()}
 
 
-def open_pdf(data: bytes, max_pages: int = 2000) -> PdfSource | None:
-    """PDFium's view of the file; None when PDFium cannot open it (the parser said why)."""
+def open_pdf(data: bytes, max_pages: int = 2000, password: str | None = None) -> PdfSource | None:
+    """PDFium's view of the file (opened with the run's PDF password); None when PDFium cannot
+    open it (the parser said why)."""
     try:
-        pdf = pdfium.PdfDocument(data, password=setting("PARSEGATE_PDF_PASSWORD"))
+        pdf = pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError:
         return None
     pages: dict[int, PdfPage] = {}

@@ -24,9 +24,11 @@ def page_images(
     furniture: list[dict[str, Any]],
     lost: list[dict[str, Any]],
     max_pages: int,
+    password: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The first ``max_pages`` pages of the PDF, each as a data URI with the boxes to draw."""
-    source = open_pdf(data, max_pages)
+    """The first ``max_pages`` pages of the PDF (opened with ``password``), each as a data URI
+    with the boxes to draw."""
+    source = open_pdf(data, max_pages, password)
     if source is None:
         return []
     try:
