@@ -89,7 +89,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "markdown",
         "parsegate.parsers.markdown",
         (Form("markdown", (".md", ".markdown", ".mdown", ".mkd", ".mdx")),),
-        output_version=12,
+        output_version=13,  # 13: markdown-it-py alone finds the blocks (CHANGELOG.md)
         source_text=True,
     ),
     FormatSpec(

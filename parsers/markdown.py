@@ -1,5 +1,5 @@
-"""Markdown → Document: block structure from pulldown-cmark (markdown_pyromark.py) or
-markdown-it-py (markdown_it_walk.py), built into elements here.
+"""Markdown → Document: block structure from markdown-it-py (markdown_it_walk.py), built into
+elements here.
 
 Offsets come only from token line maps and the line-start table of the source;
 the source is never searched for a string. Leaves (headings, paragraphs, list
@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import bisect
 import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import markdown_it
 
-from parsegate.parsers import markdown_it_walk, markdown_pyromark
+from parsegate.parsers import markdown_it_walk
 from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.formats import spec
 from parsegate.parsers.headings import suspect_heading
-from parsegate.parsers.markdown_pyromark import Row, table_groups
+from parsegate.parsers.markdown_it_walk import Row, table_groups
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
     CodeData,
@@ -47,13 +46,6 @@ from parsegate.parsers.wiki_headings import split_wiki_headings
 NAME = "markdown"
 SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
 OUTPUT_VERSION = SPEC.output_version
-# The block parser: markdown-it-py, or pulldown-cmark through pyromark (parsers/markdown_pyromark.py
-# makes markdown-it's tokens from its events; the elements are the same, benchmarks/
-# markdown_engines.py compares them). PARSEGATE_MARKDOWN_ENGINE picks one.
-ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
-ENGINES = ("markdown-it", "pyromark")
-DEFAULT_ENGINE = "pyromark"
-_MARKDOWN_IT = f"markdown-it-py/{markdown_it.__version__}"
 SUFFIXES = SPEC.suffixes
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
@@ -61,27 +53,13 @@ MAX_NESTING = markdown_it_walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
 
-def engine() -> str:
-    """The block parser named by PARSEGATE_MARKDOWN_ENGINE (the default when unset)."""
-    name = os.environ.get(ENGINE_VARIABLE, "") or DEFAULT_ENGINE
-    if name not in ENGINES:
-        raise ValueError(f"{ENGINE_VARIABLE}={name!r}: expected one of {', '.join(ENGINES)}")
-    return name
-
-
-def _engine_label(name: str) -> str:
-    # pyromark's documents name markdown-it too: it parses what pyromark leaves to it.
-    return f"{markdown_pyromark.ENGINE}+{_MARKDOWN_IT}" if name == "pyromark" else _MARKDOWN_IT
-
-
-# Part of every chunk_set: chunk ids name the engine that found the structure.
-VERSION = f"{OUTPUT_VERSION}+{_engine_label(engine())}"
+# Part of every chunk_set: chunk ids name the library that found the structure.
+VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
 
 
 def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
     text, encoding_note = decode_noted(data)
-    name = engine()
-    builder = _built(text, name)
+    builder = _built(text)
     builder.split_flat_tables()
     builder.recover_gaps()
     if builder.title_from_heading and builder.top_headings > 1:
@@ -95,7 +73,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
         text=text,
         elements=builder.renumbered(),
         metadata=builder.metadata,
-        parser=f"{NAME} {OUTPUT_VERSION}+{_engine_label(name)}",
+        parser=f"{NAME} {VERSION}",
         warnings=builder.warnings,
         _line_starts=builder.starts,  # line_starts(text), already built: not twice per document
     )
@@ -112,16 +90,9 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     return doc
 
 
-def _built(text: str, name: str) -> _Builder:
-    """The elements of ``text``, from the blocks the engine named finds: pulldown-cmark's events
-    walked straight into the builder, or markdown-it's tokens (where pyromark leaves a document to
-    markdown-it, and for the markdown-it engine)."""
-    starts = line_starts(text)
-    if name == "pyromark":
-        builder = _Builder(text, starts)
-        if markdown_pyromark.walk(text, builder, starts):
-            return builder
-    builder = _Builder(text, starts)  # a new one: pyromark's walk may have stopped half way
+def _built(text: str) -> _Builder:
+    """The elements of ``text``, from the blocks markdown-it finds."""
+    builder = _Builder(text, line_starts(text))
     if markdown_it_walk.walk(builder, markdown_it_walk.block_tokens(text)) >= MAX_NESTING - 3:
         builder.warnings.append(
             ParseWarning(
@@ -181,7 +152,7 @@ class _Frame:
 
 class _Builder:
     """Elements from blocks given in document order as source lines [first, last) (the calls of
-    markdown_pyromark.BlockSink), by markdown_pyromark.walk or _walk_tokens."""
+    markdown_it_walk.TokenSink), by markdown_it_walk.walk."""
 
     def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
@@ -253,7 +224,7 @@ class _Builder:
             return None
         return prev.id if prev.section_path == self.headings.path() else None
 
-    # -- blocks (markdown_pyromark.BlockSink) ------------------------------
+    # -- blocks (markdown_it_walk.BlockSink) ------------------------------
     def block(self, kind: str, first: int, last: int) -> None:
         """A paragraph, an HTML block or a rule: "paragraph", "html" or "rule"."""
         if first >= self.frames[-1].hides_below:  # not self.hidden(first): the most frequent call
@@ -379,7 +350,7 @@ class _Builder:
             self.emit_item(frame.pending, frame.pending[1])
 
     def table(self, first: int, last: int, rows: list[Row]) -> None:
-        """A table, or several (see markdown_pyromark.table_groups): each a container, a header row (with the
+        """A table, or several (see markdown_it_walk.table_groups): each a container, a header row (with the
         delimiter row) and body rows."""
         if self.hidden(first):
             return

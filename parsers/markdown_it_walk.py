@@ -1,14 +1,12 @@
 """Markdown block structure from markdown-it-py's tokens, walked into markdown.py's builder.
 
-The other engine beside pulldown-cmark (markdown_pyromark.py), and the one that parses every
-document pyromark leaves to it (front matter it cannot place, nesting near the limit, a multi-line
-setext heading inside a container). Both walks make the same calls of a ``TokenSink`` (markdown.py's
-builder), block by block in document order; markdown-it's tokens carry line maps, so the calls are
-read off them directly.
+The walk makes the calls of a ``TokenSink`` (markdown.py's builder), block by block in document
+order; markdown-it's tokens carry line maps, so the calls are read off them directly.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
@@ -17,13 +15,61 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from parsegate.parsers.markdown_pyromark import BlockSink, Row
-
 MAX_NESTING = 100
+_DELIMITER_CELL = re.compile(r"^:?-{3,}:?$")
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 _ENDS_OWN_LINES = frozenset((*_LIST_OPEN, "fence", "code_block"))  # in a list item (see _own_end)
 # Tokens that close a frame (a table's tokens are read by _table_rows).
 _FRAME_CLOSE = frozenset(("bullet_list_close", "ordered_list_close", "list_item_close", "blockquote_close"))
+
+
+# A table row: its first line, its cells (raw source, escaped pipes unescaped), whether it is the header.
+Row = tuple[int, list[str], bool]
+
+
+def table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str], list[Row]]]:
+    """Split rows where a body row is a delimiter row ("|---|---|"): two tables with no blank
+    line between them read as one, and the row above that delimiter is the second's header."""
+    header = next((cells for _, cells, head in rows if head), [])
+    body = [r for r in rows if not r[2]]
+    groups = [(first_line, header, [])]  # type: list[tuple[int, list[str], list[Row]]]
+    for row in body:
+        is_delimiter = row[1] and all(_DELIMITER_CELL.match(c) for c in row[1])
+        # The group's last body row is the row above: each row either joins the current group or
+        # opens an empty one.
+        if is_delimiter and groups[-1][2]:
+            new_header = groups[-1][2].pop()
+            groups.append((new_header[0], new_header[1], []))
+            continue
+        groups[-1][2].append(row)
+    return groups
+
+
+class BlockSink(Protocol):
+    """What the walk calls, block by block in document order (markdown.py's builder). A block is
+    given as its source lines [first, last)."""
+
+    def front_matter(self, first: int, last: int, content: str) -> None: ...
+
+    def block(self, kind: str, first: int, last: int) -> None: ...  # "paragraph", "html" or "rule"
+
+    def heading(self, first: int, last: int, level: int, title: str) -> None: ...
+
+    def code(self, first: int, last: int, fence: bool, info: str) -> None: ...
+
+    def open_list(self, first: int, last: int, ordered: bool) -> None: ...
+
+    # A list item's own lines end at the first list or code block nested directly in it, which the
+    # walk only reaches later: end_own_lines says where (at the item's close, they end at its last).
+    def open_item(self, first: int, last: int, marker: str) -> bool: ...
+
+    def end_own_lines(self, line: int) -> None: ...
+
+    def open_quote(self, first: int, last: int) -> None: ...
+
+    def close(self) -> None: ...  # the innermost list, list item or block quote ends
+
+    def table(self, first: int, last: int, rows: list[Row]) -> None: ...
 
 
 class TokenSink(BlockSink, Protocol):
@@ -40,14 +86,13 @@ def _md() -> MarkdownIt:
 
 
 def block_tokens(text: str) -> list[Token]:
-    """markdown-it's block tokens (pyromark's events go straight to the builder instead)."""
+    """markdown-it's block tokens."""
     return _md().parse(text)
 
 
 def walk(sink: TokenSink, tokens: Sequence[Token]) -> int:
-    """Call ``sink`` with the blocks of markdown-it's tokens (as markdown_pyromark.walk does with
-    pulldown-cmark's events); the deepest nesting level among them (near MAX_NESTING, markdown-it
-    kept the deeper blocks as text)."""
+    """Call ``sink`` with the blocks of markdown-it's tokens; the deepest nesting level among them
+    (near MAX_NESTING, markdown-it kept the deeper blocks as text)."""
     deepest = 0
     i, n = 0, len(tokens)
     while i < n:

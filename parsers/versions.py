@@ -11,7 +11,6 @@ tests/test_parser_versions.py holds each light version equal to the module's ``V
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 from parsegate.parsers.formats import FORMATS
@@ -19,11 +18,6 @@ from parsegate.parsers.formats import FORMATS
 # Bumped (in parsers/formats.py) whenever the elements a parser makes can change (tests/test_versions.py
 # checks them against the golden outputs), so that the same span under changed code gets new chunk ids.
 OUTPUT_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
-
-# The Markdown block parser a run uses (parsers/markdown.py reads the same variable).
-MARKDOWN_ENGINE_VARIABLE = "PARSEGATE_MARKDOWN_ENGINE"
-MARKDOWN_ENGINES = ("markdown-it", "pyromark")
-DEFAULT_MARKDOWN_ENGINE = "pyromark"
 
 
 def light_version(name: str) -> str | None:
@@ -48,17 +42,7 @@ def version(package: str) -> str:
 
 
 def _markdown() -> str:
-    name = os.environ.get(MARKDOWN_ENGINE_VARIABLE, "") or DEFAULT_MARKDOWN_ENGINE
-    if name not in MARKDOWN_ENGINES:
-        return _raise_engine(name)
-    markdown_it = f"markdown-it-py/{version('markdown-it-py')}"
-    label = f"pyromark/{version('pyromark')}+{markdown_it}" if name == "pyromark" else markdown_it
-    return f"{OUTPUT_VERSIONS['markdown']}+{label}"
-
-
-def _raise_engine(name: str) -> str:
-    # The same refusal as importing the parser gives (parsers.markdown.engine).
-    raise ValueError(f"{MARKDOWN_ENGINE_VARIABLE}={name!r}: expected one of {', '.join(MARKDOWN_ENGINES)}")
+    return f"{OUTPUT_VERSIONS['markdown']}+markdown-it-py/{version('markdown-it-py')}"
 
 
 def _text() -> str:

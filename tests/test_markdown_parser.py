@@ -7,13 +7,6 @@ from parsegate.parsers import markdown
 from parsegate.parsers.model import ParseError
 
 
-@pytest.fixture(autouse=True, params=markdown.ENGINES)
-def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test here runs under both block parsers (PARSEGATE_MARKDOWN_ENGINE)."""
-    monkeypatch.setenv(markdown.ENGINE_VARIABLE, request.param)
-    return str(request.param)
-
-
 def kinds(doc):
     return [(e.kind, doc.text[e.start : e.end]) for e in doc.elements]
 

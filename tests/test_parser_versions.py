@@ -1,12 +1,11 @@
 """parsers.versions gives each built-in parser's VERSION without importing it (a run names every
-parser's version in its chunk set id): it must be the module's own, under either Markdown engine,
-or chunk ids would change with whether a module happened to be imported."""
+parser's version in its chunk set id): it must be the module's own, or chunk ids would change
+with whether a module happened to be imported."""
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
 import subprocess
 import sys
 from importlib.metadata import PackageNotFoundError
@@ -18,9 +17,8 @@ from parsegate.parsers import registry, versions
 NAMES = [p.NAME for p in registry._BUILTIN]
 
 
-@pytest.mark.parametrize("engine", ["pyromark", "markdown-it"])
-def test_every_light_version_is_the_modules_own_version(engine: str) -> None:
-    """In a fresh interpreter: the module reads the engine variable when it is imported."""
+def test_every_light_version_is_the_modules_own_version() -> None:
+    """In a fresh interpreter, the light versions before any parser is imported."""
     script = (
         "import importlib, json\n"
         "from parsegate.parsers import versions\n"
@@ -29,11 +27,12 @@ def test_every_light_version_is_the_modules_own_version(engine: str) -> None:
         "own = {n: importlib.import_module(f'parsegate.parsers.{n}').VERSION for n in names}\n"
         "print(json.dumps([light, own]))\n"
     )
-    env = {**os.environ, "PARSEGATE_MARKDOWN_ENGINE": engine}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     light, own = json.loads(done.stdout)
     assert light == own
-    assert own["markdown"].split("+")[1].startswith("pyromark/" if engine == "pyromark" else "markdown-it-py/")
+    assert (
+        own["markdown"] == f"{versions.OUTPUT_VERSIONS['markdown']}+markdown-it-py/{versions.version('markdown-it-py')}"
+    )
 
 
 def test_each_parser_takes_its_output_version_from_the_one_table() -> None:
@@ -53,12 +52,6 @@ def test_the_registry_names_versions_without_importing_a_parser() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
-
-
-def test_an_unknown_markdown_engine_is_refused_as_the_parser_refuses_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PARSEGATE_MARKDOWN_ENGINE", "cmark")
-    with pytest.raises(ValueError, match="PARSEGATE_MARKDOWN_ENGINE='cmark': expected one of markdown-it, pyromark"):
-        versions.light_version("markdown")
 
 
 def test_a_parser_whose_library_is_missing_falls_back_to_the_import(monkeypatch: pytest.MonkeyPatch) -> None:
