@@ -64,7 +64,7 @@ class FormatSpec:
         return next((form for form in self.forms if suffix in form.suffixes), None)
 
 
-# Source code: suffix → tree-sitter language (parsers/code.py; its query file is queries/<language>.scm).
+# Source code: suffix → tree-sitter language (parsers/code/; its query file is code/queries/<language>.scm).
 CODE_LANGUAGES = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
     ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",

@@ -221,7 +221,7 @@ def test_minified_javascript_with_non_ascii_is_linear() -> None:
 @given(st.text(alphabet=st.sampled_from(["a", "\n", "é", "東", "😀", " ", "{"]), max_size=200))
 @settings(max_examples=200, deadline=None)
 def test_code_byte_offsets_map_to_character_offsets(source: str) -> None:
-    from parsegate.parsers.code_offsets import Offsets
+    from parsegate.parsers.code.offsets import Offsets
 
     data = source.encode("utf-8")
     offsets = Offsets(source, data)

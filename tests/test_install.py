@@ -171,5 +171,5 @@ def test_wheel_holds_every_module_under_the_one_name_parsegate(wheel: Path) -> N
             expected.add(f"{installed}/{relative.as_posix()}")
     assert expected - names == set()
     assert {n.split("/")[0] for n in names} == {"parsegate"}
-    assert "parsegate/parsers/queries/python.scm" in names
+    assert "parsegate/parsers/code/queries/python.scm" in names
     assert "parsegate/quality_gates/report/template.html" in names

@@ -22,11 +22,11 @@ from docling_core.types.doc.items.table.table_data import RichTableCell
 from docling_core.types.doc.items.text import ListItem, TextItem
 
 from parsegate.parsers.build import DocBuilder, code_data, list_data, title_from_first_heading
-from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import Data, Document, Element, ParseWarning, TextData, data_class
 from parsegate.parsers.office.footnotes import key
 from parsegate.parsers.office.inline import joined, pieces_of, shifted
 from parsegate.parsers.office.tables import Title, chart_grid, header_rows, is_title_row, title_row, xlsx_cells
+from parsegate.parsers.signals.headings import suspect_heading
 
 _LABEL_KINDS = {
     "title": "heading", "section_header": "heading", "paragraph": "paragraph", "text": "paragraph",

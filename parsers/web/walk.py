@@ -16,8 +16,8 @@ from typing import Any
 from lxml import etree
 
 from parsegate.parsers.build import DocBuilder, code_data, list_data
-from parsegate.parsers.headings import suspect_heading
 from parsegate.parsers.model import Element, ParseWarning
+from parsegate.parsers.signals.headings import suspect_heading
 from parsegate.parsers.web.inline import InlineText
 from parsegate.parsers.web.regions import Regions
 from parsegate.parsers.web.tables import TableFrame, layout_tables, span

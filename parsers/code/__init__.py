@@ -23,8 +23,8 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-from parsegate.parsers.code_offsets import Offsets as _Offsets
-from parsegate.parsers.code_offsets import first_on_line as _first_on_line
+from parsegate.parsers.code.offsets import Offsets as _Offsets
+from parsegate.parsers.code.offsets import first_on_line as _first_on_line
 from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.formats import CODE_LANGUAGES, spec
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
@@ -131,7 +131,7 @@ _SHARED_QUERIES = {"tsx": "typescript"}
 @cache
 def _query(language: str) -> Query:
     name = _SHARED_QUERIES.get(language, language)
-    source = resources.files("parsegate.parsers").joinpath("queries", f"{name}.scm").read_text()
+    source = resources.files("parsegate.parsers.code").joinpath("queries", f"{name}.scm").read_text()
     return Query(get_language(language), source)  # type: ignore[arg-type]
 
 

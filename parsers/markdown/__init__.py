@@ -1,4 +1,4 @@
-"""Markdown → Document: block structure from markdown-it-py (markdown_it_walk.py), built into
+"""Markdown → Document: block structure from markdown-it-py (walk.py), built into
 elements here.
 
 Offsets come only from token line maps and the line-start table of the source;
@@ -18,13 +18,11 @@ from typing import Any
 
 import markdown_it
 
-from parsegate.parsers import markdown_it_walk
 from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
 from parsegate.parsers.decode import decode_noted
-from parsegate.parsers.flat_tables import find_tables, table_elements
 from parsegate.parsers.formats import spec
-from parsegate.parsers.headings import suspect_heading
-from parsegate.parsers.markdown_it_walk import Row, table_groups
+from parsegate.parsers.markdown import walk
+from parsegate.parsers.markdown.walk import Row, table_groups
 from parsegate.parsers.model import (
     CONTAINER_KINDS,
     CodeData,
@@ -41,7 +39,9 @@ from parsegate.parsers.model import (
     trim_span,
 )
 from parsegate.parsers.options import DEFAULTS, ParseOptions
-from parsegate.parsers.wiki_headings import split_wiki_headings
+from parsegate.parsers.signals.flat_tables import find_tables, table_elements
+from parsegate.parsers.signals.headings import suspect_heading
+from parsegate.parsers.signals.wiki_headings import split_wiki_headings
 
 NAME = "markdown"
 SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
@@ -49,7 +49,7 @@ OUTPUT_VERSION = SPEC.output_version
 SUFFIXES = SPEC.suffixes
 # Deeper nesting stays as text of the innermost parsed item: markdown-it's block
 # parser recurses per level, and Python's stack is not a place to spend on it.
-MAX_NESTING = markdown_it_walk.MAX_NESTING
+MAX_NESTING = walk.MAX_NESTING
 _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 
 
@@ -93,7 +93,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
 def _built(text: str) -> _Builder:
     """The elements of ``text``, from the blocks markdown-it finds."""
     builder = _Builder(text, line_starts(text))
-    if markdown_it_walk.walk(builder, markdown_it_walk.block_tokens(text)) >= MAX_NESTING - 3:
+    if walk.walk(builder, walk.block_tokens(text)) >= MAX_NESTING - 3:
         builder.warnings.append(
             ParseWarning(
                 "nesting_limit",
@@ -152,7 +152,7 @@ class _Frame:
 
 class _Builder:
     """Elements from blocks given in document order as source lines [first, last) (the calls of
-    markdown_it_walk.TokenSink), by markdown_it_walk.walk."""
+    walk.TokenSink), by walk.walk."""
 
     def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
@@ -224,7 +224,7 @@ class _Builder:
             return None
         return prev.id if prev.section_path == self.headings.path() else None
 
-    # -- blocks (markdown_it_walk.BlockSink) ------------------------------
+    # -- blocks (walk.BlockSink) ------------------------------
     def block(self, kind: str, first: int, last: int) -> None:
         """A paragraph, an HTML block or a rule: "paragraph", "html" or "rule"."""
         if first >= self.frames[-1].hides_below:  # not self.hidden(first): the most frequent call
@@ -350,7 +350,7 @@ class _Builder:
             self.emit_item(frame.pending, frame.pending[1])
 
     def table(self, first: int, last: int, rows: list[Row]) -> None:
-        """A table, or several (see markdown_it_walk.table_groups): each a container, a header row (with the
+        """A table, or several (see walk.table_groups): each a container, a header row (with the
         delimiter row) and body rows."""
         if self.hidden(first):
             return

@@ -2,11 +2,11 @@
 
 Blocks are separated by blank lines, except a blank line inside a sentence (text taken
 from a PDF puts one where a page ended, pdftotext the page's running head and number too:
-text_blocks.py). A file in which many lines open with a speaker
+signals/text_blocks.py). A file in which many lines open with a speaker
 label (``Alice: …``, ``[10:02] Bob: …``, ``<carol> …``, and lower-case chat handles where
 the same few open most lines) is read as a transcript: each turn runs from its label to
 the next label, so a speaker's later paragraphs stay with the speaker. Tables that lost
-their markup are found in flat_tables.py. Sentences are found by the chunker, which splits
+their markup are found in signals/flat_tables.py. Sentences are found by the chunker, which splits
 a block only when it is alone over budget.
 """
 
@@ -18,14 +18,6 @@ import re
 from collections.abc import Iterator
 
 from parsegate.parsers.decode import decode_noted
-from parsegate.parsers.flat_tables import (
-    CellTable,
-    carry,
-    find_cell_tables,
-    find_tables,
-    label_above,
-    table_elements,
-)
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import (
     CodeData,
@@ -40,8 +32,16 @@ from parsegate.parsers.model import (
     trim_span,
 )
 from parsegate.parsers.options import DEFAULTS, ParseOptions
-from parsegate.parsers.text_blocks import blocks_of, join_run_ons
-from parsegate.parsers.wiki_headings import split_wiki_headings
+from parsegate.parsers.signals.flat_tables import (
+    CellTable,
+    carry,
+    find_cell_tables,
+    find_tables,
+    label_above,
+    table_elements,
+)
+from parsegate.parsers.signals.text_blocks import blocks_of, join_run_ons
+from parsegate.parsers.signals.wiki_headings import split_wiki_headings
 
 NAME = "text"
 SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version

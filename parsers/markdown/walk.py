@@ -1,6 +1,6 @@
-"""Markdown block structure from markdown-it-py's tokens, walked into markdown.py's builder.
+"""Markdown block structure from markdown-it-py's tokens, walked into the builder of parsers/markdown/__init__.py.
 
-The walk makes the calls of a ``TokenSink`` (markdown.py's builder), block by block in document
+The walk makes the calls of a ``TokenSink`` (the package's builder), block by block in document
 order; markdown-it's tokens carry line maps, so the calls are read off them directly.
 """
 
@@ -46,7 +46,7 @@ def table_groups(rows: list[Row], first_line: int) -> list[tuple[int, list[str],
 
 
 class BlockSink(Protocol):
-    """What the walk calls, block by block in document order (markdown.py's builder). A block is
+    """What the walk calls, block by block in document order (the package's builder). A block is
     given as its source lines [first, last)."""
 
     def front_matter(self, first: int, last: int, content: str) -> None: ...
