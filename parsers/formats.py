@@ -89,14 +89,14 @@ FORMATS: tuple[FormatSpec, ...] = (
         "markdown",
         "parsegate.parsers.markdown",
         (Form("markdown", (".md", ".markdown", ".mdown", ".mkd", ".mdx")),),
-        output_version=13,  # 13: markdown-it-py alone finds the blocks (CHANGELOG.md)
+        output_version=14,  # 14: MediaWiki heading lines are headings (CHANGELOG.md)
         source_text=True,
     ),
     FormatSpec(
         "text",
         "parsegate.parsers.text",
         (Form("text", (".txt", ".text", ".log", ".transcript", ".chat"), Cost(per_mb=1.0)),),
-        output_version=22,
+        output_version=23,  # 23: MediaWiki heading lines are headings; lead-ins after a chat kept
         source_text=True,
     ),
     FormatSpec(
@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=20,
+        output_version=21,  # 21: italic side headings keep their own block; a stray period starts none
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
