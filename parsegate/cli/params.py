@@ -95,25 +95,17 @@ password_option = click.option(
 
 
 def parse_options(password: str | None) -> ParseOptions:
-    """The parse options: --password, and the PARSEGATE_* limits of the environment (read here, once)."""
-    from parsegate.parsers.options import ENVIRONMENT, ParseOptions
+    """The parse options: the PARSEGATE_* settings of the environment (read here, once, by the one
+    reader the library has for them), and --password over them."""
+    from dataclasses import replace
 
-    given: dict[str, Any] = {}
-    for variable, name in ENVIRONMENT.items():
-        value = os.environ.get(variable)
-        if value:
-            given[name] = value if name == "password" else _number(variable, value)
-    if password:
-        given["password"] = password
-    return ParseOptions(**given)
+    from parsegate.parsers.options import ParseOptions
 
-
-def _number(variable: str, value: str) -> float | int:
     try:
-        number = float(value)
-    except ValueError:
-        raise CommandError(f"{variable}={value!r}: expected a number") from None
-    return int(number) if number.is_integer() else number
+        options = ParseOptions.from_env(os.environ)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return replace(options, password=password) if password else options
 
 
 def single_file_options(function: F) -> F:
