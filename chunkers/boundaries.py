@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import flows_across, page_break_inside, page_bridge, trim_span
+from parsegate.parsers.model import trim_span
+from parsegate.parsers.signals.page_breaks import flows_across, page_break_inside, page_bridge
 
 
 class Level(IntEnum):

@@ -19,17 +19,8 @@ from parsegate.chunkers.context import EMPTY, Context
 from parsegate.chunkers.kinds import CODE_KINDS, rule
 from parsegate.chunkers.sentences import sentence_spans
 from parsegate.chunkers.tokens import SpanIndex
-from parsegate.parsers.model import (
-    CodeData,
-    Document,
-    Element,
-    ListData,
-    RowData,
-    TableData,
-    TurnData,
-    flows_across,
-    trim_span,
-)
+from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
+from parsegate.parsers.signals.page_breaks import flows_across
 
 
 @dataclass(slots=True)  # thousands per document, their fields read over and over while packing

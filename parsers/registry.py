@@ -17,11 +17,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsegate.parsers.decode import decode_noted, refuse_garbage
+from parsegate.parsers.bytes.decode import decode_noted, refuse_garbage
+from parsegate.parsers.bytes.preflight import preflight
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import DEFAULTS, ParseOptions
-from parsegate.parsers.preflight import preflight
 from parsegate.parsers.versions import light_version
 
 if TYPE_CHECKING:

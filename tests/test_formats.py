@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from parsegate.parsers import formats, registry
-from parsegate.parsers.decode import decode_text
+from parsegate.parsers.bytes.decode import decode_text
 from parsegate.parsers.model import ParseError
 from tests.conftest import GOLDEN
 

@@ -1,5 +1,5 @@
 """Files that would inflate or decode past every limit are refused before any library inflates
-or decodes them (parsers/preflight.py), and nothing legitimate is refused."""
+or decodes them (parsers/bytes/preflight.py), and nothing legitimate is refused."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.suites.hostile import files as make
+from parsegate.parsers.bytes.preflight import preflight
 from parsegate.parsers.model import ParseError
 from parsegate.parsers.options import DEFAULTS, ParseOptions
-from parsegate.parsers.preflight import preflight
 from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN, corpus_dir
 

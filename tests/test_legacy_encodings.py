@@ -10,7 +10,7 @@ import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import markdown, text
-from parsegate.parsers.decode import decode_noted
+from parsegate.parsers.bytes.decode import decode_noted
 from parsegate.parsers.model import ParseError
 from tests.test_gate_independent import verdict_of
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from parsegate.chunkers.boundaries import prose_blank_lines
 from parsegate.parsers import text
-from parsegate.parsers.model import page_break_inside, page_bridge
+from parsegate.parsers.signals.page_breaks import page_break_inside, page_bridge
 
 WIDTH = 88
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import text
-from parsegate.parsers.model import flows_across
+from parsegate.parsers.signals.page_breaks import flows_across
 
 # A manual page of our own (source.1 beside it) as man(1) sets it, through groff and col -b: tabs
 # wherever justification padding reached a tab stop, a word hyphenated with U+2010 at a line end.

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import orjson
 
 from parsegate.engines.base import Limits
-from parsegate.parsers.decode import decode_text
+from parsegate.parsers.bytes.decode import decode_text
 from parsegate.parsers.formats import source_text_formats
 from parsegate.parsers.model import ParseError
 from parsegate.quality_gates.facts import DocFacts

@@ -23,9 +23,9 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
+from parsegate.parsers.bytes.decode import decode_noted
 from parsegate.parsers.code.offsets import Offsets as _Offsets
 from parsegate.parsers.code.offsets import first_on_line as _first_on_line
-from parsegate.parsers.decode import decode_noted
 from parsegate.parsers.formats import CODE_LANGUAGES, spec
 from parsegate.parsers.model import CodeData, Document, Element, ParseError, ParseWarning, content_version, trim_span
 from parsegate.parsers.options import DEFAULTS, ParseOptions

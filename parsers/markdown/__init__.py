@@ -18,8 +18,10 @@ from typing import Any
 
 import markdown_it
 
-from parsegate.parsers.build import HeadingStack, code_data, in_reading_order, renumbered, row_data
-from parsegate.parsers.decode import decode_noted
+from parsegate.parsers.build.data import code_data, row_data
+from parsegate.parsers.build.headings import HeadingStack
+from parsegate.parsers.build.order import in_reading_order, renumbered
+from parsegate.parsers.bytes.decode import decode_noted
 from parsegate.parsers.formats import spec
 from parsegate.parsers.markdown import walk
 from parsegate.parsers.markdown.walk import Row, table_groups

@@ -21,7 +21,9 @@ from docling_core.types.doc.items.table.table import TableItem
 from docling_core.types.doc.items.table.table_data import RichTableCell
 from docling_core.types.doc.items.text import ListItem, TextItem
 
-from parsegate.parsers.build import DocBuilder, code_data, list_data, title_from_first_heading
+from parsegate.parsers.build.data import code_data, list_data
+from parsegate.parsers.build.document import DocBuilder
+from parsegate.parsers.build.headings import title_from_first_heading
 from parsegate.parsers.model import Data, Document, Element, ParseWarning, TextData, data_class
 from parsegate.parsers.office.footnotes import key
 from parsegate.parsers.office.inline import joined, pieces_of, shifted

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from parsegate.parsers.model import page_break_inside, page_bridge
+from parsegate.parsers.signals.page_breaks import page_break_inside, page_bridge
 
 # A block of one line shorter than this may be a heading ("risk factors" in lower-cased text),
 # so a lower-case block after it is not read as its sentence running on.

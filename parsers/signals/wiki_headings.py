@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from parsegate.parsers.build import HeadingStack, renumbered
+from parsegate.parsers.build.headings import HeadingStack
+from parsegate.parsers.build.order import renumbered
 from parsegate.parsers.model import Document, Element, TextData, trim_span
 
 _LINE = re.compile(r"^[ \t]*(=(?:[ \t]?=){0,5})[ \t]+(\S(?:.*?\S)?)[ \t]+(=(?:[ \t]?=){0,5})[ \t]*$", re.M)

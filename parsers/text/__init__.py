@@ -17,7 +17,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from parsegate.parsers.decode import decode_noted
+from parsegate.parsers.bytes.decode import decode_noted
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import (
     CodeData,

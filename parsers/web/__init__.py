@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsegate.parsers.build import DocBuilder, title_from_first_heading
+from parsegate.parsers.build.document import DocBuilder
+from parsegate.parsers.build.headings import title_from_first_heading
 from parsegate.parsers.model import Document, ParseWarning, content_version
 from parsegate.parsers.web.regions import WHOLE_PAGE_FALLBACK, find_regions
 from parsegate.parsers.web.source import TooDeep, decode, flat_paragraphs, pages, tree

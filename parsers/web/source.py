@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 
 from lxml import etree
 
-from parsegate.parsers.decode import mostly_utf8, refuse_garbage
+from parsegate.parsers.bytes.decode import mostly_utf8, refuse_garbage
 
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]{0,200}\?>")

@@ -15,7 +15,8 @@ from typing import Any
 
 from lxml import etree
 
-from parsegate.parsers.build import DocBuilder, code_data, list_data
+from parsegate.parsers.build.data import code_data, list_data
+from parsegate.parsers.build.document import DocBuilder
 from parsegate.parsers.model import Element, ParseWarning
 from parsegate.parsers.signals.headings import suspect_heading
 from parsegate.parsers.web.inline import InlineText

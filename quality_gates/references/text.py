@@ -7,7 +7,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from parsegate.parsers.legacy import iso2022_codec, legacy_codec
+from parsegate.parsers.bytes.legacy import iso2022_codec, legacy_codec
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's: FF FE 00 00 starts with FF FE
@@ -42,7 +42,7 @@ def decode(data: bytes) -> str:
 def _not_utf8(data: bytes, detect: bool = False) -> str:
     """Bytes that are not valid UTF-8: UTF-8 with its broken bytes replaced when most of what is
     beyond ASCII is valid UTF-8 (a cut download); else, with ``detect``, in the legacy encoding
-    chardet detects (parsers/legacy.py: an encoding is a guess no reading of the bytes can check,
+    chardet detects (parsers/bytes/legacy.py: an encoding is a guess no reading of the bytes can check,
     so the gate takes the same one as the parser), or Windows-1252, the WHATWG default for a page
     naming no encoding (a Latin-1 README's "Schr\xf6der")."""
     as_utf8 = data.decode("utf-8", errors="replace")

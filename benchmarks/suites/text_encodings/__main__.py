@@ -4,7 +4,7 @@ Each decoder is a function bytes → text (or a refusal); each case is a file's 
 they really hold. A decoding is *correct* when it is that text character for character, *wrong*
 when it is other text, *refused* when the decoder gave none. Decoders compared:
 
-- parsegate: ``parsegate.parsers.decode.decode_noted`` of the installed parsegate, or with
+- parsegate: ``parsegate.parsers.bytes.decode.decode_noted`` of the installed parsegate, or with
   --revision of that git revision (benchmarks/revisions.py; a ParseError is a refusal, its code
   recorded; the encoding chosen is read from its warning);
 - charset-normalizer's ``from_bytes(data).best()`` (None is a refusal);
@@ -151,7 +151,7 @@ Decoder = Callable[[bytes], Outcome]
 
 def parsegate_decoder() -> tuple[Decoder, dict[str, Any]]:
     """The installed parsegate's decode_noted, and where it was loaded from."""
-    decode = importlib.import_module("parsegate.parsers.decode")
+    decode = importlib.import_module("parsegate.parsers.bytes.decode")
     parse_error: type[Exception] = importlib.import_module("parsegate.parsers.model").ParseError
     source = Path(str(decode.__file__))
 

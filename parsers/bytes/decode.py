@@ -9,7 +9,7 @@ without one when its zero bytes give it away (ASCII-range text in UTF-16 has a z
 other byte, on one side only). A file that is not valid UTF-8 is read, with a warning that
 says how: UTF-8 with its few broken bytes replaced
 (U+FFFD) when it is mostly UTF-8 (a cut download, a stray byte), else in the legacy encoding
-chardet detects (parsers/legacy.py: ISO-8859-2 Czech, KOI8-R Russian, Shift_JIS Japanese…), or
+chardet detects (parsers/bytes/legacy.py: ISO-8859-2 Czech, KOI8-R Russian, Shift_JIS Japanese…), or
 Windows-1252 where that reads it about as well (the Latin-1 READMEs and NEWS files of older
 projects: "Schr\xf6der" is "Schröder"), unless too many of its bytes lie beyond ASCII for
 Western text and chardet recognises no encoding. Refused:
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import codecs
 
-from parsegate.parsers.legacy import iso2022_codec, legacy_codec
+from parsegate.parsers.bytes.legacy import iso2022_codec, legacy_codec
 from parsegate.parsers.model import ParseError, ParseWarning
 
 _CONTROL = bytes(range(0, 9)) + bytes(range(14, 32))
