@@ -255,7 +255,7 @@ def median(values: Sequence[float]) -> float:
 def fresh_chunker(config: Any) -> Any:
     """A new parsegate Chunker on a new token counter (the counter outlives a Chunker otherwise)."""
     from parsegate.chunkers import Chunker
-    from parsegate.chunkers.budget import load_counter
+    from parsegate.chunkers.tokens.counter import load_counter
 
     getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
     return Chunker(config)

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER, Counter, load_counter
-from parsegate.chunkers.chunk import SCHEMA, Chunk, chunk_set_id
-from parsegate.chunkers.context import ContextBuilder
 from parsegate.chunkers.fixed import fixed
-from parsegate.chunkers.packing import Options
+from parsegate.chunkers.ids import chunk_set_id
 from parsegate.chunkers.parent_child import default_parent_tokens, parent_child
-from parsegate.chunkers.records import Draft, finalize
+from parsegate.chunkers.record import SCHEMA, Chunk
 from parsegate.chunkers.recursive import recursive
 from parsegate.chunkers.semantic import SEMANTIC, Detector, make_detector, semantic
 from parsegate.chunkers.similarity import Shift
 from parsegate.chunkers.strategies import NAMES
 from parsegate.chunkers.strategies import STRATEGIES as TABLE
-from parsegate.chunkers.structural import structural
-from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.structural.context import ContextBuilder
+from parsegate.chunkers.structural.finalize import Draft, finalize
+from parsegate.chunkers.structural.packing import Options
+from parsegate.chunkers.structural.strategy import structural
+from parsegate.chunkers.tokens.counter import DEFAULT_TOKENIZER, Counter, load_counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import Document
 
 __version__ = "0.1.0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parsegate.chunkers.records import Draft
+from parsegate.chunkers.structural.finalize import Draft
 from parsegate.parsers.model import Document
 
 

@@ -8,7 +8,7 @@ the packer, which cuts inside a block only where the block alone is over the bud
 characters while a structural boundary is in reach) → children: each parent's units packed at
 the child budget (``--max-tokens``) as the structural strategy packs a section, each code
 definition on its own → records: parents counted against the parent budget, children against
-theirs (records.py), every child naming its parent in ``parent_id``.
+theirs (finalize.py), every child naming its parent in ``parent_id``.
 
 A parent that one child holds whole is not written twice: that chunk is a child with no parent.
 Children chain through prev_id/next_id, and parents among themselves. Children are what gets
@@ -22,16 +22,16 @@ import bisect
 import itertools
 from dataclasses import replace
 
-from parsegate.chunkers.blocks import root
-from parsegate.chunkers.boundaries import Level
-from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.chunk import Chunk
-from parsegate.chunkers.context import ContextBuilder
-from parsegate.chunkers.kinds import DEFINITION_KINDS
-from parsegate.chunkers.packing import Options, Packer
-from parsegate.chunkers.records import finalize
-from parsegate.chunkers.tokens import SpanIndex
-from parsegate.chunkers.units import Unit, fit_units, leaf_units
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.structural.blocks import root
+from parsegate.chunkers.structural.boundaries import Level
+from parsegate.chunkers.structural.context import ContextBuilder
+from parsegate.chunkers.structural.finalize import finalize
+from parsegate.chunkers.structural.kinds import DEFINITION_KINDS
+from parsegate.chunkers.structural.packing import Options, Packer
+from parsegate.chunkers.structural.units import Unit, fit_units, leaf_units
+from parsegate.chunkers.tokens.counter import Counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import Document, trim_span
 
 # A parent is read by a generator, not embedded: four times the embedding model's limit (1024 tokens
@@ -141,7 +141,7 @@ def _sections(runs: list[list[Unit]], depth: int) -> list[list[list[Unit]]]:
 
 
 def _fits(packer: Packer, units: list[Unit]) -> bool:
-    """Exactly as records.py will count it: special tokens, the prefix the draft gets, the span."""
+    """Exactly as finalize.py will count it: special tokens, the prefix the draft gets, the span."""
     (draft,) = packer.drafts([units])
     prefix = packer.builder.prefix(draft.section_path, draft.context, draft.own_headings, draft.context_cap)
     tokens = packer.specials + packer.builder.tokens(prefix) + packer.index.count(draft.start, draft.end)
@@ -153,7 +153,7 @@ def _fits(packer: Packer, units: list[Unit]) -> bool:
 
 def assign(text: str, units: list[Unit], parents: list[Chunk]) -> list[list[Unit]]:
     """The child units inside each parent, in order. Units are cut at the same boundaries as the
-    parents were, finer; a unit that straddles two parents anyway (a parent records.py had to cut
+    parents were, finer; a unit that straddles two parents anyway (a parent finalize.py had to cut
     again) is cut where they meet."""
     starts = [p.start for p in parents]
     inside: list[list[Unit]] = [[] for _ in parents]

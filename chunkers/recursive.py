@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 
-from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.records import Draft
+from parsegate.chunkers.structural.finalize import Draft
+from parsegate.chunkers.tokens.counter import Counter
 from parsegate.parsers.model import Document, trim_span
 
 SEPARATORS = ("\n\n", "\n", ". ", " ", "")

@@ -1,13 +1,13 @@
 """semantic-lexical and semantic-embedding: the structural chunker, plus cuts where the topic of
 a section shifts.
 
-Data flow: units and section runs as structural.py makes them → each run's prose sentences →
+Data flow: units and section runs as structural/ makes them → each run's prose sentences →
 for every gap between two neighbouring sentences, the similarity of the windows of sentences on
 either side (similarity.py: TF-IDF cosine, a lexical-overlap detector; or the cosine of mean
 all-MiniLM-L6-v2 sentence embeddings) → a shift where the similarity is a local minimum at or
 below the limit (the threshold; for embeddings also the document's own percentile) → each run
 cut at its shifts → each piece packed exactly as structural packs a run (budget, strongest
-boundary in reach, glue) → drafts. The budget guarantees are the packer's and records.py's.
+boundary in reach, glue) → drafts. The budget guarantees are the packer's and finalize.py's.
 
 Cuts stay inside sections (a section boundary is a cut already). A shift is never placed inside a
 sentence, inside a list or a quote, between a heading, lead-in or table caption and what it
@@ -21,16 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from parsegate.chunkers.blocks import root
-from parsegate.chunkers.boundaries import Level, bonded_sentences
-from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.context import ContextBuilder
-from parsegate.chunkers.packing import Options, Packer
-from parsegate.chunkers.records import Draft
-from parsegate.chunkers.sentences import continues_previous, mentions_exception, sentence_spans
 from parsegate.chunkers.similarity import LexicalOverlap, SentenceEmbeddings, Shift, Window
-from parsegate.chunkers.tokens import SpanIndex
-from parsegate.chunkers.units import Unit, fit_units, leaf_units
+from parsegate.chunkers.structural.blocks import root
+from parsegate.chunkers.structural.boundaries import Level, bonded_sentences
+from parsegate.chunkers.structural.context import ContextBuilder
+from parsegate.chunkers.structural.finalize import Draft
+from parsegate.chunkers.structural.packing import Options, Packer
+from parsegate.chunkers.structural.sentences import continues_previous, mentions_exception, sentence_spans
+from parsegate.chunkers.structural.units import Unit, fit_units, leaf_units
+from parsegate.chunkers.tokens.counter import Counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import Document
 
 SEMANTIC = ("semantic-lexical", "semantic-embedding")

@@ -15,7 +15,7 @@ from parsegate.log import log_warnings
 from parsegate.parsers.options import ParseOptions
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.parsers.model import Document
     from parsegate.quality_gates.thresholds import Thresholds
     from parsegate.quality_gates.verdict import Verdict
@@ -128,7 +128,7 @@ def gate(
     faults with chunk ids and offsets), ``verdict.to_dict()``. ``options``: the parse options
     the document was parsed with (an encrypted PDF's source opens with their password).
     """
-    from parsegate.chunkers.budget import load_counter
+    from parsegate.chunkers.tokens.counter import load_counter
     from parsegate.quality_gates.measure import measure
     from parsegate.quality_gates.thresholds import Thresholds
     from parsegate.quality_gates.verdict import evaluate

@@ -21,8 +21,8 @@ from parsegate.quality_gates.checks.counts import resolver
 from parsegate.quality_gates.facts import DocFacts
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.budget import Counter as TokenCounter
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
+    from parsegate.chunkers.tokens.counter import Counter as TokenCounter
     from parsegate.parsers.model import Document
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from parsegate.chunkers import ChunkConfig, Chunker, budget
+from parsegate.chunkers import ChunkConfig, Chunker
+from parsegate.chunkers.tokens import counter as budget
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden_docs"

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.boundaries import PROSE, Level, descend, prose_lines
-from parsegate.chunkers.budget import load_counter
-from parsegate.chunkers.sentences import boundaries
+from parsegate.chunkers.structural.boundaries import PROSE, Level, descend, prose_lines
+from parsegate.chunkers.structural.sentences import boundaries
+from parsegate.chunkers.tokens.counter import load_counter
 from parsegate.parsers import text
 
 
@@ -289,7 +289,7 @@ def test_a_page_break_inside_a_sentence_is_never_a_cut_there(
 
 def test_a_blank_line_in_code_stays_the_strongest_cut() -> None:
     # Prose lets a lower-case word after a blank line run on (a page break); code does not.
-    from parsegate.chunkers.boundaries import LINES
+    from parsegate.chunkers.structural.boundaries import LINES
 
     source = "x = compute(a)\ny = other(b)\n\nz = third(c)\nw = fourth(d)"
     index = load_counter("words").index(source)

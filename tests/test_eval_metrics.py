@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from parsegate.chunkers.chunk import Chunk
-from parsegate.chunkers.tokens import CharIndex
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.tokens.index import CharIndex
 from parsegate.evaluation.configs import Configuration, build, parse_spec
 from parsegate.evaluation.corpus import Corpus, EvalDoc
 from parsegate.evaluation.metrics import keyword_hit, length, merge, overlap, token_scores

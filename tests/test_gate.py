@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.parsers import markdown, text
 from parsegate.quality_gates.checks.code_context import CodeContextFacts
 from parsegate.quality_gates.checks.duplicates import DuplicateFacts

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.parsers import code, markdown
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file

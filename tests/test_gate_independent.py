@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.budget import default_tokenizer_path, load_counter
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.tokens.counter import default_tokenizer_path, load_counter
 from parsegate.parsers import code, markdown, pdf
 from parsegate.quality_gates.checks.localization import LocalizationFacts
 from parsegate.quality_gates.checks.recall import RecallFacts

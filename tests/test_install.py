@@ -138,9 +138,7 @@ def test_fresh_venv_chunks_offline_with_the_shipped_tokenizer(fresh: Path, tmp_p
     doc = tmp_path / "a.md"
     doc.write_text("# Guide\n\nFirst paragraph. Second sentence.\n")
     python = str(fresh / "python")
-    check = (
-        "import parsegate, parsegate.chunkers.budget as b; print(parsegate.__file__); print(b.default_tokenizer_path())"
-    )
+    check = "import parsegate, parsegate.chunkers.tokens.counter as b; print(parsegate.__file__); print(b.default_tokenizer_path())"
     where = subprocess.run([python, "-c", check], check=True, capture_output=True, text=True, cwd=tmp_path)
     module, tokenizer = where.stdout.split()
     assert Path(module).is_relative_to(fresh.parent) and Path(tokenizer).is_relative_to(fresh.parent)

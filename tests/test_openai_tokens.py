@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import parsegate
-from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
+from parsegate.chunkers.tokens.counter import TokenizerUnavailable, load_counter
 from parsegate.cli.main import app
 from tests.conftest import GOLDEN
 

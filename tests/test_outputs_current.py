@@ -167,7 +167,7 @@ def test_an_unchanged_rerun_imports_no_parser_and_builds_no_tokenizer(tmp_path: 
         "    main()\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "from parsegate.chunkers.budget import load_counter\n"
+        "from parsegate.chunkers.tokens.counter import load_counter\n"
         "parsers = [m for m in sys.modules if m.split('.')[:3] in (['parsegate', 'parsers', n] for n in\n"
         "    ('markdown', 'text', 'code', 'office', 'pdf'))]\n"
         "print(sorted(parsers), load_counter()._tokenizer is not None)\n"

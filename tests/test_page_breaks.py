@@ -6,7 +6,7 @@ paragraph, a listing's row, a numbered heading and a running header keep their b
 
 from __future__ import annotations
 
-from parsegate.chunkers.boundaries import prose_blank_lines
+from parsegate.chunkers.structural.boundaries import prose_blank_lines
 from parsegate.parsers import text
 from parsegate.parsers.signals.page_breaks import page_break_inside, page_bridge
 

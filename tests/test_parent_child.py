@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from test_properties import MARKDOWN, TEXT, body_chars
 
 from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
-from parsegate.chunkers.chunk import Chunk, chunk_id
+from parsegate.chunkers.ids import chunk_id
+from parsegate.chunkers.record import Chunk
 from parsegate.parsers import markdown, text
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.units import leaf_units
+from parsegate.chunkers.structural.units import leaf_units
 from parsegate.parsers import markdown, text
 from parsegate.parsers.model import NON_BODY_KINDS, Document
 
@@ -187,8 +187,8 @@ def test_chunk_config_is_hashable_for_the_fixture() -> None:
 def test_context_never_exceeds_its_budget_nor_starts_or_ends_mid_word(
     title: str | None, headings: list[str], lead: str | None, header: str | None, budget: int, share: float
 ) -> None:
-    from parsegate.chunkers.budget import load_counter
-    from parsegate.chunkers.context import Context, ContextBuilder
+    from parsegate.chunkers.structural.context import Context, ContextBuilder
+    from parsegate.chunkers.tokens.counter import load_counter
 
     builder = ContextBuilder(load_counter(), title, budget, share)
     prefix = builder.prefix(tuple(headings), Context(lead_in=lead, header=header), 0)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from parsegate.chunkers.sentences import continues_previous, sentence_spans
+from parsegate.chunkers.structural.sentences import continues_previous, sentence_spans
 
 
 def split(text: str) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN
 
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.cli.main import app
 from parsegate.evaluation.sizing import (
     CODE,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.context import breadcrumb
+from parsegate.chunkers.structural.context import breadcrumb
 from parsegate.parsers import markdown, text
 
 
@@ -151,7 +151,7 @@ def test_recursive_baseline_offsets_are_exact() -> None:
 
 
 def test_tokenizer_json_path_counts_like_the_default() -> None:
-    from parsegate.chunkers.budget import default_tokenizer_path
+    from parsegate.chunkers.tokens.counter import default_tokenizer_path
 
     doc = markdown.parse(b"# T\n\nA sentence with several words. Another one here.\n", "d.md")
     by_name = Chunker(ChunkConfig()).chunk(doc)
@@ -197,7 +197,7 @@ def test_flattened_table_rows_stay_whole_and_carry_the_first_row_as_header() -> 
 def test_one_tokenizer_pass_per_document(chunker_factory) -> None:
     """The document is tokenized once (with offsets); embed_texts are counted off that pass, and
     only a sample of them is tokenized again to check it."""
-    from parsegate.chunkers.budget import HFCounter, default_tokenizer_path
+    from parsegate.chunkers.tokens.counter import HFCounter, default_tokenizer_path
 
     counter = HFCounter(default_tokenizer_path(), "all-MiniLM-L6-v2")
     seen = {"chars": 0}

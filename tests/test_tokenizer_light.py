@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
-from parsegate.chunkers import budget
+from parsegate.chunkers.tokens import counter as budget
 
 DEFAULT = budget.default_tokenizer_path()
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsegate.chunkers import budget
-from parsegate.chunkers.budget import HFCounter, default_tokenizer_path, load_counter
-from parsegate.chunkers.tokens import OffsetIndex, WordPieceIndex
+from parsegate.chunkers.tokens import counter as budget
+from parsegate.chunkers.tokens.counter import HFCounter, default_tokenizer_path, load_counter
+from parsegate.chunkers.tokens.index import OffsetIndex, WordPieceIndex
 from tests.conftest import corpus_dir, needs_pure_python
 
 
@@ -122,7 +122,7 @@ def test_word_by_word_counts_equal_the_tokenizer_on_awkward_characters(text: str
 def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> None:
     """Past its size the cache starts over; the words of the text that made it start over
     (seen before, so not in the batch learned) must be counted all the same."""
-    from parsegate.chunkers import wordpieces
+    from parsegate.chunkers.tokens import wordpieces
 
     counter = HFCounter(default_tokenizer_path(), "fresh")
     assert counter.words is not None
@@ -136,7 +136,7 @@ def test_the_word_cache_starting_over_still_counts_every_word(monkeypatch) -> No
 
 
 def test_a_word_the_vocabulary_holds_whole_is_one_token_without_asking_the_tokenizer() -> None:
-    from parsegate.chunkers.wordpieces import WordPieces
+    from parsegate.chunkers.tokens.wordpieces import WordPieces
 
     class Refuses:
         """Asked about anything but the mark that ends each run where new runs are split together

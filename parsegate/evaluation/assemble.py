@@ -231,7 +231,7 @@ def merge_chunks(
 
 
 def _default_count() -> Callable[[list[str]], list[int]]:
-    from parsegate.chunkers.budget import DEFAULT_TOKENIZER, load_counter
+    from parsegate.chunkers.tokens.counter import DEFAULT_TOKENIZER, load_counter
 
     return load_counter(DEFAULT_TOKENIZER).count_many
 

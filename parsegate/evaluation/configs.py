@@ -22,8 +22,9 @@ from importlib.util import find_spec
 from typing import Any
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER, Counter, default_tokenizer_path, load_counter
-from parsegate.chunkers.chunk import Chunk, chunk_id
+from parsegate.chunkers.ids import chunk_id
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.tokens.counter import DEFAULT_TOKENIZER, Counter, default_tokenizer_path, load_counter
 from parsegate.parsers.model import Document
 
 Segment = Callable[[Document], list[Chunk]]

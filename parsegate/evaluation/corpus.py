@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from parsegate.chunkers.budget import DEFAULT_TOKENIZER, load_counter
-from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.tokens.counter import DEFAULT_TOKENIZER, load_counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.golden.cases import CaseError, discover
 from parsegate.golden.evidence import EvidenceError, Located, Question, load_csv, locate_all, question_from_json
 from parsegate.parsers.model import Document, ParseError

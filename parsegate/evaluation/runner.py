@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.evaluation.assemble import Passage, assemble
 from parsegate.evaluation.configs import Configuration
 from parsegate.evaluation.corpus import Corpus

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parsegate.chunkers.chunk import Chunk
-from parsegate.chunkers.kinds import CODE_KINDS
-from parsegate.chunkers.sentences import sentence_spans
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.structural.kinds import CODE_KINDS
+from parsegate.chunkers.structural.sentences import sentence_spans
 from parsegate.evaluation.corpus import Corpus
 from parsegate.evaluation.metrics import keyword_hit
 from parsegate.evaluation.runner import Result

@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib.util import find_spec
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.evaluation.configs import Configuration, Factory, chunker_settings, label, register
 from parsegate.parsers.model import Document
 

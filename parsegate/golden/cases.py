@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.chunk import Chunk
+from parsegate.chunkers.record import Chunk
 from parsegate.golden.chunk_set import made_with
 from parsegate.golden.evidence import EVIDENCE_FILE, EvidenceError, Question, load_evidence
 from parsegate.parsers.model import Document

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsegate.chunkers import Chunker, ConfigError
-from parsegate.chunkers.budget import TokenizerUnavailable
+from parsegate.chunkers.tokens.counter import TokenizerUnavailable
 from parsegate.golden.cases import Case, CaseError, Snapshot, snapshot
 from parsegate.golden.chunk_set import chunk_set_changes
 from parsegate.golden.compare import Diff, compare

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsegate.chunkers import ChunkConfig
-from parsegate.chunkers.chunk import Chunk, ChunkIds
 from parsegate.chunkers.fixed import document_sections, fixed_windows
+from parsegate.chunkers.ids import ChunkIds
+from parsegate.chunkers.record import Chunk
 from parsegate.parsers.model import Document
 
 Record = dict[str, Any]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from parsegate.api import chunk, parse
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.parsers.model import Document
 
 log = logging.getLogger("parsegate")

@@ -44,7 +44,7 @@ from llama_index.core.readers.base import BaseReader  # noqa: E402
 from llama_index.core.schema import BaseNode, Document, MetadataMode, NodeRelationship, TextNode  # noqa: E402
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
 
 # Metadata the LLM sees with a node's text (everything else is bookkeeping for the application).
 _FOR_LLM = ("doc_id", "section_path", "pages", "lines", "symbol")

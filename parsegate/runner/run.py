@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from parsegate.chunkers import Chunker, ConfigError
-from parsegate.chunkers.budget import TokenizerUnavailable
-from parsegate.chunkers.chunk import chunk_set_id
+from parsegate.chunkers.ids import chunk_set_id
+from parsegate.chunkers.tokens.counter import TokenizerUnavailable
 from parsegate.engines.base import Engine
 from parsegate.engines.local.supervisor import Supervisor, WorkersFailed
 from parsegate.engines.work import FileOutcome

@@ -19,8 +19,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.budget import Counter as TokenCounter
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
+    from parsegate.chunkers.tokens.counter import Counter as TokenCounter
     from parsegate.parsers.model import Document, Element
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.references import Reference

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds
 

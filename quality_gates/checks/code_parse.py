@@ -23,7 +23,7 @@ from parsegate.quality_gates.checks.code_units import DEFINITIONS
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Subject, overlapping
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.parsers.model import Element
 
 DEFINITIONS = frozenset({"function", "class", "method"})

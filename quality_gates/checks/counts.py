@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Counts, Tokenizers
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.budget import Counter as TokenCounter
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
+    from parsegate.chunkers.tokens.counter import Counter as TokenCounter
 
 
 def resolver(tokenizers: TokenCounter | Tokenizers) -> Tokenizers:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Definition, Limit, Subject, share
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds
 

@@ -21,7 +21,7 @@ from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 from parsegate.quality_gates.words import present, runs, words
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.references import Reference
     from parsegate.quality_gates.thresholds import Thresholds

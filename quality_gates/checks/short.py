@@ -14,7 +14,7 @@ from parsegate.parsers.model import NON_BODY_KINDS
 from parsegate.quality_gates.checks.base import MAX_FAULTS, Definition, Limit, Subject
 
 if TYPE_CHECKING:
-    from parsegate.chunkers.chunk import Chunk
+    from parsegate.chunkers.record import Chunk
     from parsegate.parsers.model import Document
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds

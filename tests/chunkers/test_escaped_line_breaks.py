@@ -5,7 +5,7 @@ boundary purposes, and a chunk ends at one instead of mid-sentence (issue 35).""
 from __future__ import annotations
 
 import parsegate
-from parsegate.chunkers.boundaries import escaped_lines
+from parsegate.chunkers.structural.boundaries import escaped_lines
 
 MESSAGE = (
     "[{'content': 'Can you guide me through enabling the secondary image hover feature?', 'role': 'user'}, "

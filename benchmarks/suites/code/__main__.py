@@ -29,7 +29,7 @@ from tokenizers import Tokenizer
 from benchmarks import harness
 from benchmarks.harness import Report
 from parsegate.chunkers import ChunkConfig
-from parsegate.chunkers.budget import default_tokenizer_path
+from parsegate.chunkers.tokens.counter import default_tokenizer_path
 from parsegate.parsers import code
 from parsegate.parsers.model import ParseError
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchmarks import harness
 from benchmarks.harness import Report
-from parsegate.chunkers.budget import load_counter
+from parsegate.chunkers.tokens.counter import load_counter
 from parsegate.parsers import markdown
 
 BUDGETS = (512, 1024)

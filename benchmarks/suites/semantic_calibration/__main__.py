@@ -28,11 +28,11 @@ from typing import Any
 from benchmarks import harness
 from benchmarks.harness import Report
 from parsegate.chunkers import ChunkConfig, Chunker
-from parsegate.chunkers.packing import Options, Packer
 from parsegate.chunkers.semantic import Detector, make_detector, topic_shifts
-from parsegate.chunkers.sentences import sentence_spans
 from parsegate.chunkers.similarity import LexicalOverlap, Shift, Window
-from parsegate.chunkers.units import fit_units, leaf_units
+from parsegate.chunkers.structural.packing import Options, Packer
+from parsegate.chunkers.structural.sentences import sentence_spans
+from parsegate.chunkers.structural.units import fit_units, leaf_units
 from parsegate.parsers import markdown
 from parsegate.parsers.model import Document
 

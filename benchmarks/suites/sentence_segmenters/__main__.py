@@ -4,7 +4,7 @@ multilingual text, and speed.
     python -m benchmarks.suites.sentence_segmenters                  # all candidates, 5 passes
     python -m benchmarks.suites.sentence_segmenters --repeat 9 --baseline REV
 
-parsegate's splitter is this checkout's chunkers/sentences.py (as it is on disk), and with
+parsegate's splitter is this checkout's chunkers/structural/sentences.py (as it is on disk), and with
 --baseline also that git revision's (the one module, loaded by its path). Writes
 benchmarks/results/sentence_segmenters.json and prints the tables (also written next to this file
 as RESULTS.md). The controls and self-checks at the start make the metric and the offset
@@ -48,13 +48,13 @@ BIG_COPIES = 64  # the "one long call" input: all clean English paragraphs, this
 
 def our_candidates(baseline: str | None) -> tuple[list[Candidate], dict[str, str]]:
     """parsegate's splitter as this checkout has it on disk and, with ``baseline``, as that git
-    revision had it (chunkers/sentences.py, or parsegate/chunkers/sentences.py before the layout
+    revision had it (chunkers/structural/sentences.py, or parsegate/chunkers/structural/sentences.py before the layout
     moved), each module loaded by its path."""
     found: dict[str, str] = {}
     out: list[Candidate] = []
     if baseline:
         head = None
-        for path in ("chunkers/sentences.py", "parsegate/chunkers/sentences.py"):
+        for path in ("chunkers/structural/sentences.py", "parsegate/chunkers/structural/sentences.py"):
             with contextlib.suppress(subprocess.CalledProcessError):
                 head = harness.git("show", f"{baseline}:{path}")
                 break

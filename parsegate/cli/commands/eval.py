@@ -135,7 +135,7 @@ def eval_command(
     precision and IoU, the complete-evidence hit rate next to the keyword hit rate, and the
     complete-evidence hit rate after assembly; chunk count, mean and max tokens, index overhead."""
     from parsegate.chunkers import ConfigError
-    from parsegate.chunkers.budget import TokenizerUnavailable
+    from parsegate.chunkers.tokens.counter import TokenizerUnavailable
     from parsegate.cli import console
     from parsegate.cli.eval_tables import print_results, print_sizing
     from parsegate.evaluation import configs

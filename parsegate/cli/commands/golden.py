@@ -148,7 +148,7 @@ def add(
     """Create a case from a document and quoted evidence: input, config, evidence.json and
     expected outputs. Exit 1 when some evidence does not lie whole in one chunk today."""
     from parsegate.chunkers import ChunkConfig, ConfigError
-    from parsegate.chunkers.budget import TokenizerUnavailable, load_counter
+    from parsegate.chunkers.tokens.counter import TokenizerUnavailable, load_counter
     from parsegate.cli import console
     from parsegate.cli.golden_render import print_reports
     from parsegate.golden.add import add_case, pair_questions

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
 
-from parsegate.chunkers.sentences import STRONG, boundaries, continues_previous, mentions_exception
-from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.structural.sentences import STRONG, boundaries, continues_previous, mentions_exception
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import trim_span
 from parsegate.parsers.signals.page_breaks import flows_across, page_break_inside, page_bridge
 

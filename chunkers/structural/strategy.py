@@ -1,9 +1,9 @@
 """The default strategy, one pass in data-flow order:
 
-Document → token index (the one tokenizer pass, tokens.py) → units (one per leaf element;
+Document → token index (the one tokenizer pass, tokens/index.py) → units (one per leaf element;
 those alone over budget cut down the boundary levels, units.py / boundaries.py) → packing
 (section by section, at the strongest boundary in reach, packing.py) → context (budgeted
-prefixes, context.py) → records (embed_text counted, records.py).
+prefixes, context.py) → records (embed_text counted, finalize.py).
 
 Rules (ARCHITECTURE.md, "Chunking rules"): a unit is split only when it is alone over
 budget; a chunk never crosses into another section; a heading and a list's or table's
@@ -13,12 +13,12 @@ or turn carries the header, lead-in or speaker in its embed_text.
 
 from __future__ import annotations
 
-from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.context import ContextBuilder
-from parsegate.chunkers.packing import Options, Packer
-from parsegate.chunkers.records import Draft
-from parsegate.chunkers.tokens import SpanIndex
-from parsegate.chunkers.units import fit_units, leaf_units
+from parsegate.chunkers.structural.context import ContextBuilder
+from parsegate.chunkers.structural.finalize import Draft
+from parsegate.chunkers.structural.packing import Options, Packer
+from parsegate.chunkers.structural.units import fit_units, leaf_units
+from parsegate.chunkers.tokens.counter import Counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import Document
 
 

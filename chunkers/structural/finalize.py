@@ -17,11 +17,12 @@ import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parsegate.chunkers.boundaries import PROSE, descend
-from parsegate.chunkers.budget import Counter
-from parsegate.chunkers.chunk import Chunk, ChunkIds
-from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
-from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.ids import ChunkIds
+from parsegate.chunkers.record import Chunk
+from parsegate.chunkers.structural.boundaries import PROSE, descend
+from parsegate.chunkers.structural.context import EMPTY, Context, ContextBuilder
+from parsegate.chunkers.tokens.counter import Counter
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.formats import source_text_formats
 from parsegate.parsers.model import Document, Element
 

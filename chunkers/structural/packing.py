@@ -6,7 +6,7 @@ must end, it ends at the strongest boundary within reach — between elements be
 blank line, before a line break, before a sentence end, and so on (boundaries.Level) —
 and among equally strong ones at the one that makes the pieces of the stretch even. A
 heading, a lead-in or a table header never ends a chunk when it need not. Counts come
-from the document's one tokenizer pass (tokens.py), over the whole span of a chunk.
+from the document's one tokenizer pass (tokens/index.py), over the whole span of a chunk.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.boundaries import PROSE, Level, is_label, line_before
-from parsegate.chunkers.context import EMPTY, Context, ContextBuilder
-from parsegate.chunkers.kinds import CODE_KINDS, rule
-from parsegate.chunkers.records import Draft
-from parsegate.chunkers.sentences import sentence_spans
-from parsegate.chunkers.tokens import SpanIndex
-from parsegate.chunkers.units import Unit
+from parsegate.chunkers.structural.boundaries import PROSE, Level, is_label, line_before
+from parsegate.chunkers.structural.context import EMPTY, Context, ContextBuilder
+from parsegate.chunkers.structural.finalize import Draft
+from parsegate.chunkers.structural.kinds import CODE_KINDS, rule
+from parsegate.chunkers.structural.sentences import sentence_spans
+from parsegate.chunkers.structural.units import Unit
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import Document
 
 _MIN_CHUNK_TOKENS = 8  # the gate's "abnormally short" chunk
@@ -110,7 +110,7 @@ class Packer:
         stretch_ends: dict[Level, list[int]] = {}  # by level, built as _cut asks (see _stretch_ends)
         prose = all(u.kind not in CODE_KINDS for u in run)
         # Tokens from the text's start to each unit's end: a span's count is the difference of
-        # its ends' (tokens.py), so the reach of every chunk of the run is one bisection of these.
+        # its ends' (tokens/index.py), so the reach of every chunk of the run is one bisection of these.
         count = self.index.count
         ends = [count(0, u.end) for u in run] if prose else []
         i = 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from parsegate.chunkers.budget import Counter
+from parsegate.chunkers.tokens.counter import Counter
 
 CRUMB_SEP = " > "
 ELLIPSIS = "…"

@@ -6,8 +6,8 @@ count never changes. A corpus repeats its words: each distinct word is tokenized
 (in batches) and looked up ever after. The split below mirrors BERT's normalizer and
 pre-tokenizer (whitespace, punctuation, CJK ideographs); a text holding control characters
 that Python calls whitespace but the normalizer deletes, or the strings of special tokens,
-goes to the tokenizer itself instead. budget.py checks the whole scheme against the tokenizer
-on a probe text when it loads the file, and records.py checks a sample of every document.
+goes to the tokenizer itself instead. counter.py checks the whole scheme against the tokenizer
+on a probe text when it loads the file, and finalize.py checks a sample of every document.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from parsegate.chunkers.tokens import OffsetsOf, WordPieceIndex, is_cjk
+from parsegate.chunkers.tokens.index import OffsetsOf, WordPieceIndex, is_cjk
 
 # BERT's punctuation in ASCII (33-47, 58-64, 91-96, 123-126); beyond ASCII, category P*.
 _ASCII_PUNCTUATION = r"!-/:-@\[-`{-~"

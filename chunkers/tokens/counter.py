@@ -3,7 +3,7 @@
 A ``Counter`` answers: how many tokens a string costs as the embedder sees it (special
 tokens included), how many each of many strings costs without special tokens, and —
 the one pass the chunker makes over a document — every token's character offsets
-(``index``), from which tokens.py reads the count of any span.
+(``index``), from which index.py reads the count of any span.
 
 A tokenizer is *additive* when the count of a text cut at a pre-token boundary is the
 sum of its pieces' counts. The chunker then reads counts off the one pass instead of
@@ -26,13 +26,13 @@ from typing import Protocol
 import orjson
 from tokenizers import Tokenizer
 
-from parsegate.chunkers.tokens import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
-from parsegate.chunkers.wordpieces import WordPieces
+from parsegate.chunkers.tokens.index import CharIndex, OffsetIndex, SpanIndex, WordIndex, blocks
+from parsegate.chunkers.tokens.wordpieces import WordPieces
 
 DEFAULT_TOKENIZER = "all-MiniLM-L6-v2"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Shipped as package data (Apache-2.0, see its NOTICE): budgets need no 88 MB model package.
-_DEFAULT_FILES = Path(__file__).parent / "data" / DEFAULT_TOKENIZER
+_DEFAULT_FILES = Path(__file__).parents[1] / "data" / DEFAULT_TOKENIZER  # chunkers/data/
 _FALLBACK_MAX = 512
 _SMALL_BATCH = 8
 # The probes' verdicts (additive, counted word by word) for the tokenizer files parsegate ships,
@@ -381,7 +381,7 @@ def load_counter(spec: str = DEFAULT_TOKENIZER) -> Counter:
     """A new counter: ``all-MiniLM-L6-v2`` (default), ``chars``, ``words``, ``openai:cl100k_base``
     or ``openai:o200k_base`` (the openai extra), or a path to a ``tokenizer.json``. Each call gives
     a counter of its own, whose word cache starts empty."""
-    from parsegate.chunkers.openai_tokens import MissingEncoding, OpenAICounter, encoding_name
+    from parsegate.chunkers.tokens.openai import MissingEncoding, OpenAICounter, encoding_name
 
     try:
         openai = encoding_name(spec)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parsegate.chunkers.boundaries import CELLS, LINES, PROSE, Finder, Level
+from parsegate.chunkers.structural.boundaries import CELLS, LINES, PROSE, Finder, Level
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ read off this index by prefix sums: a span holds the tokens that start inside it
 count is *exact* (what the tokenizer gives the span on its own) when both ends of the
 span fall where no token straddles them and where the pre-tokenizer splits anyway
 (whitespace, punctuation, CJK ideographs), for a tokenizer whose additivity was proven
-when it was loaded (budget.py). Elsewhere the count is an estimate, and the span is
+when it was loaded (tokens/counter.py). Elsewhere the count is an estimate, and the span is
 measured on its own before anything is promised about it.
 """
 

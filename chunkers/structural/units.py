@@ -14,11 +14,11 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.boundaries import LINES, Level, descend
-from parsegate.chunkers.context import EMPTY, Context
-from parsegate.chunkers.kinds import CODE_KINDS, rule
-from parsegate.chunkers.sentences import sentence_spans
-from parsegate.chunkers.tokens import SpanIndex
+from parsegate.chunkers.structural.boundaries import LINES, Level, descend
+from parsegate.chunkers.structural.context import EMPTY, Context
+from parsegate.chunkers.structural.kinds import CODE_KINDS, rule
+from parsegate.chunkers.structural.sentences import sentence_spans
+from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
 from parsegate.parsers.signals.page_breaks import flows_across
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from parsegate.chunkers.tokens import OffsetIndex, blocks
+from parsegate.chunkers.tokens.index import OffsetIndex, blocks
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 # text-embedding-3-small/-large and ada-002 (all cl100k_base) take at most 8191 tokens of input;
