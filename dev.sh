@@ -60,7 +60,7 @@ case "${1:-}" in
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
-    # ray: --engine ray is compared with the local engine in tests/test_engine_ray.py (the install
+    # ray: --engine ray is compared with the local engine in tests/run/test_engine_ray.py (the install
     # takes about 20 s into this venv, 70 s into a bare one; the test about 40 s). The adapters'
     # libraries and bpe-openai install in seconds (langchain-core ~3 s, llama-index-core ~8 s,
     # bpe-openai ~1 s here).

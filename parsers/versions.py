@@ -6,7 +6,7 @@ sixth of an unchanged re-run. Here the output versions come from the format tabl
 (parsers/formats.py), which the parser modules take their ``OUTPUT_VERSION`` from too, and the
 libraries' versions are read from their installed metadata (``importlib.metadata``, which
 names the same versions the modules do).
-tests/test_parser_versions.py holds each light version equal to the module's ``VERSION``.
+tests/parsers/test_parser_versions.py holds each light version equal to the module's ``VERSION``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 Expected outputs are rewritten only on purpose, after reading the diff:
 `parsegate golden update` (shows the diff, asks), or for the test suite
-PARSEGATE_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_golden.py. Both are refused in CI.
+PARSEGATE_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest tests/golden/test_golden.py. Both are refused in CI.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ _FALLBACK_MAX = 512
 _SMALL_BATCH = 8
 # The probes' verdicts (additive, counted word by word) for the tokenizer files parsegate ships,
 # by fingerprint (a hash of the file's bytes): measuring them took about 7 ms of every worker's
-# and every command's start. tests/test_tokens.py measures them again and fails on a stale entry.
+# and every command's start. tests/chunkers/test_tokens.py measures them again and fails on a stale entry.
 PROVEN: dict[str, tuple[bool, bool]] = {"all-MiniLM-L6-v2@sha256:be50c3628f2bf5bb": (True, True)}
 _PROBE = (
     "The fee (EUR 3.50) is waived\u2014except on Sundays; see https://x.example/a?b=1.\n\n"

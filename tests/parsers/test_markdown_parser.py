@@ -157,7 +157,7 @@ def test_binary_is_refused_with_a_reason_and_latin_1_is_read_with_a_warning() ->
         )
     ]
     # Cyrillic or Japanese in a legacy encoding: read in the encoding chardet detects
-    # (tests/test_legacy_encodings.py); a binary header that is no text in any encoding: refused.
+    # (tests/parsers/test_legacy_encodings.py); a binary header that is no text in any encoding: refused.
     assert markdown.parse("Это русский текст о сертификатах.".encode("koi8-r"), "z.md").text == (
         "Это русский текст о сертификатах."
     )

@@ -353,7 +353,7 @@ def test_a_line_indented_deeper_than_the_one_above_continues_it() -> None:
 def test_a_manual_page_without_its_blank_lines_keeps_each_option_with_its_description() -> None:
     # Our golden manual page as man(1) sets it, its blank lines gone (as some exports leave it):
     # every option line is chunked with the first line of its description, a tab further in.
-    page = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
+    page = Path(__file__).resolve().parents[2] / "golden_docs" / "text" / "man-page" / "input.txt"
     source = "\n".join(line for line in page.read_text(encoding="utf-8").splitlines() if line.strip())
     chunker = Chunker(ChunkConfig(max_tokens=80))
     chunks = chunker.chunk(text.parse(source.encode(), "man.txt"))
@@ -369,7 +369,7 @@ def test_a_manual_page_without_indentation_keeps_each_name_with_the_line_below_i
     # The same page as a PDF's text layer gives it: no blank lines, no indentation, wrapped at
     # its width. The line before "FILES" ends a sentence but is full (the next word would not
     # have fitted), so it looked like a wrap; a short line with more below it opens something.
-    page = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
+    page = Path(__file__).resolve().parents[2] / "golden_docs" / "text" / "man-page" / "input.txt"
     source = "\n".join(line.strip() for line in page.read_text(encoding="utf-8").splitlines() if line.strip())
     names = list(re.finditer(r"^([A-Z][A-Z ]+|-\w, --[\w=-]+|/\S+)\n(.+)\n", source, re.M))
     assert len(names) >= 10

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import GOLDEN
 
 from parsegate.chunkers.record import Chunk
 from parsegate.cli.main import app
@@ -31,6 +30,7 @@ from parsegate.evaluation.sizing import (
 from parsegate.golden.evidence import SpanRef, locate
 from parsegate.parsers import markdown
 from parsegate.parsers.registry import parse_file
+from tests.conftest import GOLDEN
 
 POLICY = """# Policy
 

@@ -9,7 +9,7 @@ from parsegate.parsers.signals.page_breaks import flows_across
 
 # A manual page of our own (source.1 beside it) as man(1) sets it, through groff and col -b: tabs
 # wherever justification padding reached a tab stop, a word hyphenated with U+2010 at a line end.
-MAN_PAGE = Path(__file__).resolve().parent.parent / "golden_docs" / "text" / "man-page" / "input.txt"
+MAN_PAGE = Path(__file__).resolve().parents[2] / "golden_docs" / "text" / "man-page" / "input.txt"
 
 
 def test_paragraphs_and_title() -> None:

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import IN_CI
 from hypothesis import HealthCheck, given, settings
-from test_properties import BUDGETS, MARKDOWN, TEXT, check_invariants
+from tests.properties.test_properties import BUDGETS, MARKDOWN, TEXT, check_invariants
 
 from parsegate.chunkers import ChunkConfig, Chunker, ConfigError, similarity
 from parsegate.chunkers.similarity import LexicalOverlap
 from parsegate.cli.main import app
 from parsegate.evaluation.strategies import embed_installed
 from parsegate.parsers import markdown, text
+from tests.conftest import IN_CI
 
-TOPICS = Path(__file__).parent / "fixtures" / "topics"
+TOPICS = Path(__file__).parents[1] / "fixtures" / "topics"
 EXPECTED = json.loads((TOPICS / "expected.json").read_text())
 
 

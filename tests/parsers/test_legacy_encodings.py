@@ -12,7 +12,7 @@ from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import markdown, text
 from parsegate.parsers.bytes.decode import decode_noted
 from parsegate.parsers.model import ParseError
-from tests.test_gate_independent import verdict_of
+from tests.quality_gates.test_gate_independent import verdict_of
 
 RUSSIAN = (
     "# Сертификаты\n\nСертификат сервера нужно обновлять каждый год. Если срок действия истёк, "

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from parsegate.cli.main import app
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden_docs"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden_docs"
 HAVE_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(
     not HAVE_RAY and not os.environ.get("CI"), reason="the ray extra is not installed (CI installs it)"

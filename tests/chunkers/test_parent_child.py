@@ -7,10 +7,9 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import MARKDOWN, TEXT, body_chars
+from tests.properties.test_properties import MARKDOWN, TEXT, body_chars
 
 from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
 from parsegate.chunkers.ids import chunk_id
@@ -18,6 +17,7 @@ from parsegate.chunkers.record import Chunk
 from parsegate.parsers import markdown, text
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file
+from tests.conftest import GOLDEN
 
 PROPERTIES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHILD_BUDGETS = st.sampled_from([24, 40, 64, 128])
@@ -240,9 +240,8 @@ def test_children_and_semantic_chunks_keep_whole_what_structural_keeps_whole() -
     so they keep it whole too (they cut it at clauses before: four list items of the fastapi
     release notes, and a note in the OAuth2 tutorial, at 128 tokens). Semantic chunks may still
     cut a paragraph at a topic shift, so for them the test names the note."""
-    from conftest import corpus_dir
-
     from parsegate.parsers import markdown
+    from tests.conftest import corpus_dir
 
     def whole(path: Path, strategy: str, kinds: tuple[str, ...]) -> set[tuple[int, int]]:
         doc = markdown.parse(path.read_bytes(), path.name)

@@ -17,9 +17,9 @@ import pytest
 
 from parsegate.parsers import registry
 from tests.hostile_plugins import install
-from tests.test_chunkstore import DOC
+from tests.store.test_chunkstore import DOC
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
