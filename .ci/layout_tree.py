@@ -18,12 +18,12 @@ REPO = Path(__file__).resolve().parents[1]
 TREE = REPO / "build" / "layout"
 
 
-def main() -> None:
+def main(tree: Path = TREE) -> None:
     package_dir: dict[str, str] = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-dir"
     ]
-    shutil.rmtree(TREE, ignore_errors=True)
-    top = TREE / "parsegate"
+    shutil.rmtree(tree, ignore_errors=True)
+    top = tree / "parsegate"
     top.mkdir(parents=True)
     mapped = {name.split(".", 1)[1]: folder for name, folder in package_dir.items() if "." in name}
     for entry in (REPO / package_dir["parsegate"]).iterdir():

@@ -10,6 +10,11 @@ and ``os.getenvb``; ``environ`` imported from os."""
 from __future__ import annotations
 
 import ast
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,3 +97,54 @@ env = dict(os.environ)
 child = {**os.environ, "HOME": "/tmp"}
 """
     assert environment_reads(writes) == []
+
+
+# -- the import-layer contract (pyproject.toml [tool.importlinter]), run as dev.sh test runs it ----
+
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+
+
+def _layout_with(tmp_path: Path, package: str, module: str, source: str) -> Path:
+    """The installed layout (.ci/layout_tree.py) in ``tmp_path``, with one more module in ``package``
+    (``parsers``, ``runner``…): that package's folder is made of links to the real entries, so the
+    repository itself is not touched."""
+    spec = importlib.util.spec_from_file_location("layout_tree", ROOT / ".ci" / "layout_tree.py")
+    assert spec is not None and spec.loader is not None
+    layout_tree = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layout_tree)
+    layout_tree.main(tmp_path)
+    folder = tmp_path / "parsegate" / package
+    real = folder.resolve()
+    folder.unlink() if folder.is_symlink() else shutil.rmtree(folder)
+    folder.mkdir()
+    for entry in real.iterdir():
+        if entry.name != "__pycache__":
+            (folder / entry.name).symlink_to(entry)
+    (folder / f"{module}.py").write_text(source)
+    return tmp_path
+
+
+def _lint_imports(layout: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", str(ROOT / "pyproject.toml")],
+        cwd=layout,
+        env={**os.environ, "PYTHONPATH": str(layout)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_import_contract_holds_on_the_tree_and_fails_on_each_kind_of_violation(tmp_path: Path) -> None:
+    """The contract dev.sh runs: kept on the tree as it is; broken by a parser that imports the
+    chunkers (a lower layer importing a higher one), and by the runner importing rich."""
+    clean = _layout_with(tmp_path / "clean", "parsers", "_nothing", "X = 1\n")
+    assert _lint_imports(clean).returncode == 0
+    upward = _layout_with(tmp_path / "upward", "parsers", "_upward", "import parsegate.chunkers.record\n")
+    result = _lint_imports(upward)
+    assert result.returncode != 0
+    assert "parsegate.parsers._upward -> parsegate.chunkers.record" in result.stdout
+    rich = _layout_with(tmp_path / "rich", "runner", "_screen", "import rich.console\n")
+    result = _lint_imports(rich)
+    assert result.returncode != 0
+    assert "only the command line uses rich and click BROKEN" in result.stdout
