@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parsegate.parsers.formats import all_formats
 from parsegate.quality_gates.checks import LIMITS
 from parsegate.quality_gates.checks.base import Limit
 
@@ -88,10 +89,7 @@ class GateConfig:
 
 # The formats a document can have (Document.format), for per-format thresholds: a table for
 # another name (a typo such as [gate.markdwn]) would never apply, so it is refused.
-FORMATS = frozenset(
-    {"markdown", "text", "code", "pdf", "docx", "pptx", "xlsx", "html", "docling"}
-    | {"doc", "dot", "rtf", "odt", "ppt", "pps", "odp", "xls", "ods"}  # converted by LibreOffice, named as given
-)
+FORMATS = all_formats()  # parsers/formats.py; the LibreOffice-converted ones keep the name given
 
 
 def _coerce(name: str, value: Any) -> Any:
