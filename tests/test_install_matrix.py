@@ -56,6 +56,14 @@ def _docx_case() -> str:
     return sorted(p.name for p in (GOLDEN / "office" / "docx").iterdir() if (p / "input.docx").exists())[0]
 
 
+_ANYWHERE = shutil.ignore_patterns("__pycache__", "*.egg-info")
+_TOP = {".git", ".venv", "out", "benchmarks", "build", "dist"}  # at the top only: parsers/build/ is a package
+
+
+def _not_shipped(folder: str, names: list[str]) -> set[str]:
+    return set(_ANYWHERE(folder, names)) | (_TOP & set(names) if Path(folder) == REPO else set())
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
@@ -63,7 +71,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(
         REPO,
         src,
-        ignore=shutil.ignore_patterns(".git", ".venv", "out", "benchmarks", "__pycache__", "*.egg-info", "build"),
+        ignore=_not_shipped,
     )
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(src)],
