@@ -91,8 +91,9 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
         if not _small(ln, b.body) and not is_folio(ln.text)  # a page number the furniture pass left in
     ]
     for n, block in enumerate(blocks):
-        rest = n == 0 and _rest_of_sentence(b, block, headings)
-        if n == 0 and not isinstance(block.item, Table) and not rest:
+        turn = n == 0 or _new_column(b, block)
+        rest = turn and _rest_of_sentence(b, block, headings)
+        if turn and not isinstance(block.item, Table) and not rest:
             _flush_footnotes(b)
         if isinstance(block.item, Table):
             emit_table(b, block.item)
@@ -116,6 +117,19 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
     last = b.elements[-1] if b.elements else None
     if last is None or (last.kind != "table_row" and not _waiting_header(b) and not _sentence_runs_on(b)):
         _flush_footnotes(b)
+
+
+def _new_column(b: Builder, block: Block) -> bool:
+    """The block starts above the page's waiting footnotes and stands beside them: the column
+    they close has ended, and they are read there, before the next column (as a reader and the
+    text layer have them), not after the whole page."""
+    if block.item is not None or not block.lines:
+        return False
+    notes = [box for _, page, box in b.footnotes if page == block.lines[0].page]
+    if not notes:
+        return False
+    top, x0, x1 = min(n[1] for n in notes), min(n[0] for n in notes), max(n[2] for n in notes)
+    return block.top < top and (block.x0 >= x1 or block.x1 <= x0)
 
 
 def _sentence_runs_on(b: Builder) -> bool:
