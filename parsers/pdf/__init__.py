@@ -33,6 +33,7 @@ from parsegate.parsers.pdf.lines import build_lines, rejoin
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
+from parsegate.parsers.pdf.text import mostly_rtl
 from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 
@@ -153,7 +154,10 @@ def _order(page: Page, furniture: set[Any], named: Callable[[Line], bool]) -> li
     blocks = group_lines(lines, named)
     blocks += [item_block(t) for t in page.tables]
     blocks += [item_block(f, f.lines) for f in page.figures]
-    return order_blocks(blocks)
+    for table in page.tables:
+        if mostly_rtl([cell for row in table.rows for cell in row]):
+            table.rows = [row[::-1] for row in table.rows]  # a row read from the right
+    return order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines]))
 
 
 def _metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:
