@@ -59,7 +59,18 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     outline = list(read_outline(pdf, warnings))
     named = outline_lines(outline)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
-    headings = find_headings(laid_out, body, outline)
+    headings, doubtful = find_headings(laid_out, body, outline)
+    for block, weighing in doubtful:
+        where = f"page {block.lines[0].page}"
+        why = "; ".join(weighing.against) or "weak signs"
+        text = " ".join(ln.text for ln in block.lines)
+        warnings.append(
+            ParseWarning(
+                "suspect_heading",
+                f"not a heading, read as text: {text[:60]!r} (confidence {weighing.score:.2f}: {why})",
+                where,
+            )
+        )
     builder = Builder(body=body)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
