@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=21,  # 21: italic side headings keep their own block; a stray period starts none
+        output_version=22,  # 22: heading_confidence, doubtful headings demoted; RTL order; figures, notes, fractions
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),

@@ -44,6 +44,7 @@ class TextData(Data):
     sheet: str | None = None  # XLSX: the worksheet a heading names
     cells: str | None = None  # XLSX: the cell range a note or title sits in ("A16")
     title_row: bool = False  # XLSX: a one-cell row that titles the table below it
+    heading_confidence: float | None = None  # PDF: how sure a heading is to start a section (0-1)
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ from parsegate.parsers.pdf.lines import build_lines, rejoin
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
+from parsegate.parsers.pdf.text import mostly_rtl
 from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 
@@ -58,7 +59,18 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     outline = list(read_outline(pdf, warnings))
     named = outline_lines(outline)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
-    headings = find_headings(laid_out, body, outline)
+    headings, doubtful = find_headings(laid_out, body, outline)
+    for block, weighing in doubtful:
+        where = f"page {block.lines[0].page}"
+        why = "; ".join(weighing.against) or "weak signs"
+        text = " ".join(ln.text for ln in block.lines)
+        warnings.append(
+            ParseWarning(
+                "suspect_heading",
+                f"not a heading, read as text: {text[:60]!r} (confidence {weighing.score:.2f}: {why})",
+                where,
+            )
+        )
     builder = Builder(body=body)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
@@ -153,7 +165,10 @@ def _order(page: Page, furniture: set[Any], named: Callable[[Line], bool]) -> li
     blocks = group_lines(lines, named)
     blocks += [item_block(t) for t in page.tables]
     blocks += [item_block(f, f.lines) for f in page.figures]
-    return order_blocks(blocks)
+    for table in page.tables:
+        if mostly_rtl([cell for row in table.rows for cell in row]):
+            table.rows = [row[::-1] for row in table.rows]  # a row read from the right
+    return order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines]))
 
 
 def _metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:

@@ -15,8 +15,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.parsers.model import Element, ListData, TextBuilder
+from parsegate.parsers.model import Element, ListData, TextBuilder, TextData
 from parsegate.parsers.pdf.build_tables import SENTENCE_END, emit_table
+from parsegate.parsers.pdf.confidence import CAPTION
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
@@ -24,7 +25,6 @@ from parsegate.parsers.pdf.text import BULLETS
 from parsegate.parsers.pdf.typography import Heading, is_folio
 
 _SEP = "\n\n"
-_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _ITEM = re.compile(r"^([" + re.escape("".join(sorted(BULLETS))) + r"]|\(?(\d{1,2}|[a-z]|[ivx]{1,4})[.)])\s+\S")
 # A note's mark: "2018, and" is a year, not note 201; "0.128.0, the" a version, not note 0.
 _FOOTNOTE = re.compile(r"^(\d{1,3}(?![\d]|[.,]\d)|[*†‡§¶])\s*\S")
@@ -91,8 +91,9 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
         if not _small(ln, b.body) and not is_folio(ln.text)  # a page number the furniture pass left in
     ]
     for n, block in enumerate(blocks):
-        rest = n == 0 and _rest_of_sentence(b, block, headings)
-        if n == 0 and not isinstance(block.item, Table) and not rest:
+        turn = n == 0 or _new_column(b, block)
+        rest = turn and _rest_of_sentence(b, block, headings)
+        if turn and not isinstance(block.item, Table) and not rest:
             _flush_footnotes(b)
         if isinstance(block.item, Table):
             emit_table(b, block.item)
@@ -116,6 +117,19 @@ def emit_page(b: Builder, blocks: list[Block], headings: dict[Block, Heading]) -
     last = b.elements[-1] if b.elements else None
     if last is None or (last.kind != "table_row" and not _waiting_header(b) and not _sentence_runs_on(b)):
         _flush_footnotes(b)
+
+
+def _new_column(b: Builder, block: Block) -> bool:
+    """The block starts above the page's waiting footnotes and stands beside them: the column
+    they close has ended, and they are read there, before the next column (as a reader and the
+    text layer have them), not after the whole page."""
+    if block.item is not None or not block.lines:
+        return False
+    notes = [box for _, page, box in b.footnotes if page == block.lines[0].page]
+    if not notes:
+        return False
+    top, x0, x1 = min(n[1] for n in notes), min(n[0] for n in notes), max(n[2] for n in notes)
+    return block.top < top and (block.x0 >= x1 or block.x1 <= x0)
 
 
 def _sentence_runs_on(b: Builder) -> bool:
@@ -171,7 +185,8 @@ def _emit_heading(b: Builder, block: Block, heading: Heading) -> None:
     while b.headings and b.headings[-1][0] >= heading.level:
         b.headings.pop()
     b.headings.append((heading.level, heading.text))
-    b.emit("heading", heading.text, block.lines[0].page, _box(block.lines), level=heading.level)
+    data = TextData(heading_confidence=heading.confidence)
+    b.emit("heading", heading.text, block.lines[0].page, _box(block.lines), level=heading.level, data=data)
 
 
 def _emit_figure_text(b: Builder, block: Block) -> None:
@@ -252,7 +267,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         _emit_item(b, text, page, box)
     elif _continues_paragraph(b, lines, text):
         return
-    elif _CAPTION.match(text):
+    elif CAPTION.match(text):
         b.emit("caption", text, page, box)
     else:
         b.emit("paragraph", text, page, box)

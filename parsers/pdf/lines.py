@@ -34,7 +34,7 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
     """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
     lines: list[Line] = []
     dropped = 0
-    for row, run in enumerate(runs):
+    for row, run in enumerate(_rejoin_runs(runs)):
         if _sideways(run):
             # Text set across the page's direction (a rotated label, a margin note): one
             # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
@@ -51,6 +51,31 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
                 elif line.text:
                     lines.append(line)
     return _attach_marks(lines), dropped
+
+
+def _rejoin_runs(runs: list[list[Glyph]]) -> list[list[Glyph]]:
+    """PDFium breaks its line where a run of small raised type ends (the numerator of a fraction
+    set as "¹⁄₄", a superscript): the next run goes on on the same baseline, touching it. Such
+    runs are one line again. A lone mark or two (a footnote's number) is _attach_marks' to place,
+    with a space."""
+    out: list[list[Glyph]] = []
+    for run in runs:
+        prev = out[-1] if out else None
+        if prev is not None and _touching(prev, run):
+            prev.extend(run)
+        else:
+            out.append(list(run))
+    return out
+
+
+def _touching(before: list[Glyph], after: list[Glyph]) -> bool:
+    a, b = _ink(before), _ink(after)
+    if len(a) < 3 or len(b) < 3 or _sideways(before) or _sideways(after):
+        return False
+    p, g = a[-1], b[0]
+    em = max(p.style.size, g.style.size, 1.0)
+    overlap = min(p.bottom, g.bottom) - max(p.top, g.top)
+    return overlap > 0 and _distance(p, g) < _SPACE * em and abs(g.bottom - a[-2].bottom) < 0.3 * em
 
 
 def _attach_marks(lines: list[Line]) -> list[Line]:

@@ -133,13 +133,26 @@ class _Cutter:
     columns: bool = False  # a gutter with text on both sides was cut
 
 
-def order_blocks(blocks: list[Block]) -> list[Block]:
-    """The page's blocks in reading order."""
+def order_blocks(blocks: list[Block], rtl: bool = False) -> list[Block]:
+    """The page's blocks in reading order; on a page read from the right (Arabic, Persian,
+    Hebrew) columns and the cells of a row go from right to left: the cut runs on the page's
+    mirror image."""
+    if rtl:
+        _mirror(blocks)
+        try:
+            return order_blocks(blocks)
+        finally:
+            _mirror(blocks)
     cutter = _Cutter()
     ordered = _cut(blocks, cutter, 0)
     if not cutter.columns and _agreement(ordered) < 0.5:
         return sorted(blocks, key=lambda b: b.index)  # never worse than the text layer
     return ordered
+
+
+def _mirror(blocks: list[Block]) -> None:
+    for b in blocks:
+        b.x0, b.x1 = -b.x1, -b.x0
 
 
 def _cut(blocks: list[Block], cutter: _Cutter, depth: int) -> list[Block]:

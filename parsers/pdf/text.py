@@ -17,6 +17,7 @@ _HYPHEN_MARKS = ("\ufffe", "\u00ad")
 BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▸▹➢➤✓✔❖◆◇–-*")
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _LTR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
+_LTR_LETTERS = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u052f]")
 _ALEFS = frozenset("\u0627\u0623\u0625\u0622")
 _LAM = "\u0644"
 
@@ -53,6 +54,13 @@ def is_garbage(text: str) -> bool:
 
 def has_rtl(text: str) -> bool:
     return _RTL.search(text) is not None
+
+
+def mostly_rtl(texts: list[str]) -> bool:
+    """More right-to-left letters than left-to-right ones (digits, weak in the bidi algorithm,
+    count for neither): text read from the right."""
+    joined = "".join(texts)
+    return len(_RTL.findall(joined)) > len(_LTR_LETTERS.findall(joined))
 
 
 def script(text: str) -> str:

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from parsegate.parsers.pdf.confidence import THRESHOLD, Weighing, weigh
 from parsegate.parsers.pdf.layout import Bookmark, Line, Page, Style
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
@@ -36,7 +37,6 @@ _NUMBERED = re.compile(
     r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
     re.I,
 )
-_CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 _OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
 
 
@@ -185,6 +185,7 @@ def _folio(line: Line, page: Page) -> bool:
 class Heading:
     text: str
     level: int
+    confidence: float = 1.0  # confidence.py: how sure it is to start a section
 
 
 def outline_lines(outline: Sequence[Bookmark]) -> Callable[[Line], bool]:
@@ -205,22 +206,33 @@ def heading_text(block: Block) -> str:
 
 def find_headings(
     pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
-) -> dict[Block, Heading]:
-    """The heading blocks of the document, with their levels."""
-    found, marked = _candidates(pages, body, outline)
-    return _levels(found, marked)
+) -> tuple[dict[Block, Heading], list[tuple[Block, Weighing]]]:
+    """The heading blocks of the document, with their levels and confidence, and the candidates
+    too doubtful to keep (read as text), with why."""
+    found, marked, weighed = _candidates(pages, body, outline)
+    doubtful = [(b, w) for b, w in weighed.items() if w.score < THRESHOLD]
+    for block, _ in doubtful:
+        del found[block]
+        marked.pop(block, None)
+    headings = _levels(found, marked)
+    for block, heading in headings.items():
+        heading.confidence = weighed[block].score
+    return headings, doubtful
 
 
 def _candidates(
     pages: Sequence[tuple[Page, list[Block]]], body: Style, outline: Sequence[Bookmark]
-) -> tuple[dict[Block, Style], dict[Block, int]]:
-    """Heading blocks with their style, and the outline's level for those it names."""
+) -> tuple[dict[Block, Style], dict[Block, int], dict[Block, Weighing]]:
+    """Heading blocks with their style, the outline's level for those it names, and how sure
+    each is."""
     marks: dict[tuple[str, int | None], int] = {}
     for b in outline:
         marks.setdefault((_outline_key(b.title), b.page), b.level)
         marks.setdefault((_outline_key(b.title), None), b.level)
     found: dict[Block, Style] = {}
     marked: dict[Block, int] = {}
+    weighed: dict[Block, Weighing] = {}
+    where: dict[Block, tuple[Page, list[Block], int]] = {}
     for page, blocks in pages:
         common = _common_styles(page)
         for n, block in enumerate(blocks):
@@ -233,7 +245,10 @@ def _candidates(
             following = blocks[n + 1] if n + 1 < len(blocks) else None
             if level or _heading_like(block, body, common, _leads(following, body)):
                 found[block] = block.lines[0].style
-    return found, marked
+                where[block] = (page, blocks, n)
+    for block, (page, blocks, n) in where.items():
+        weighed[block] = weigh(block, blocks, n, page.lines, body, named=block in marked, candidates=found)
+    return found, marked, weighed
 
 
 def _leads(following: Block | None, body: Style) -> bool:
@@ -283,7 +298,7 @@ def _heading_like(block: Block, body: Style, common: set[tuple[float, bool, bool
     if len(lines) > 3 or not all(ln.uniform for ln in lines):
         return False
     text = heading_text(block)
-    if not _wordy(text) or _CAPTION.match(text):
+    if not _wordy(text):
         return False
     style = lines[0].style
     if style.size < body.size - 0.25 or style.mono or _rank_key(style) in common:

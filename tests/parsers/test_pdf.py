@@ -17,6 +17,7 @@ from parsegate.parsers import pdf
 from parsegate.parsers.model import Document, ParseError
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from tests.conftest import GOLDEN, corpus_dir
+from tests.pdf_samples import one_page
 
 
 def parse(path: Path, options: ParseOptions = DEFAULTS) -> Document:
@@ -153,3 +154,16 @@ def test_a_heading_set_over_two_lines_is_one_heading() -> None:
     doc = parse(corpus_dir("pdf") / "federal-register-2020-17221.pdf")
     headings = [doc.text[e.start : e.end] for e in doc.elements if e.kind == "heading"]
     assert "Airworthiness Directives; The Boeing Company Airplanes" in headings
+
+
+def test_headings_carry_their_confidence_and_doubtful_ones_are_text_with_a_warning() -> None:
+    sentence = b"The body of the section runs on in plain type for a good many words here."
+    runs = [(72, 760, 16, b"Methods"), *[(72, 740 - 12 * n, 10, sentence) for n in range(4)]]
+    runs += [(72, 640, 14, b"Table 2: Results by site")]
+    runs += [(72, 620 - 12 * n, 10, sentence) for n in range(4)]
+    doc = pdf.parse(one_page(runs), "labels.pdf")
+    heads = [(doc.text[e.start : e.end], e.data.heading_confidence) for e in doc.elements if e.kind == "heading"]
+    assert heads == [("Methods", 0.95)]
+    warned = [w for w in doc.warnings if w.code == "suspect_heading"]
+    assert len(warned) == 1 and "a figure or table label" in warned[0].message and warned[0].location == "page 1"
+    assert [e.kind for e in doc.elements if doc.text[e.start : e.end] == "Table 2: Results by site"] == ["caption"]

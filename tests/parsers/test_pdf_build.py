@@ -62,3 +62,27 @@ def test_a_caption_line_that_starts_with_a_version_number_stays_in_the_caption()
     assert [(e.kind, b.text()[e.start : e.end]) for e in b.elements] == [
         ("caption", "Figure 1: It was removed in FastAPI 0.128.0, the latest versions require v2 models.")
     ]
+
+
+def test_notes_at_the_foot_of_the_left_column_are_read_before_the_right_column() -> None:
+    # A two-column page with notes under the left column: held to the page's end, they came
+    # after the whole right column (docling's reading and PDFium's text layer have them there,
+    # between the columns).
+    left = glyph_line("The claims rose sharply in the first quarter.", 62, 400, 0)
+    note = glyph_line("1) Counted by the date of the claim.", 62, 700, 10, size=8)
+    right = glyph_line("Insurers disagree on what counts as an accident.", 320, 400, 20)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([left]), text_block([note]), text_block([right])], {})
+    assert [(e.kind, b.text()[e.start : e.end][:12]) for e in b.elements] == [
+        ("paragraph", "The claims r"),
+        ("footnote", "1) Counted b"),
+        ("paragraph", "Insurers dis"),
+    ]
+    # Where the left column stops mid-sentence and the right goes on with it in lower case, the
+    # notes wait for the sentence's end, as they do across a page.
+    cut = glyph_line("The claims rose sharply in the", 62, 400, 0)
+    rest = glyph_line("first quarter. Insurers disagree on it.", 320, 400, 20)
+    b = Builder(body=Style("Body", 10.0))
+    emit_page(b, [text_block([cut]), text_block([note]), text_block([rest])], {})
+    assert [e.kind for e in b.elements] == ["paragraph", "footnote"]
+    assert b.text().startswith("The claims rose sharply in the first quarter.")

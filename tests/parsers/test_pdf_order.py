@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from parsegate.parsers.pdf.layout import Figure, Line
+from parsegate.parsers.pdf import _order
+from parsegate.parsers.pdf.figures import Mark, figure_regions
+from parsegate.parsers.pdf.layout import Figure, Line, Page, Table
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from tests.pdf_samples import box_line
 
@@ -91,3 +93,45 @@ def test_lines_of_a_paragraph_form_one_block_and_a_heading_its_own() -> None:
     body = column(50, 280, paragraphs(100, 4), 1)
     blocks = group_lines([heading, *body])
     assert [[ln.index for ln in b.lines] for b in blocks] == [[0], [1, 2, 3, 4]]
+
+
+def test_two_figures_whose_images_reach_across_the_gutter_stay_two_figures() -> None:
+    # A manual page: a figure at the foot of each column, each image's bounds (white included)
+    # reaching into the other column. Joined, their box held the left column's prose, so the
+    # region was taken for a text box and every label became a paragraph of the body.
+    prose = [box_line(72, 400 + 12 * n, 309, n, text="one two three four five six seven eight") for n in range(8)]
+    right_text = [
+        box_line(321, 400 + 12 * n, 558, 20 + n, text="one two three four five six seven eight") for n in range(3)
+    ]
+    labels = [box_line(90, 560, 150, 40, text="Boots nut"), box_line(420, 470, 480, 41, text="Nut case")]
+    marks = [Mark((71.0, 535.0, 341.0, 606.0), "image"), Mark((320.0, 451.0, 530.0, 588.0), "image")]
+    figures = figure_regions(marks, [*prose, *right_text, *labels], [], 612, 792, 1)
+    assert sorted([ln.text for ln in f.lines] for f in figures) == [["Boots nut"], ["Nut case"]]
+
+
+def test_a_band_behind_one_line_of_text_is_no_figure() -> None:
+    # A numbered section heading on a coloured image strip: read as a figure, its text went
+    # after the paragraphs below it as figure text, and the section had no heading.
+    number = box_line(75, 431, 80, 3, size=12, text="1")
+    title = box_line(95, 431, 143, 4, size=12, text="Introduction")
+    assert figure_regions([Mark((65.0, 421.0, 299.0, 449.0), "image")], [number, title], [], 595, 842, 1) == []
+
+
+def test_a_page_read_from_the_right_reads_its_right_column_first_and_its_rows_from_the_right() -> None:
+    # A Persian form: label cells on the right, values on the left. Read left first, every
+    # value came before its label and each table row read backwards.
+    label = [
+        box_line(
+            400, 160 + 14 * n, 520, n, text="\u0646\u0627\u0645 \u0627\u0633\u062a\u0627\u0646\u062f\u0627\u0631\u062f"
+        )
+        for n in range(3)
+    ]
+    value = [
+        box_line(70, 160 + 14 * n, 260, 10 + n, text="\u0634\u0645\u0634\u0647 \u0648 \u0634\u0645\u0634\u0627\u0644")
+        for n in range(3)
+    ]
+    table = Table(1, [["1403/09/19", "\u062a\u0627\u0631\u064a\u062e"]], 70, 300, 520, 330, index=50)
+    page = Page(1, 595, 842, [*value, *label], [table])
+    order = [b.lines[0].index if b.lines else -1 for b in _order(page, set(), lambda _: False)]
+    assert order == [0, 10, -1]
+    assert table.rows == [["\u062a\u0627\u0631\u064a\u062e", "1403/09/19"]]

@@ -90,3 +90,16 @@ def test_an_unreadable_mark_set_small_and_raised_before_small_text_is_a_note_mar
     bullet = glyphs("\x84", 72, 774, 0, size=8.0)  # the same size, on the baseline: a bullet
     ((line,), _) = build_lines([bullet + glyphs(" Keep the receipt", 77, 774, 1, size=8.0)], 1)
     assert line.text.startswith("• ")
+
+
+def test_a_line_pdfium_breaks_after_small_raised_type_is_one_line_again() -> None:
+    # A manual's fractions are set as a small raised numerator, a fraction slash and a small
+    # denominator: PDFium ends its line after the numerator, and the rest of the visual line
+    # ("⁄4 inch, the Rol-top") stood apart as a paragraph of its own, out of its sentence.
+    before = glyphs("ranges up to ", 50, 100) + glyphs("1", 115, 97, index=13, size=5.5)
+    after = glyphs("\u20444 inch, the Rol-top", 116, 100, index=14)
+    assert texts([before, after]) == ["ranges up to 1\u20444 inch, the Rol-top"]
+    # A run that starts apart (a column beside it) or lower down (the next line) stays apart.
+    beside = glyphs("other column", 200, 100, index=14)
+    below = glyphs("\u20444 inch, the Rol-top", 116, 112, index=14)
+    assert len(texts([before, beside])) == 2 and len(texts([before, below])) == 2

@@ -23,7 +23,7 @@ def headings(pages: list[list[Line]], outline: list[Bookmark] | None = None) -> 
     for number, lines in enumerate(pages, start=1):
         page = Page(number, 595, 842, lines)
         laid.append((page, [text_block([ln]) for ln in lines]))
-    found = find_headings(laid, body_style(p for p, _ in laid), outline or [])
+    found, _ = find_headings(laid, body_style(p for p, _ in laid), outline or [])
     return [(h.text, h.level) for _, blocks in laid for b in blocks if (h := found.get(b))]
 
 
@@ -111,3 +111,33 @@ def test_a_number_in_a_table_row_at_the_top_of_a_page_is_no_folio() -> None:
     head = [piece("Annual report", 50, 40, 1, 1), piece("12", 530, 40, 1, 2)]
     page = Page(2, 595, 842, [*head, *body(80, 20, page=2)])
     assert [ln.text for ln in furniture_lines([page], BODY)] == ["12"]
+
+
+def doubts(lines: list[Line]) -> list[tuple[str, list[str]]]:
+    laid = [(Page(1, 595, 842, lines), [text_block([ln]) for ln in lines])]
+    _, doubtful = find_headings(laid, body_style(p for p, _ in laid), [])
+    return [(b.lines[0].text, w.against) for b, w in doubtful]
+
+
+def test_labels_side_by_side_are_no_headings_and_say_why() -> None:
+    # A diagram's four labels in larger type over coloured shapes, one beside the other: each
+    # became a heading, and the paragraph under the diagram was filed under the last label.
+    big = Style("Sans-Bold", 12.0, bold=True)
+    labels = [line(text, 500, big, x0=x0) for text, x0 in
+              (("Human development", 60), ("National security", 180), ("Competitive economy", 300))]  # fmt: skip
+    lines = [*body(300), *labels, *body(560)]
+    assert headings([lines]) == []
+    assert [why for _, why in doubts(lines)] == [["one of several labels side by side"]] * 3
+    # One such line alone over the body is a heading.
+    assert headings([[*body(300), labels[0], *body(560)]]) == [("Human development", 1)]
+
+
+def test_a_table_title_in_any_of_its_languages_is_no_heading() -> None:
+    big = Style("Sans-Bold", 12.0, bold=True)
+    for title in (
+        "Table 2: Tabulated adverse reactions",
+        "[\ud45c 1] \uac10\uc5fc\ubcd1 \ube44\uad50",
+        "Abb. 3 Aufbau",
+    ):
+        lines = [*body(300), line(title, 400, big), *body(420)]
+        assert headings([lines]) == [] and doubts(lines) == [(title, ["a figure or table label"])]
