@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.properties.test_properties import MARKDOWN, TEXT, body_chars
 
 from parsegate.chunkers import ChunkConfig, Chunker, ConfigError
 from parsegate.chunkers.ids import chunk_id
@@ -18,6 +17,7 @@ from parsegate.parsers import markdown, text
 from parsegate.parsers.model import Document
 from parsegate.parsers.registry import parse_file
 from tests.conftest import GOLDEN
+from tests.properties.test_properties import MARKDOWN, TEXT, body_chars
 
 PROPERTIES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHILD_BUDGETS = st.sampled_from([24, 40, 64, 128])

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
-from tests.properties.test_properties import BUDGETS, MARKDOWN, TEXT, check_invariants
 
 from parsegate.chunkers import ChunkConfig, Chunker, ConfigError, similarity
 from parsegate.chunkers.similarity import LexicalOverlap
@@ -19,6 +18,7 @@ from parsegate.cli.main import app
 from parsegate.evaluation.strategies import embed_installed
 from parsegate.parsers import markdown, text
 from tests.conftest import IN_CI
+from tests.properties.test_properties import BUDGETS, MARKDOWN, TEXT, check_invariants
 
 TOPICS = Path(__file__).parents[1] / "fixtures" / "topics"
 EXPECTED = json.loads((TOPICS / "expected.json").read_text())
