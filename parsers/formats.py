@@ -103,7 +103,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "code",
         "parsegate.parsers.code",
         (Form("code", tuple(CODE_LANGUAGES)),),
-        output_version=7,
+        output_version=8,  # 8: definitions name what each context line binds (context_names)
         source_text=True,
         extra="code",
         extra_modules=("tree_sitter", "tree_sitter_language_pack"),

@@ -151,14 +151,15 @@ class ContextBuilder:
         # above the nearest heading.
         # For code, the imports and constants a definition uses come right after its class header:
         # they are what its body refers to (the file's name, its title, comes after them).
-        rank_of = {"header": 50, "label": 50, "import": 80, "lead_in": 200, "parent": 300, "enclosing": 400}
+        rank_of = {"header": 50, "label": 50, "import": 80, "lead_in": 200, "parent": 300}
         for n, (name, text) in enumerate(lines):
             if not text:
                 continue
+            # A method is not evidence without its class: the enclosing headers come first, the
+            # class's (short) before the method's own signature, which is cut to what is left.
             innermost = name == "enclosing" and n == len(lines) - 1
-            # A method is not evidence without its class: the enclosing header comes first.
-            rank = 0 if innermost else rank_of[name]
-            cuttable = name in ("lead_in", "parent", "header") or innermost
+            rank = (1 if innermost else 0) if name == "enclosing" else rank_of[name]
+            cuttable = name in ("lead_in", "parent", "header", "enclosing")
             ranked.append((rank, _Item(text, "line", n, keep_end=name == "lead_in", cuttable=cuttable)))
         ranked.sort(key=lambda pair: pair[0])
         return [item for _, item in ranked]

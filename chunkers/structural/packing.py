@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from parsegate.chunkers.structural.boundaries import PROSE, Level, is_label, line_before
 from parsegate.chunkers.structural.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.structural.finalize import Draft
-from parsegate.chunkers.structural.kinds import CODE_KINDS, rule
+from parsegate.chunkers.structural.kinds import CODE_KINDS, DEFINITION_KINDS, rule
 from parsegate.chunkers.structural.sentences import sentence_spans
 from parsegate.chunkers.structural.units import Unit
 from parsegate.chunkers.tokens.index import SpanIndex
@@ -69,9 +69,12 @@ class Packer:
         return content - (content // 4 if reserve and self.opts.overlap > 0 else 0)
 
     def bare_room(self, first: Unit, reserve: bool = True) -> int:
-        """The room of a chunk of prose whose context is its breadcrumb alone, if the breadcrumb
-        gave way: a whole paragraph is worth more than the headings above it (the chunk's prefix
-        then gets what its text leaves, see drafts()). Any other context keeps its share."""
+        """The room of a chunk if its context gave way: a whole paragraph is worth more than the
+        headings above it, and a whole definition more than its class header and the imports it
+        uses (the chunk's prefix then gets what its text leaves, see drafts()). Any other context
+        (a table's header, a list's lead-in, a speaker) keeps its share."""
+        if first.kind in DEFINITION_KINDS:
+            return self._content(reserve)
         # (``is not`` first: most units carry EMPTY itself, and a Context's == is a Python call.)
         if (first.context is not EMPTY and first.context != EMPTY) or first.kind in CODE_KINDS:
             return self.room(first, reserve=reserve)
@@ -292,7 +295,7 @@ class Packer:
                     context=_CodeContext(self, units).context() if code else units[0].context,
                     # (Most chunks open with no heading and hold no definition: nothing to ask.)
                     own_headings=_stated(units[:own], section) if own else 0,
-                    context_cap=None if code else self._context_cap(units),
+                    context_cap=self._context_cap(units),
                     language=languages.pop() if len(languages) == 1 else None,
                     symbol=_common_symbol(symbols) if symbols else None,
                 )
@@ -300,8 +303,9 @@ class Packer:
         return drafts
 
     def _context_cap(self, units: list[Unit]) -> int | None:
-        """A chunk packed in its bare room (its text leaves less than the breadcrumb's share):
-        the prefix gets what is left; None for every other chunk (the usual share)."""
+        """A chunk packed in its bare room (its text leaves less than its context's share: a long
+        paragraph, a long definition kept whole): the prefix gets what is left; None for every
+        other chunk (the usual share)."""
         tokens = self.tokens(units)
         if tokens <= self.room(units[0], reserve=False):
             return None

@@ -11,12 +11,13 @@ before them, and later pieces carry what the first one states (a turn's speaker)
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from parsegate.chunkers.structural.boundaries import LINES, Level, descend
 from parsegate.chunkers.structural.context import EMPTY, Context
-from parsegate.chunkers.structural.kinds import CODE_KINDS, rule
+from parsegate.chunkers.structural.kinds import CODE_KINDS, DEFINITION_KINDS, rule
 from parsegate.chunkers.structural.sentences import sentence_spans
 from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
@@ -123,7 +124,7 @@ def fit_units(
         if lean.context != unit.context and tokens <= room(lean):
             out.append(lean)
         else:
-            out.extend(_split(doc, unit, index, room))
+            out.extend(_split(doc, unit, index, room, whole))
     _bind_small_blocks(doc, out, index, room)
     return out
 
@@ -236,11 +237,11 @@ def _code_context(el: Element, by_id: dict[str, Element]) -> Context:
 # -- splitting a unit that is alone over budget --------------------------------
 
 
-def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room) -> list[Unit]:
+def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room, whole: Room | None = None) -> list[Unit]:
     element = doc.element(unit.element)
-    whole = element is not None and (unit.start, unit.end) == (element.start, element.end)
-    if element is not None and whole and isinstance(element.data, CodeData) and element.data.parts:
-        return _split_parts(doc, unit, element, element.data, index, room)
+    entire = element is not None and (unit.start, unit.end) == (element.start, element.end)
+    if element is not None and entire and isinstance(element.data, CodeData) and element.data.parts:
+        return _split_parts(doc, unit, element, element.data, index, room, whole)
     plan = rule(unit.kind).plan if unit.kind not in CODE_KINDS else LINES
     later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
     limit = min(room(unit), room(later))
@@ -264,11 +265,28 @@ def _later_context(doc: Document, unit: Unit) -> Context:
     return replace(unit.context, label=f"{speaker}:") if speaker else unit.context
 
 
+_IDENT = re.compile(r"[^\W\d]\w*")
+
+
+def _used_by(data: CodeData, piece: str) -> tuple[str, ...]:
+    """The import and constant lines of a definition's context that bind a name ``piece`` uses
+    (a method's continuation multiplies by LATE_FEE_RATE: that line, not the imports of its start)."""
+    if not data.context_names:
+        return ()
+    words = set(_IDENT.findall(piece))
+    return tuple(
+        line
+        for line, names in zip(data.context, data.context_names, strict=False)
+        if names and not words.isdisjoint(names)
+    )
+
+
 def _split_parts(
-    doc: Document, unit: Unit, element: Element, data: CodeData, index: SpanIndex, room: Room
+    doc: Document, unit: Unit, element: Element, data: CodeData, index: SpanIndex, room: Room, whole: Room | None
 ) -> list[Unit]:
     """A definition over budget: its header (signature), then each part of its body — a nested
-    definition as its own unit, a statement as code — each later piece repeating the signature."""
+    definition as its own unit, a statement as code — each later piece repeating the signature.
+    A nested definition that fits ``whole`` (its context giving way) stays whole."""
     text = doc.text
     nested = {c.start: c for c in doc.children(element.id) if isinstance(c.data, CodeData) and c.data.part}
     signature = data.signature or ""
@@ -281,6 +299,8 @@ def _split_parts(
     def code_piece(start: int, end: int, context: Context) -> None:
         start, end = trim_span(text, start, end)
         if end > start:
+            if context is later:  # a later piece carries the imports and constants it uses itself
+                context = replace(later, imports=_used_by(data, text[start:end]))
             pieces.append(replace(unit, start=start, end=end, kind="code", context=context, glue_next=False))
 
     cursor = unit.start
@@ -305,8 +325,9 @@ def _split_parts(
         piece.level = unit.level if n == 0 else max(piece.level, Level.BLANK)
     out: list[Unit] = []
     for piece in pieces:
-        if index.count(piece.start, piece.end) <= room(piece):
+        tokens = index.count(piece.start, piece.end)
+        if tokens <= room(piece) or (whole is not None and piece.kind in DEFINITION_KINDS and tokens <= whole(piece)):
             out.append(piece)
         else:
-            out.extend(_split(doc, piece, index, room))
+            out.extend(_split(doc, piece, index, room, whole))
     return out

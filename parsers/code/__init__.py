@@ -400,7 +400,7 @@ def _elements(
     elements: list[Element] = []
     for d in defs:  # sorted: parents before children
         words = set(_IDENT.findall(text[d.start : d.end]))
-        used = [source for source, names in imports if names & words]
+        used = [(source, names) for source, names in imports if names & words]
         enclosing = []
         node = d.parent
         while node is not None:
@@ -412,7 +412,8 @@ def _elements(
             language=language,
             symbol=_qualified(d),
             signature=_signature(text, d, offsets, language),
-            context=used + list(reversed(enclosing)),
+            context=[source for source, _ in used] + list(reversed(enclosing)),
+            context_names=[sorted(names) for _, names in used] + [[] for _ in enclosing],
             parts=_parts(text, d, offsets, base, language),
             part=d.parent is not None,  # a unit of its own only when its parent is split
         )

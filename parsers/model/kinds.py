@@ -91,6 +91,9 @@ class CodeData(Data):
     symbol: str | None = None  # the qualified name of a definition ("Session.request")
     signature: str | None = None  # a definition up to its body
     context: list[str] = field(default_factory=list)  # imports and constants it uses, headers around it
+    # Per line of ``context``: the names an import or a constant binds (none for a header), so that a
+    # piece of the definition can carry the lines it uses itself.
+    context_names: list[list[str]] = field(default_factory=list)
     parts: list[list[int]] = field(default_factory=list)  # spans of its body's parts, where it may be split
     part: bool = False  # a nested definition: a unit of its own only when its parent is split
     lead_in: str | None = None  # id of the list item that introduces a code block in it

@@ -233,7 +233,7 @@ def helper(x):
 
 def test_overlapping_code_chunks(chunker: Chunker) -> None:
     doc = code.parse(STORE, "store.py")
-    records = Chunker(ChunkConfig(max_tokens=32)).chunk(doc)
+    records = Chunker(ChunkConfig(max_tokens=28)).chunk(doc)
     counter = chunker.counter
     assert verdict_of(doc, records, counter, 64, STORE).passed
     last = records[-1]
