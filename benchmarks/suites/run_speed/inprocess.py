@@ -25,7 +25,11 @@ WARM_UP = b"# Warm up\n\nA short text to load what each tool loads lazily.\n"
 
 def fresh_chunker() -> Any:
     from parsegate.chunkers import ChunkConfig, Chunker
-    from parsegate.chunkers.tokens.counter import load_counter
+
+    try:
+        from parsegate.chunkers.tokens.counter import load_counter
+    except ImportError:  # before the chunkers' rooms (7632d25): chunkers/budget.py
+        from parsegate.chunkers.budget import load_counter  # type: ignore[no-redef]
 
     getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
     return Chunker(ChunkConfig())

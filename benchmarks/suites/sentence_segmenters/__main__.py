@@ -48,13 +48,13 @@ BIG_COPIES = 64  # the "one long call" input: all clean English paragraphs, this
 
 def our_candidates(baseline: str | None) -> tuple[list[Candidate], dict[str, str]]:
     """parsegate's splitter as this checkout has it on disk and, with ``baseline``, as that git
-    revision had it (chunkers/structural/sentences.py, or parsegate/chunkers/structural/sentences.py before the layout
-    moved), each module loaded by its path."""
+    revision had it (chunkers/structural/sentences.py; chunkers/sentences.py before the chunkers'
+    rooms, parsegate/chunkers/sentences.py before the layout moved), each module loaded by its path."""
     found: dict[str, str] = {}
     out: list[Candidate] = []
     if baseline:
         head = None
-        for path in ("chunkers/structural/sentences.py", "parsegate/chunkers/structural/sentences.py"):
+        for path in ("chunkers/structural/sentences.py", "chunkers/sentences.py", "parsegate/chunkers/sentences.py"):
             with contextlib.suppress(subprocess.CalledProcessError):
                 head = harness.git("show", f"{baseline}:{path}")
                 break
@@ -65,7 +65,7 @@ def our_candidates(baseline: str | None) -> tuple[list[Candidate], dict[str, str
         tmp.write_text(head + "\n", encoding="utf-8")
         found[name] = hashlib.sha1(tmp.read_bytes()).hexdigest()
         out.append(ours(tmp, name))
-    path = harness.ROOT / "chunkers" / "sentences.py"
+    path = harness.ROOT / "chunkers" / "structural" / "sentences.py"
     name = f"parsegate@{harness.commit_of()}"
     found[name] = hashlib.sha1(path.read_bytes()).hexdigest()
     out.append(ours(path, name))

@@ -20,7 +20,7 @@ from pathlib import Path
 from benchmarks.suites.sentence_segmenters.offsets import align_pieces, trimmed, utf8_to_char_offsets
 
 Spans = list[tuple[int, int]]
-SENTENCES = Path(__file__).resolve().parents[3] / "chunkers" / "sentences.py"  # this checkout's
+SENTENCES = Path(__file__).resolve().parents[3] / "chunkers" / "structural" / "sentences.py"  # this checkout's
 
 
 @dataclass

@@ -151,7 +151,10 @@ Decoder = Callable[[bytes], Outcome]
 
 def parsegate_decoder() -> tuple[Decoder, dict[str, Any]]:
     """The installed parsegate's decode_noted, and where it was loaded from."""
-    decode = importlib.import_module("parsegate.parsers.bytes.decode")
+    try:
+        decode = importlib.import_module("parsegate.parsers.bytes.decode")
+    except ImportError:  # revisions before 9566159: parsers/decode.py
+        decode = importlib.import_module("parsegate.parsers.decode")
     parse_error: type[Exception] = importlib.import_module("parsegate.parsers.model").ParseError
     source = Path(str(decode.__file__))
 

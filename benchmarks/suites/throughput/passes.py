@@ -28,7 +28,10 @@ Chunk = Callable[[str, bytes], list[str]]
 def tokenizer() -> Any:
     from tokenizers import Tokenizer
 
-    from parsegate.chunkers.tokens.counter import default_tokenizer_path
+    try:
+        from parsegate.chunkers.tokens.counter import default_tokenizer_path
+    except ImportError:  # revisions before 7632d25: chunkers/budget.py
+        from parsegate.chunkers.budget import default_tokenizer_path  # type: ignore[no-redef]
 
     tok = Tokenizer.from_file(str(default_tokenizer_path()))
     tok.no_truncation()
@@ -38,7 +41,11 @@ def tokenizer() -> Any:
 
 def parsegate(tok: Any, budget: int) -> Chunk:
     from parsegate.chunkers import ChunkConfig, Chunker
-    from parsegate.chunkers.tokens.counter import load_counter
+
+    try:
+        from parsegate.chunkers.tokens.counter import load_counter
+    except ImportError:  # revisions before 7632d25: chunkers/budget.py
+        from parsegate.chunkers.budget import load_counter  # type: ignore[no-redef]
     from parsegate.parsers import markdown
 
     getattr(load_counter, "cache_clear", lambda: None)()  # revisions before 8f365e2 cached one counter per process
