@@ -246,8 +246,10 @@ def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room, whole: Room 
     later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
     limit = min(room(unit), room(later))
     pieces = descend(doc.text, unit.start, unit.end, plan, limit, index)
+    # A piece of a definition cut at lines is code, not the definition (it does not parse alone).
+    kind = "code" if unit.kind in DEFINITION_KINDS and len(pieces) > 1 else unit.kind
     out = [
-        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, glue_next=False)
+        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, glue_next=False, kind=kind)
         for n, p in enumerate(pieces)
     ]
     if out:

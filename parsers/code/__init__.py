@@ -157,7 +157,7 @@ def parse_source(text: str, language: str, base: int = 0) -> tuple[list[Element]
     _nest(defs, text)
     kept = [d for d in defs if d.depth <= MAX_DEPTH]
     elements = _elements(text, language, kept, imports, offsets, base)
-    warnings = _syntax_warnings(tree.root_node)
+    warnings = _syntax_warnings(tree.root_node, language)
     if len(kept) < len(defs):
         warnings.append(
             ParseWarning(
@@ -331,7 +331,21 @@ def _nest(defs: list[_Def], text: str) -> None:
         stack.append(d)
 
 
+# A function bound to a name ("const f = function () {…}", "var g = (a) => {…}"): its body is the
+# function's, one declarator and one value down.
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+
+
 def _body(node: Node) -> Node | None:
+    if node.type in _DECLARATIONS:
+        for declarator in node.named_children:
+            value = declarator.child_by_field_name("value")
+            if value is not None and value.type in _FUNCTION_VALUES:
+                body = value.child_by_field_name("body")
+                # an arrow function's expression body ("(a) => a + 1") has no statements
+                return body if body is not None and body.type == "statement_block" else None
+        return None
     body = node.child_by_field_name("body")
     if body is None:
         named = [c for c in node.named_children if c.type.endswith(("body", "block", "statement", "list"))]
@@ -448,14 +462,39 @@ def _module_code(text: str, language: str, top: list[_Def], base: int) -> list[E
     return out
 
 
-def _syntax_warnings(root: Node) -> list[ParseWarning]:
+# C and C++ code marks definitions with macros the grammar cannot expand ("local int f(void)",
+# "EXPORT void g()" with "#define local static"): a word or two the grammar leaves over before a
+# function's declarator is such a macro, not an error in the file.
+_MACRO_LANGUAGES = frozenset({"c", "cpp"})
+_SPECIFIER_TOKENS = frozenset(
+    {"identifier", "type_identifier", "primitive_type", "type_qualifier", "storage_class_specifier"}
+)
+
+
+def _macro_specifier(node: Node) -> bool:
+    parent = node.parent
+    if parent is None or parent.type not in ("function_definition", "declaration"):
+        return False
+    declarator = parent.child_by_field_name("declarator")
+    if declarator is None or node.end_byte > declarator.start_byte:
+        return False
+    leaves = list(node.children)
+    return 0 < len(leaves) <= 2 and all(leaf.child_count == 0 and leaf.type in _SPECIFIER_TOKENS for leaf in leaves)
+
+
+def _syntax_warnings(root: Node, language: str) -> list[ParseWarning]:
     if not root.has_error:
         return []
     found: list[ParseWarning] = []
     stack = [root]
     total = 0
+    macros = language in _MACRO_LANGUAGES
+    specifiers = 0
     while stack:
         node = stack.pop()
+        if macros and node.type == "ERROR" and _macro_specifier(node):
+            specifiers += 1
+            continue
         if node.type == "ERROR" or node.is_missing:
             total += 1
             if len(found) < _MAX_SYNTAX_WARNINGS:
@@ -467,6 +506,6 @@ def _syntax_warnings(root: Node) -> list[ParseWarning]:
             stack.extend(reversed(node.children))
     if total > len(found):
         found.append(ParseWarning("syntax_error", f"{total - len(found)} more syntax errors not listed"))
-    if not found:
+    if not found and not specifiers:
         found.append(ParseWarning("syntax_error", "the grammar reports an error it does not locate"))
     return found
