@@ -174,7 +174,9 @@ def image_size(head: bytes) -> tuple[int, int] | None:
 # -- PDF ----------------------------------------------------------------------------------
 
 _STREAM = re.compile(rb"(?<!end)stream(?:\r\n|\n|\r)")
-_OBJ = re.compile(rb"\d+\s+\d+\s+obj\b")
+# "N G obj", never starting inside a run of digits: unanchored, each digit of a long run (an inline
+# image, a content stream's numbers) started a match that scanned the rest of the run, quadratic.
+_OBJ = re.compile(rb"(?<!\d)\d+\s+\d+\s+obj\b")
 _DICT_WINDOW = 16384
 _IMAGE = re.compile(rb"/Subtype\s*/Image\b")
 _WIDTH = re.compile(rb"/Width\s+(\d+)")
