@@ -19,7 +19,7 @@ import struct
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from parsegate.parsers.formats import suffixes_of
@@ -109,18 +109,27 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> memoryview:
     return memoryview(data)[offset + 30 + name_len + extra_len :]
 
 
-def _inflated_size(inflater: zlib._Decompress, source: memoryview, room: int) -> int:
+def _inflated_size(
+    inflater: zlib._Decompress, source: memoryview, room: int, look: Callable[[bytes], None] | None = None
+) -> int:
     """The bytes a stream inflates to, stopping once past ``room`` or at the end of the stream
-    (a corrupt stream ends the count where it breaks). Output is held 4 MB at a time."""
+    (a corrupt stream ends the count where it breaks). Output is held 4 MB at a time, and shown to
+    ``look`` piece by piece."""
     total = pos = 0
     while pos < len(source) and not inflater.eof and total <= room:
         chunk = source[pos : pos + _CHUNK]
         pos += len(chunk)
         try:
-            total += len(inflater.decompress(chunk, _OUT))
+            out = inflater.decompress(chunk, _OUT)
+            total += len(out)
+            if look is not None:
+                look(out)
             # (after the end of the stream, zlib keeps the rest as unconsumed_tail: not more output)
             while inflater.unconsumed_tail and not inflater.eof and total <= room:
-                total += len(inflater.decompress(inflater.unconsumed_tail, _OUT))
+                out = inflater.decompress(inflater.unconsumed_tail, _OUT)
+                total += len(out)
+                if look is not None:
+                    look(out)
         except zlib.error:
             break
     return total
@@ -193,9 +202,14 @@ def check_pdf(data: bytes, limits: Limits) -> None:
         if _IMAGE.search(dictionary):
             _check_pdf_image(dictionary, number, limits.pixels)
             continue
+        inline = _InlineImages(number, limits.pixels)
+        if b"/Filter" not in dictionary:  # a content stream as it is: its inline images, if any
+            end = data.find(b"endstream", start)
+            inline(data[start : end if end >= 0 else len(data)])
+            continue
         if b"/FlateDecode" not in dictionary:
             continue
-        size = _inflated_size(zlib.decompressobj(), memoryview(data)[start:], limit - total)
+        size = _inflated_size(zlib.decompressobj(), memoryview(data)[start:], limit - total, inline)
         total += size
         if total > limit:
             raise ParseError(
@@ -228,6 +242,50 @@ def _check_pdf_image(dictionary: bytes, number: str, max_pixels: int) -> None:
             f"image object {number} is {w}×{h} pixels ({w * h / 1e6:.0f} MP), over the "
             f"{max_pixels / 1e6:.0f} MP limit (PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
         )
+
+
+# An inline image in a content stream: "BI /W 45000 /H 45000 /CS /G /BPC 8 ID <data> EI". Its
+# dictionary names the size with the abbreviated keys (/W, /H) or the full ones.
+_INLINE = re.compile(rb"(?:^|\s)BI\s*/")
+_INLINE_DICT = 1024  # bytes after BI in which the dictionary ends (at ID)
+_INLINE_WIDTH = re.compile(rb"/(?:W|Width)\s+(\d+)")
+_INLINE_HEIGHT = re.compile(rb"/(?:H|Height)\s+(\d+)")
+
+
+class _InlineImages:
+    """Looks at a content stream piece by piece (as it inflates) for inline images over the pixel
+    limit; a dictionary cut between two pieces is read whole from the carried tail."""
+
+    def __init__(self, number: str, max_pixels: int) -> None:
+        self.number, self.max_pixels, self.tail = number, max_pixels, b""
+        self.open = False  # the last piece ended inside an inline image's dictionary
+
+    def __call__(self, piece: bytes) -> None:
+        if not self.open and b"BI" not in piece and b"BI" not in self.tail[-2:] + piece[:2]:
+            self.tail = piece[-(_INLINE_DICT + 8) :]  # (most content streams hold no inline image)
+            return
+        buffer, self.open = self.tail + piece, False
+        for match in _INLINE.finditer(buffer):
+            head = buffer[match.end() - 1 : match.end() + _INLINE_DICT]
+            cut = re.search(rb"\sID\s", head)
+            if cut is None:
+                if match.end() + _INLINE_DICT > len(buffer):
+                    self.open = True  # its dictionary runs on into the next piece: seen again with the tail
+                    break
+                continue  # no ID: not an inline image ("BI /W" in a string a page shows)
+            dictionary = head[: cut.start()]
+            w, h = _INLINE_WIDTH.search(dictionary), _INLINE_HEIGHT.search(dictionary)
+            if w is None or h is None:
+                continue
+            width, height = int(w.group(1)), int(h.group(1))
+            if width * height > self.max_pixels:
+                raise ParseError(
+                    "image_too_large",
+                    f"an inline image in stream object {self.number} is {width}×{height} pixels "
+                    f"({width * height / 1e6:.0f} MP), over the {self.max_pixels / 1e6:.0f} MP limit "
+                    "(PARSEGATE_MAX_IMAGE_PIXELS); refused before decoding",
+                )
+        self.tail = buffer[-(_INLINE_DICT + 8) :]
 
 
 # -- HTML -----------------------------------------------------------------------------------
