@@ -50,12 +50,15 @@ def open_pdf(data: bytes, password: str | None = None) -> pdfium.PdfDocument:
         raise ParseError("empty", "zero bytes: not a PDF")
     if b"%PDF" not in data[:1024]:
         raise ParseError("not_pdf", "not a PDF (no %PDF header)")
-    try:
-        return pdfium.PdfDocument(data, password=password)
-    except pdfium.PdfiumError as exc:
-        if getattr(exc, "err_code", None) == 4 or "password" in str(exc).lower():
-            raise ParseError("encrypted", "encrypted, needs a password: pass --password") from None
-        raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
+    # The empty password first: a PDF encrypted with an owner password only opens without one and
+    # refuses any other (a --password meant for one file of a corpus locked all the others out).
+    for attempt in (None, password) if password else (None,):
+        try:
+            return pdfium.PdfDocument(data, password=attempt)
+        except pdfium.PdfiumError as exc:
+            if getattr(exc, "err_code", None) != 4 and "password" not in str(exc).lower():
+                raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
+    raise ParseError("encrypted", "encrypted, needs a password: pass --password")
 
 
 def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:

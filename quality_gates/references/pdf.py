@@ -95,9 +95,14 @@ class PdfSource:
 def open_pdf(data: bytes, max_pages: int = 2000, password: str | None = None) -> PdfSource | None:
     """PDFium's view of the file (opened with the run's PDF password); None when PDFium cannot
     open it (the parser said why)."""
-    try:
-        pdf = pdfium.PdfDocument(data, password=password)
-    except pdfium.PdfiumError:
+    pdf = None
+    for attempt in (None, password) if password else (None,):  # the empty password first, as the parser
+        try:
+            pdf = pdfium.PdfDocument(data, password=attempt)
+            break
+        except pdfium.PdfiumError:
+            continue
+    if pdf is None:
         return None
     pages: dict[int, PdfPage] = {}
     for index in range(min(len(pdf), max_pages)):
