@@ -106,7 +106,10 @@ def open_pdf(data: bytes, max_pages: int = 2000, password: str | None = None) ->
         return None
     pages: dict[int, PdfPage] = {}
     for index in range(min(len(pdf), max_pages)):
-        page = pdf[index]
+        try:
+            page = pdf[index]
+        except pdfium.PdfiumError:
+            continue  # a page PDFium cannot load (a /Kids that holds itself): the parser warned of it
         textpage = page.get_textpage()
         width, height = page.get_size()
         if page.get_rotation() in (90, 270):
