@@ -1,4 +1,5 @@
-"""Which parser handles which file: by suffix first, then by sniffing the content.
+"""Which parser handles which file: by suffix first, then by its content (parsers/detect: a
+file with no suffix or one no parser claims, stdin, bytes, a string).
 
 Built-in parsers are registered through the same seam third-party parsers use:
 an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
@@ -13,11 +14,13 @@ import importlib
 import importlib.util
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from parsegate.parsers.decode import decode_noted, refuse_garbage
+from parsegate.parsers.detect import Detected, Unrecognised, sniff
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import DEFAULTS, ParseOptions
@@ -57,8 +60,10 @@ class _Builtin:
             self._loaded = importlib.import_module(self.module)
         return self._loaded
 
-    def parse(self, data: bytes, doc_id: str, options: ParseOptions) -> Document:
-        doc: Document = self.load().parse(data, doc_id, options)
+    def parse(self, data: bytes, doc_id: str, options: ParseOptions, suffix: str | None = None) -> Document:
+        """``suffix``: the one the file is read as (a form of this parser's), when ``doc_id``'s
+        is not it (stdin, bytes, a file named by its content)."""
+        doc: Document = self.load().parse(data, doc_id, options, suffix=suffix)
         return doc
 
     def __getattr__(self, name: str) -> Any:
@@ -151,22 +156,48 @@ def by_name(name: str) -> Parser:
     raise KeyError(name)
 
 
+@dataclass(frozen=True)
+class Choice:
+    """The parser for a file, the suffix it reads the file as, and what the content showed when
+    the name did not decide (None when the suffix did)."""
+
+    parser: Parser
+    suffix: str
+    detected: Detected | None = None
+
+
 def parser_for(path: Path, head: bytes = b"") -> Parser | None:
-    """The parser for a file: by suffix, then by content (a shebang names a language; other
-    text is read as plain text). None for binary content no parser claims."""
+    """The parser for a file: by suffix, then by content (``head``: its first bytes; see
+    ``choose``). None for content no parser claims, or no content to go by."""
+    choice = choose(path, head)
+    return choice.parser if isinstance(choice, Choice) else None
+
+
+def choose(path: Path, data: bytes) -> Choice | Unrecognised | None:
+    """The parser for a file named ``path`` holding ``data`` (all of it, or its first bytes):
+    the one whose suffix it has; else the content's (parsers/detect), read as text without the
+    code extra; ``Unrecognised`` (what was seen) for binary content no parser reads; None when
+    there is no content to go by."""
     suffix = path.suffix.lower()
     for parser in reversed(parsers()):  # later registrations override built-ins
         if suffix in parser.SUFFIXES:
-            return parser
-    if not head or not looks_like_text(head):
+            return Choice(parser, suffix)
+    if not data:
         return None
-    try:
-        language = _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace"))
-    except MissingExtra:
-        language = None  # without the code extra a script is read as text
-    if language:
-        return _CODE
-    return _TEXT
+    found = sniff(data)
+    if isinstance(found, Unrecognised):
+        return found
+    if found.format == "code" and _CODE.spec.extra_modules and not _has_modules(_CODE.spec.extra_modules):
+        by = f"{found.by}; read as text: the code extra is not installed (pip install 'parsegate[code]')"
+        found = Detected("text", ".txt", by)
+    for parser in reversed(parsers()):
+        if found.suffix in parser.SUFFIXES:
+            return Choice(parser, found.suffix, found)
+    return Unrecognised(f"{found.format}, which no installed parser reads")
+
+
+def _has_modules(modules: tuple[str, ...]) -> bool:
+    return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
 # C0 controls but tab, line feed, vertical tab, form feed, carriage return and ESC; and DEL.
@@ -206,27 +237,46 @@ def parse_file(path: Path, doc_id: str | None = None, options: ParseOptions = DE
 
 
 def parse_data(data: bytes, path: Path, doc_id: str | None = None, options: ParseOptions = DEFAULTS) -> Document:
-    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)
-    under ``options`` (a PDF password, page, time and size limits)."""
-    parser = parser_for(path, data[:8192])
-    if parser is None:
-        raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does:
+    ``Document.metadata["format_detected"]`` then says what it was read as and why) under
+    ``options`` (a PDF password, page, time and size limits)."""
+    choice = choose(path, data)
+    if not isinstance(choice, Choice):
+        raise ParseError("unsupported", _unsupported(path, choice))
+    parser, suffix = choice.parser, choice.suffix
     if isinstance(parser, _Builtin):
-        parser.require_extra(path.suffix.lower())  # the format's extra (parsers/formats.py) is installed
+        parser.require_extra(suffix)  # the format's extra (parsers/formats.py) is installed
     # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
     # any parser library inflates or decodes it.
-    preflight(data, path.suffix, options)
+    preflight(data, suffix, options)
     try:
-        doc = parser.parse(data, doc_id or path.name, options)
+        if isinstance(parser, _Builtin):
+            doc = parser.parse(data, doc_id or path.name, options, suffix)
+        else:
+            doc = parser.parse(data, doc_id or path.name, options)
     except ParseError as exc:
         raise _reworded(exc, options) from None
     # Whatever the parser, text that is mostly control or replacement characters means nothing.
     refuse_garbage(doc.text)
+    if choice.detected is not None:
+        doc.metadata["format_detected"] = choice.detected.note()
     if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
+        how = f" ({choice.detected.by})" if choice.detected else ""
         doc.warnings.append(
-            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {parser.NAME}")
+            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {doc.format}{how}")
         )
     return doc
+
+
+def _unsupported(path: Path, seen: Unrecognised | None) -> str:
+    """Why no parser reads a file, and how to name its format."""
+    if seen is None:  # no content
+        return f"no parser for '{path.suffix or path.name}' files"
+    what = f"no parser for '{path.suffix}' files" if path.suffix else f"'{path.name}' has no suffix"
+    return (
+        f"{what}, and its content is no format parsegate reads ({seen.seen}); if it is one, name it "
+        "(--format pdf on the command line, format='pdf' in Python)"
+    )
 
 
 def read_regular_file(path: Path) -> bytes:
