@@ -261,9 +261,8 @@ def parse_data(data: bytes, path: Path, doc_id: str | None = None, options: Pars
     if choice.detected is not None:
         doc.metadata["format_detected"] = choice.detected.note()
     if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
-        how = f" ({choice.detected.by})" if choice.detected else ""
-        doc.warnings.append(
-            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {doc.format}{how}")
+        doc.warnings.append(  # why: metadata["format_detected"]
+            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {doc.format}")
         )
     return doc
 

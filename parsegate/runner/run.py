@@ -18,12 +18,12 @@ from typing import Any, Protocol
 from parsegate.chunkers import Chunker, ConfigError
 from parsegate.chunkers.budget import TokenizerUnavailable
 from parsegate.chunkers.chunk import chunk_set_id
-from parsegate.parsers.detect import DETECT_VERSION
 from parsegate.engines.base import Engine
 from parsegate.engines.local.supervisor import Supervisor, WorkersFailed
 from parsegate.engines.work import FileOutcome
 from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
+from parsegate.parsers.detect import DETECT_VERSION
 from parsegate.parsers.registry import parsers
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.discover import IgnoreTooLarge, Selection, discover

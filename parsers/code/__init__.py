@@ -194,8 +194,11 @@ def syntax_fit(data: bytes, language: str) -> tuple[float, int, int]:
             missing += 1
         elif node.has_error:
             stack.extend(node.children)
-    found = sum(1 for _, caps in QueryCursor(_query(language)).matches(root) if "import" in caps or any(
-        k.startswith("unit.") for k in caps))
+    found = sum(
+        1
+        for _, caps in QueryCursor(_query(language)).matches(root)
+        if "import" in caps or any(k.startswith("unit.") for k in caps)
+    )
     return bad / max(len(data), 1), missing, found
 
 

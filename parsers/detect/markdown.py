@@ -34,6 +34,7 @@ _CODE_LINE = re.compile(
     r"[A-Za-z_][\w.]*=\S|\[[\w. \"-]+\][ \t]*$|[\w.-]+:[ \t]*$)"
 )
 _MAX_CODE_SHARE = 0.2
+_BLOCK_OPENERS = ("|", "`", "~", ">")  # a table, a fence, a quote right under a heading
 _MAX_LINES = 4000
 
 
@@ -87,8 +88,9 @@ def _signals(lines: list[str]) -> dict[str, int]:
     counts["front"] = int(start > 0)
     first = next((n for n in range(start, len(lines)) if lines[n].strip()), None)
     # A document that opens with "# Title" and a blank line.
+    after = first + 1 if first is not None else 0
     counts["title"] = int(
-        first is not None and bool(_ATX.match(lines[first])) and (first + 1 == len(lines) or not lines[first + 1].strip())
+        first is not None and bool(_ATX.match(lines[first])) and (after == len(lines) or not lines[after].strip())
     )
     fence: str | None = None
     previous = ""
@@ -96,8 +98,12 @@ def _signals(lines: list[str]) -> dict[str, int]:
         line = lines[n]
         opened = _FENCE.match(line)
         if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) and not line.strip(
-            ).strip(fence[0]):
+            if (
+                opened
+                and opened.group(1)[0] == fence[0]
+                and len(opened.group(1)) >= len(fence)
+                and not line.strip().strip(fence[0])
+            ):
                 counts["fence"] += 1
                 fence = None
             previous = line
@@ -123,7 +129,7 @@ def _count_line(counts: dict[str, int], line: str, previous: str, following: str
         # A heading stands alone: a run of "#" lines is a comment block (a script, a
         # configuration file), and so is a "#" line right above a statement.
         alone = not previous.lstrip().startswith("#") and not following.lstrip().startswith("#")
-        if alone and (not following.strip() or _LIST.match(following) or following.lstrip()[:1] in ("|", "`", "~", ">")):
+        if alone and (not following.strip() or _LIST.match(following) or following.lstrip()[:1] in _BLOCK_OPENERS):
             counts["heading"] += 1
         return
     if _CODE_LINE.match(line):

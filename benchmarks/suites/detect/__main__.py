@@ -41,9 +41,11 @@ _MAGIKA = {
     "rust": "code", "java": "code", "cs": "code", "kotlin": "code", "ruby": "code", "php": "code",
 }  # fmt: skip
 _MAGIKA_LANGUAGE = {"cs": "csharp"}
-_PUREMAGIC = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".doc": "doc", ".xls": "xls",
-              ".ppt": "ppt", ".odt": "odt", ".ods": "ods", ".odp": "odp", ".rtf": "rtf", ".html": "html",
-              ".htm": "html", ".xml": "text", ".svg": "text", ".php": "code", ".py": "code", ".json": "text"}  # fmt: skip
+_PUREMAGIC = {
+    ".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".doc": "doc", ".xls": "xls", ".ppt": "ppt",
+    ".odt": "odt", ".ods": "ods", ".odp": "odp", ".rtf": "rtf", ".html": "html", ".htm": "html", ".xml": "text",
+    ".svg": "text", ".php": "code", ".py": "code", ".json": "text",
+}  # fmt: skip
 LOAD = {
     "parsegate": "from parsegate.parsers.detect import sniff; sniff(b'def f():\\n    return 1\\n')",
     "magika": "from magika import Magika; Magika().identify_bytes(b'def f():\\n    return 1\\n')",
@@ -129,7 +131,8 @@ def measure(tool: str, make: Callable[[], Detector], files: list[Sample]) -> dic
             fmt, language = f"raised {type(exc).__name__}", None
         seconds.append(time.perf_counter() - start)
         answers.append((sample, fmt, language))
-    return {"answers": answers, "ms_per_file": 1000 * statistics.mean(seconds), "ms_median": 1000 * statistics.median(seconds)}
+    mean, median = 1000 * statistics.mean(seconds), 1000 * statistics.median(seconds)
+    return {"answers": answers, "ms_per_file": mean, "ms_median": median}
 
 
 def score(answers: list[tuple[Sample, str, str | None]]) -> dict[str, Any]:
@@ -184,9 +187,12 @@ def main(argv: list[str] | None = None) -> int:
             {"path": str(s.path), "truth": s.truth, "got": fmt} for s, fmt, _ in found["answers"] if s.truth != fmt
         ]
         report.details[tool] = {**result, "ms_median": round(found["ms_median"], 3), "mistakes": mistakes}
-        print(f"\n{tool}: {result['right']}/{result['files']} right ({result['accuracy']:.2%}), "
-              f"{found['ms_per_file']:.2f} ms/file, load {loaded:.2f} s")
-        for key in ("text_as_markdown", "text_as_code", "code_language_right", "code_found", "by_truth", "by_source", "confusion"):
+        print(
+            f"\n{tool}: {result['right']}/{result['files']} right ({result['accuracy']:.2%}), "
+            f"{found['ms_per_file']:.2f} ms/file, load {loaded:.2f} s"
+        )
+        shown = ("text_as_markdown", "text_as_code", "code_language_right", "code_found", "by_truth", "by_source")
+        for key in (*shown, "confusion"):
             print(f"  {key}: {result[key]}")
         if tool == "parsegate":
             for m in mistakes[: args.show]:

@@ -82,7 +82,10 @@ def samples(cap: int = 150) -> list[Sample]:
         ("php", _every(_find("/usr/share", "*.php"), cap // 3)),
         ("other code", [p for s in (".go", ".cpp") for p in _every(_find("/usr/share", f"*{s}"), 10)]),
         ("rst", _every(_find("/usr/share", "*.rst"), cap // 2)),
-        ("json/yaml", _every(_find("/usr/share", "*.json"), cap // 3) + _every(_find("/usr/share", "*.yaml"), cap // 3)),
+        (
+            "json/yaml",
+            [*_every(_find("/usr/share", "*.json"), cap // 3), *_every(_find("/usr/share", "*.yaml"), cap // 3)],
+        ),
         ("xml/svg", _every(_find("/usr/share", "*.xml"), cap // 3) + _every(_find("/usr/share", "*.svg"), cap // 3)),
         ("shell", _every(_find("/usr/share", "*.sh"), cap // 3)),
         ("binary", [p for s in _BINARY for p in _every(_find("/usr/share", f"*{s}"), 6)]),
