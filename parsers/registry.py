@@ -19,8 +19,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsegate.parsers.decode import decode_noted, refuse_garbage
+from parsegate.parsers.decode import refuse_garbage
 from parsegate.parsers.detect import Detected, Unrecognised, sniff
+from parsegate.parsers.detect.text import looks_like_text as looks_like_text  # where discovery takes it
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import DEFAULTS, ParseOptions
@@ -182,6 +183,10 @@ def choose(path: Path, data: bytes) -> Choice | Unrecognised | None:
     for parser in reversed(parsers()):  # later registrations override built-ins
         if suffix in parser.SUFFIXES:
             return Choice(parser, suffix)
+    return _by_content(data)
+
+
+def _by_content(data: bytes) -> Choice | Unrecognised | None:
     if not data:
         return None
     found = sniff(data)
@@ -198,33 +203,6 @@ def choose(path: Path, data: bytes) -> Choice | Unrecognised | None:
 
 def _has_modules(modules: tuple[str, ...]) -> bool:
     return all(importlib.util.find_spec(module) is not None for module in modules)
-
-
-# C0 controls but tab, line feed, vertical tab, form feed, carriage return and ESC; and DEL.
-_BINARY_CONTROLS = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32)) + b"\x7f"
-_LEGACY_MIN_BYTES = 32
-
-
-def looks_like_text(head: bytes) -> bool:
-    """Whether a file with no parser for its suffix (README, NEWS, a changelog) is text: it decodes
-    as UTF-8 (or a byte-order mark's encoding), or it decodes otherwise (decode.py: a legacy
-    encoding), has 32 bytes or more, and none of them is a control character but whitespace and
-    ESC. Binary formats have such bytes in their first kilobytes (PNG's \\x1a, gzip's \\x1f, a
-    JPEG's segment lengths) and would decode as Windows-1252 all the same; text in any 8-bit
-    encoding has none. 23 of the 2,024 suffix-less text files under Debian's /usr/share/doc are
-    not UTF-8 (old changelogs, NEWS, AUTHORS in Latin-1): all 23 are read now, and none of 168
-    binary files of 31 kinds under /usr with their suffixes taken off."""
-    sample = head[:4096]
-    cut = sample.rfind(b"\n")
-    sample = sample[: cut + 1] if cut > 0 else sample
-    try:
-        _, note = decode_noted(sample)
-    except ParseError:
-        return False
-    if note is None:
-        return True
-    # Too short to tell text from a binary header ("\\x89PNG\\r\\n"), or a control byte in it.
-    return len(sample) >= _LEGACY_MIN_BYTES and len(sample.translate(None, _BINARY_CONTROLS)) == len(sample)
 
 
 def supported_suffixes() -> list[str]:

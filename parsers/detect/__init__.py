@@ -9,24 +9,24 @@ Markdown by its block syntax (markdown.py), code that tree-sitter reads without 
 went by (``Detected.by``), which the registry puts in ``Document.metadata["format_detected"]``.
 
 This module imports only the standard library and parsers.decode until a check needs more
-(zipfile, olefile, tree-sitter), so asking costs a worker nothing it does not use.
+(zipfile, olefile, tree-sitter), so asking costs a worker nothing it does not use. text.py says
+whether bytes are text at all (the registry's ``looks_like_text``).
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO
 
 from parsegate.parsers.detect import binary
 from parsegate.parsers.detect.code import LOOSE, parsed_language, shebang_language
 from parsegate.parsers.detect.markdown import markdown_signals
 from parsegate.parsers.detect.markup import docling_json, first_tags
+from parsegate.parsers.detect.text import decoded_sample
 from parsegate.parsers.formats import CODE_LANGUAGES
 
 DETECT_VERSION = 1  # bumped when the same content can be read as another format
-HEAD = 65536  # bytes of a file read to sniff it (a zip or an OLE2 file is opened through its directory)
 _TEXT_SAMPLE = 65536
 _CODE_SUFFIX = {language: suffix for suffix, language in reversed(CODE_LANGUAGES.items())}  # first suffix
 _FORM_SUFFIX = {"markdown": ".md", "text": ".txt", "html": ".html", "docling": ".json", "pdf": ".pdf"}
@@ -65,14 +65,6 @@ def sniff(data: bytes, source: IO[bytes] | None = None) -> Detected | Unrecognis
         return Unrecognised(f"content the format detection failed on ({type(exc).__name__}: {exc})")
 
 
-def sniff_file(path: Path) -> Detected | Unrecognised:
-    """The format of the file at ``path`` by its content (its first bytes; a zip or OLE2
-    directory read through the file)."""
-    with open(path, "rb") as file:
-        head = file.read(HEAD)
-        return sniff(head, file)
-
-
 def _sniff(data: bytes, source: IO[bytes] | None) -> Detected | Unrecognised:
     why = binary.pdf(data)
     if why:
@@ -87,23 +79,10 @@ def _sniff(data: bytes, source: IO[bytes] | None) -> Detected | Unrecognised:
 
 
 def _text(data: bytes) -> str | None:
-    """The decoded text of ``data``'s first bytes (cut at a line end), or None for binary content."""
-    from parsegate.parsers.decode import decode_noted
-    from parsegate.parsers.model import ParseError
-    from parsegate.parsers.registry import looks_like_text
-
-    sample = data[:_TEXT_SAMPLE]
-    if len(data) > _TEXT_SAMPLE:
-        cut = sample.rfind(b"\n")
-        sample = sample[: cut + 1] if cut > 0 else sample
-    if not sample:
+    """The decoded text of ``data``'s first bytes, or None for binary content."""
+    if not data:
         return ""
-    if not looks_like_text(sample):
-        return None
-    try:
-        return decode_noted(sample)[0]
-    except ParseError:
-        return None
+    return decoded_sample(data, _TEXT_SAMPLE)
 
 
 def _text_format(text: str) -> Detected:

@@ -158,6 +158,14 @@ def test_prose_and_configuration_stay_text(name: str) -> None:
     assert (fmt, by) == ("text", "content: text with no markup, Markdown block syntax or code")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_text_in_utf16_or_utf32_is_read_by_its_content_not_taken_for_binary(encoding: str) -> None:
+    text = "# Title\n\nSome text here.\n\n## Part\n\nMore text.\n" * 2000  # past the sample: cut in two
+    data = text.encode(encoding) if encoding != "utf-16-be" else b"\xfe\xff" + text.encode(encoding)
+    fmt, by = detected(data)  # the sample is 64 KB of bytes: fewer headings in it for wider encodings
+    assert fmt == "markdown" and by.startswith("content: Markdown block syntax: ") and by.endswith(" ATX headings")
+
+
 # -- code ----------------------------------------------------------------------------------------
 
 
