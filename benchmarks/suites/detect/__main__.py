@@ -175,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(files)} files: {dict(collections.Counter(s.truth for s in files))}")
     report = Report("detect")
     for tool in args.tools.split(","):
-        found = measure(tool, DETECTORS[tool], files)
+        try:
+            found = measure(tool, DETECTORS[tool], files)
+        except ImportError as exc:  # a peer not installed (the bench extra brings them)
+            print(f"\n{tool}: not installed ({exc}); pip install -e '.[bench]'")
+            continue
         result = score(found["answers"])
         loaded = load_seconds(tool)
         corpus = f"{len(files)} files, names withheld"
