@@ -22,10 +22,10 @@ STRICT = (0.01, 1.0)
 LOOSE = (0.04, 3.0)
 _MIN_FOUND = 1  # definitions or imports the query finds (constants are not enough: "key = value")
 # Reading prose as code is what costs (tree-sitter's error recovery: 20-200 ms per grammar on 32 KB
-# of prose, 4 ms for the right grammar on code), so two cheaper looks come first: text whose lines
-# mostly carry no code punctuation is not parsed at all, and only the three grammars that read 2 KB of it
-# best (from a third of the way in) are given the rest. On the benchmark's files (benchmarks/suites/detect) the first
-# look passes 97 % of code files and a third of the prose; the second loses no code file.
+# of prose, 4 ms for the right grammar on code), so two cheaper looks come first. Text whose lines
+# mostly carry no code punctuation is not parsed at all (of the detect suite's files 335 of 338
+# code files pass, 239 of 414 plain texts and 252 of 321 Markdown files); and only the three
+# grammars that read 2 KB of it best (from a third of the way in) are given the whole sample.
 _PUNCTUATED = re.compile(
     r"[;{}()\[\]=<>]|[:,][ \t]*$|^[ \t]*(?:#|//|/\*|\*|end$|def \w|class [A-Z]|module [A-Z]|require |import |return\b)"
 )

@@ -5,7 +5,10 @@ reads, and any bytes at all without an exception."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 import zipfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +16,8 @@ from hypothesis import strategies as st
 
 from parsegate.parsers.detect import Detected, Unrecognised, _sniff, sniff
 from parsegate.parsers.formats import all_formats
-from tests.conftest import GOLDEN
+from parsegate.parsers.office.legacy import soffice
+from tests.conftest import GOLDEN, IN_CI
 
 
 def detected(data: bytes | str) -> tuple[str, str]:
@@ -73,6 +77,31 @@ def test_rtf_and_an_ole2_file_without_office_streams() -> None:
     ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600  # the signature, and a damaged directory
     found = sniff(ole)
     assert isinstance(found, Unrecognised) and "OLE2 compound file" in found.seen
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "stream"),
+    [
+        ("docx/incident-policy/input.docx", "doc", "WordDocument"),
+        ("xlsx/ducks-and-budget/input.xlsx", "xls", "Workbook"),
+    ],
+)
+def test_legacy_office_files_by_the_stream_at_their_root(source: str, target: str, stream: str, tmp_path: Path) -> None:
+    pytest.importorskip("olefile")
+    program = soffice()
+    if program is None:
+        if IN_CI:
+            pytest.fail("LibreOffice (soffice) is missing in CI: dev.sh installs it")
+        pytest.skip("LibreOffice (soffice) is not installed here")
+    subprocess.run(
+        [program, "--headless", "--convert-to", target, "--outdir", str(tmp_path), str(GOLDEN / "office" / source)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    data = (tmp_path / f"input.{target}").read_bytes()
+    assert detected(data) == (target, f"content: an OLE2 compound file with a {stream} stream")
 
 
 def test_binary_content_no_parser_reads_is_described_by_its_first_bytes() -> None:
