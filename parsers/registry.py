@@ -19,9 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from parsegate.parsers.decode import looks_like_text as looks_like_text  # where discovery takes it
 from parsegate.parsers.decode import refuse_garbage
-from parsegate.parsers.detect import Detected, Unrecognised, sniff
-from parsegate.parsers.detect.text import looks_like_text as looks_like_text  # where discovery takes it
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
 from parsegate.parsers.options import DEFAULTS, ParseOptions
@@ -30,6 +29,8 @@ from parsegate.parsers.versions import light_version
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from parsegate.parsers.detect import Detected, Unrecognised
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
 
@@ -187,6 +188,9 @@ def choose(path: Path, data: bytes) -> Choice | Unrecognised | None:
 
 
 def _by_content(data: bytes) -> Choice | Unrecognised | None:
+    # here, not at the top: a file named by its suffix (nearly all of them) needs none of it
+    from parsegate.parsers.detect import Detected, Unrecognised, sniff
+
     if not data:
         return None
     found = sniff(data)

@@ -21,9 +21,8 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
-from parsegate.parsers.detect import Detected, sniff
 from parsegate.parsers.registry import looks_like_text, supported_suffixes
 
 if TYPE_CHECKING:
@@ -262,9 +261,16 @@ def _binary(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
             head = f.read(_HEAD)
-            return bool(head) and not looks_like_text(head) and not isinstance(sniff(head, f), Detected)
+            return bool(head) and not looks_like_text(head) and not _a_known_format(head, f)
     except OSError:
         return False
+
+
+def _a_known_format(head: bytes, file: BinaryIO) -> bool:
+    """Binary content a parser reads all the same (a PDF or an Office file with no suffix)."""
+    from parsegate.parsers.detect import Detected, sniff
+
+    return isinstance(sniff(head, file), Detected)
 
 
 def _kind(mode: int) -> str:

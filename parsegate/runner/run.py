@@ -23,7 +23,6 @@ from parsegate.engines.local.supervisor import Supervisor, WorkersFailed
 from parsegate.engines.work import FileOutcome
 from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
-from parsegate.parsers.detect import DETECT_VERSION
 from parsegate.parsers.registry import parsers
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.discover import IgnoreTooLarge, Selection, discover
@@ -84,6 +83,8 @@ def run_chunk_set(chunk_sets: dict[str, str]) -> str:
     """The run's one id: every format's chunk set, and the version of the content detection that
     chooses the parser of a file with no suffix (or one no parser claims), so that a store made
     before that reading changed reads such files again."""
+    from parsegate.parsers.detect import DETECT_VERSION
+
     return chunk_set_id({**chunk_sets, "detect": DETECT_VERSION})
 
 

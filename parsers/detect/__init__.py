@@ -9,8 +9,8 @@ Markdown by its block syntax (markdown.py), code that tree-sitter reads without 
 went by (``Detected.by``), which the registry puts in ``Document.metadata["format_detected"]``.
 
 This module imports only the standard library and parsers.decode until a check needs more
-(zipfile, olefile, tree-sitter), so asking costs a worker nothing it does not use. text.py says
-whether bytes are text at all (the registry's ``looks_like_text``).
+(zipfile, olefile, tree-sitter), so asking costs a worker nothing it does not use. Whether bytes
+are text at all is parsers/decode.py's ``decoded_sample`` (and ``looks_like_text``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import io
 from dataclasses import dataclass
 from typing import IO
 
+from parsegate.parsers.decode import decoded_sample
 from parsegate.parsers.detect import binary
 from parsegate.parsers.detect.code import LOOSE, parsed_language, shebang_language
 from parsegate.parsers.detect.markdown import markdown_signals
 from parsegate.parsers.detect.markup import docling_json, first_tags
-from parsegate.parsers.detect.text import decoded_sample
 from parsegate.parsers.formats import CODE_LANGUAGES
 
 DETECT_VERSION = 1  # bumped when the same content can be read as another format
