@@ -117,3 +117,16 @@ def test_empty_input_is_still_refused_as_before() -> None:
     with pytest.raises(ParseError) as caught:
         parse_data(b"", Path("stdin"), "stdin")
     assert (caught.value.code, caught.value.message) == ("unsupported", "no parser for 'stdin' files")
+
+
+def test_a_script_without_the_code_extra_is_read_as_text_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parsegate.parsers import registry
+
+    monkeypatch.setattr(registry, "_has_modules", lambda modules: False)  # the code extra not installed
+    doc = parse_data(b"#!/usr/bin/env python3\nprint('hi')\n", Path("stdin"), "stdin")
+    assert doc.format == "text"
+    assert doc.metadata["format_detected"] == {
+        "format": "text",
+        "by": "content: the shebang line '#!/usr/bin/env python3'; read as text: the code extra is not installed"
+        " (pip install 'parsegate[code]')",
+    }
