@@ -36,7 +36,9 @@ def parse(
     hold as a string. A ``str`` source is a path, never text: one that names no file raises
     ``ParseError`` (``not_found``) saying to pass ``text=``. ``format`` names the format by a
     suffix (``"md"``, ``"pdf"``, ``".docx"``…); by default a path's suffix, then the content,
-    decides; for bytes and text, ``doc_id``'s suffix, then the content. ``doc_id`` defaults to the
+    decides; for bytes and text, ``doc_id``'s suffix, then the content (a PDF, an Office file, a
+    web page, Markdown, source code: ``doc.metadata["format_detected"]`` then says what it was
+    read as and why; docs/formats.md#format-from-content). ``doc_id`` defaults to the
     file's name (for bytes and text ``"document"``, with the format's suffix when one is given).
     Raises ``parsegate.parsers.model.ParseError`` (``.code``, ``.message``) for a file that cannot
     be read or parsed. ``options`` (``parsegate.ParseOptions``: PDF password, page, time, size and

@@ -1,4 +1,5 @@
-"""Which parser handles which file: by suffix first, then by sniffing the content.
+"""Which parser handles which file: by suffix first, then by its content (parsers/detect: a
+file with no suffix or one no parser claims, stdin, bytes, a string).
 
 Built-in parsers are registered through the same seam third-party parsers use:
 an object (usually a module) with ``NAME``, ``VERSION``, ``SUFFIXES`` and
@@ -13,11 +14,13 @@ import importlib
 import importlib.util
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parsegate.parsers.bytes.decode import decode_noted, refuse_garbage
+from parsegate.parsers.bytes.decode import looks_like_text as looks_like_text  # where discovery takes it
+from parsegate.parsers.bytes.decode import refuse_garbage
 from parsegate.parsers.bytes.preflight import preflight
 from parsegate.parsers.formats import FORMATS, FormatSpec
 from parsegate.parsers.model import Document, ParseError, ParseWarning
@@ -26,6 +29,8 @@ from parsegate.parsers.versions import light_version
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from parsegate.parsers.detect import Detected, Unrecognised
 
 ENTRY_POINT_GROUP = "parsegate.parsers"
 
@@ -57,8 +62,10 @@ class _Builtin:
             self._loaded = importlib.import_module(self.module)
         return self._loaded
 
-    def parse(self, data: bytes, doc_id: str, options: ParseOptions) -> Document:
-        doc: Document = self.load().parse(data, doc_id, options)
+    def parse(self, data: bytes, doc_id: str, options: ParseOptions, suffix: str | None = None) -> Document:
+        """``suffix``: the one the file is read as (a form of this parser's), when ``doc_id``'s
+        is not it (stdin, bytes, a file named by its content)."""
+        doc: Document = self.load().parse(data, doc_id, options, suffix=suffix)
         return doc
 
     def __getattr__(self, name: str) -> Any:
@@ -151,49 +158,55 @@ def by_name(name: str) -> Parser:
     raise KeyError(name)
 
 
+@dataclass(frozen=True)
+class Choice:
+    """The parser for a file, the suffix it reads the file as, and what the content showed when
+    the name did not decide (None when the suffix did)."""
+
+    parser: Parser
+    suffix: str
+    detected: Detected | None = None
+
+
 def parser_for(path: Path, head: bytes = b"") -> Parser | None:
-    """The parser for a file: by suffix, then by content (a shebang names a language; other
-    text is read as plain text). None for binary content no parser claims."""
+    """The parser for a file: by suffix, then by content (``head``: its first bytes; see
+    ``choose``). None for content no parser claims, or no content to go by."""
+    choice = choose(path, head)
+    return choice.parser if isinstance(choice, Choice) else None
+
+
+def choose(path: Path, data: bytes) -> Choice | Unrecognised | None:
+    """The parser for a file named ``path`` holding ``data`` (all of it, or its first bytes):
+    the one whose suffix it has; else the content's (parsers/detect), read as text without the
+    code extra; ``Unrecognised`` (what was seen) for binary content no parser reads; None when
+    there is no content to go by."""
     suffix = path.suffix.lower()
     for parser in reversed(parsers()):  # later registrations override built-ins
         if suffix in parser.SUFFIXES:
-            return parser
-    if not head or not looks_like_text(head):
+            return Choice(parser, suffix)
+    return _by_content(data)
+
+
+def _by_content(data: bytes) -> Choice | Unrecognised | None:
+    # here, not at the top: a file named by its suffix (nearly all of them) needs none of it
+    from parsegate.parsers.detect import Detected, Unrecognised, sniff
+
+    if not data:
         return None
-    try:
-        language = _CODE.load().language_for(path.name, head[:256].decode("utf-8", errors="replace"))
-    except MissingExtra:
-        language = None  # without the code extra a script is read as text
-    if language:
-        return _CODE
-    return _TEXT
+    found = sniff(data)
+    if isinstance(found, Unrecognised):
+        return found
+    if found.format == "code" and _CODE.spec.extra_modules and not _has_modules(_CODE.spec.extra_modules):
+        by = f"{found.by}; read as text: the code extra is not installed (pip install 'parsegate[code]')"
+        found = Detected("text", ".txt", by)
+    for parser in reversed(parsers()):
+        if found.suffix in parser.SUFFIXES:
+            return Choice(parser, found.suffix, found)
+    return Unrecognised(f"{found.format}, which no installed parser reads")
 
 
-# C0 controls but tab, line feed, vertical tab, form feed, carriage return and ESC; and DEL.
-_BINARY_CONTROLS = bytes(range(0, 9)) + bytes(range(14, 27)) + bytes(range(28, 32)) + b"\x7f"
-_LEGACY_MIN_BYTES = 32
-
-
-def looks_like_text(head: bytes) -> bool:
-    """Whether a file with no parser for its suffix (README, NEWS, a changelog) is text: it decodes
-    as UTF-8 (or a byte-order mark's encoding), or it decodes otherwise (decode.py: a legacy
-    encoding), has 32 bytes or more, and none of them is a control character but whitespace and
-    ESC. Binary formats have such bytes in their first kilobytes (PNG's \\x1a, gzip's \\x1f, a
-    JPEG's segment lengths) and would decode as Windows-1252 all the same; text in any 8-bit
-    encoding has none. 23 of the 2,024 suffix-less text files under Debian's /usr/share/doc are
-    not UTF-8 (old changelogs, NEWS, AUTHORS in Latin-1): all 23 are read now, and none of 168
-    binary files of 31 kinds under /usr with their suffixes taken off."""
-    sample = head[:4096]
-    cut = sample.rfind(b"\n")
-    sample = sample[: cut + 1] if cut > 0 else sample
-    try:
-        _, note = decode_noted(sample)
-    except ParseError:
-        return False
-    if note is None:
-        return True
-    # Too short to tell text from a binary header ("\\x89PNG\\r\\n"), or a control byte in it.
-    return len(sample) >= _LEGACY_MIN_BYTES and len(sample.translate(None, _BINARY_CONTROLS)) == len(sample)
+def _has_modules(modules: tuple[str, ...]) -> bool:
+    return all(importlib.util.find_spec(module) is not None for module in modules)
 
 
 def supported_suffixes() -> list[str]:
@@ -206,27 +219,45 @@ def parse_file(path: Path, doc_id: str | None = None, options: ParseOptions = DE
 
 
 def parse_data(data: bytes, path: Path, doc_id: str | None = None, options: ParseOptions = DEFAULTS) -> Document:
-    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does)
-    under ``options`` (a PDF password, page, time and size limits)."""
-    parser = parser_for(path, data[:8192])
-    if parser is None:
-        raise ParseError("unsupported", f"no parser for '{path.suffix or path.name}' files")
+    """Parse a file's bytes (``path`` chooses the parser by its suffix, else the content does:
+    ``Document.metadata["format_detected"]`` then says what it was read as and why) under
+    ``options`` (a PDF password, page, time and size limits)."""
+    choice = choose(path, data)
+    if not isinstance(choice, Choice):
+        raise ParseError("unsupported", _unsupported(path, choice))
+    parser, suffix = choice.parser, choice.suffix
     if isinstance(parser, _Builtin):
-        parser.require_extra(path.suffix.lower())  # the format's extra (parsers/formats.py) is installed
+        parser.require_extra(suffix)  # the format's extra (parsers/formats.py) is installed
     # Checks on what the file would inflate to (zip members, PDF streams, image pixels), before
     # any parser library inflates or decodes it.
-    preflight(data, path.suffix, options)
+    preflight(data, suffix, options)
     try:
-        doc = parser.parse(data, doc_id or path.name, options)
+        if isinstance(parser, _Builtin):
+            doc = parser.parse(data, doc_id or path.name, options, suffix)
+        else:
+            doc = parser.parse(data, doc_id or path.name, options)
     except ParseError as exc:
         raise _reworded(exc, options) from None
     # Whatever the parser, text that is mostly control or replacement characters means nothing.
     refuse_garbage(doc.text)
+    if choice.detected is not None:
+        doc.metadata["format_detected"] = choice.detected.note()
     if path.suffix and path.suffix.lower() not in parser.SUFFIXES:
-        doc.warnings.append(
-            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {parser.NAME}")
+        doc.warnings.append(  # why: metadata["format_detected"]
+            ParseWarning("unknown_format", f"no parser for '{path.suffix}' files; read as {doc.format}")
         )
     return doc
+
+
+def _unsupported(path: Path, seen: Unrecognised | None) -> str:
+    """Why no parser reads a file, and how to name its format."""
+    if seen is None:  # no content
+        return f"no parser for '{path.suffix or path.name}' files"
+    what = f"no parser for '{path.suffix}' files" if path.suffix else f"'{path.name}' has no suffix"
+    return (
+        f"{what}, and its content is no format parsegate reads ({seen.seen}); if it is one, name it "
+        "(--format pdf on the command line, format='pdf' in Python)"
+    )
 
 
 def read_regular_file(path: Path) -> bytes:

@@ -24,9 +24,9 @@ def test_parse_takes_str_paths_paths_and_bytes(tmp_path: Path) -> None:
         ("heading", "# Travel"),
         ("heading", "## Booking"),
     ]
-    # bytes with no suffix to go by: the content decides (plain text), unless format says otherwise
-    assert parsegate.parse(DOC.encode()).format == "text"
-    assert parsegate.parse(DOC.encode(), format="md").format == "markdown"
+    # bytes with no suffix to go by: the content decides (its ATX headings), unless format says otherwise
+    assert parsegate.parse(DOC.encode()).format == "markdown"
+    assert parsegate.parse(DOC.encode(), format="txt").format == "text"
 
 
 def test_chunk_a_document_or_a_path(tmp_path: Path) -> None:

@@ -102,6 +102,25 @@ def test_langchain_transformer_chunks_other_loaders_documents_and_keeps_their_me
     assert all(text[p.metadata["start"] : p.metadata["end"]] == p.metadata["text"] for p in pieces)
 
 
+def test_langchain_transformer_reads_unnamed_text_by_its_content() -> None:
+    documents = need("langchain_core.documents")
+    from parsegate.integrations.langchain import ParsegateTransformer
+
+    page = documents.Document(page_content="<html><body><h1>T</h1><p>x.</p></body></html>")
+    [piece] = ParsegateTransformer(content="text").transform_documents([page])
+    assert (piece.page_content, piece.metadata["kinds"], piece.metadata["section_path"]) == (
+        "T\n\nx.",
+        ["heading", "paragraph"],
+        ["T"],
+    )
+    assert piece.metadata["metadata"]["format_detected"] == {"format": "html", "by": "content: an <html> tag first"}
+    # A PDF loader's text whose file is not here: the name's .pdf says nothing of the text; its content does.
+    loaded = documents.Document(page_content=DOC, metadata={"source": "/elsewhere/travel.pdf"})
+    pieces = ParsegateTransformer(max_tokens=24).transform_documents([loaded])
+    assert pieces[-1].metadata["section_path"] == ["Travel policy", "Refunds"]
+    assert pieces[0].metadata["doc_id"] == "/elsewhere/travel.pdf"
+
+
 # -- LlamaIndex --------------------------------------------------------------------------
 
 
@@ -148,6 +167,16 @@ def test_llamaindex_node_parser_takes_another_readers_text_by_its_file_name() ->
     doc = schema.Document(text=DOC, metadata={"file_name": "travel.md"})
     nodes = ParsegateNodeParser(max_tokens=24).get_nodes_from_documents([doc])
     assert nodes[-1].metadata["section_path"] == ["Travel policy", "Refunds"]  # read as Markdown
+    assert all(DOC[n.start_char_idx : n.end_char_idx] == n.metadata["text"] for n in nodes)
+
+
+def test_llamaindex_node_parser_reads_text_without_a_file_name_by_its_content() -> None:
+    schema = need("llama_index.core.schema")
+    from parsegate.integrations.llamaindex import ParsegateNodeParser
+
+    nodes = ParsegateNodeParser(max_tokens=24).get_nodes_from_documents([schema.Document(text=DOC)])
+    assert nodes[-1].metadata["section_path"] == ["Travel policy", "Refunds"]  # read as Markdown
+    assert nodes[0].metadata["metadata"]["format_detected"]["format"] == "markdown"
     assert all(DOC[n.start_char_idx : n.end_char_idx] == n.metadata["text"] for n in nodes)
 
 

@@ -48,6 +48,7 @@ def test_schemas_reject_records_that_break_the_contract(tmp_path: Path) -> None:
         {**record, "doc_version": "md5:abc"},
         {**record, "lines": [1]},
         {**record, "extra": 1},  # a field the contract does not name
+        {**record, "metadata": {"format_detected": {"format": "markdown"}}},  # detected, but not why
     ]
     assert [len(list(chunk.iter_errors(b))) > 0 for b in broken] == [True] * len(broken)
     quarantine = {"schema": "parsegate.quarantine/1", "doc_id": "x", "format": None, "reason": "lost"}

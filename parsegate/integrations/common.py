@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
 from parsegate.api import chunk, parse
@@ -73,7 +73,8 @@ def document_from_text(text: str, name: str, fmt: str | None, path: str | None =
     """A framework's text as a parsegate Document. When ``path`` is the file the text came from and
     parsing it gives exactly this text (a document our own loader or reader made), the file is
     parsed, keeping what only the file has (a PDF's pages and boxes); otherwise the text itself,
-    as ``fmt`` (default: the suffix of ``name``, then the content)."""
+    as ``fmt`` (default: the suffix of ``name``, then the content; the content alone when the
+    name is a PDF's or an Office file's, whose text this is)."""
     if path and Path(path).is_file():
         from parsegate.parsers.model import ParseError
 
@@ -83,7 +84,23 @@ def document_from_text(text: str, name: str, fmt: str | None, path: str | None =
             doc = None
         if doc is not None and doc.text == text:
             return doc
+    if fmt is None and PurePosixPath(name).suffix.lower() in _binary_suffixes():
+        # A PDF or Office file's text, not the file: its name's suffix says nothing of the text,
+        # whose own content does (Document.metadata["format_detected"] says what it was read as).
+        from parsegate.log import log_warnings
+        from parsegate.parsers.registry import parse_data
+
+        doc = parse_data(text.encode("utf-8"), Path(""), name)
+        log_warnings(doc)
+        return doc
     return parse(text.encode("utf-8"), format=fmt, doc_id=name)
+
+
+def _binary_suffixes() -> tuple[str, ...]:
+    """The suffixes of formats whose files are not text (PDF, DOCX, XLSX, legacy Office...)."""
+    from parsegate.parsers.formats import all_formats, source_text_formats, suffixes_of
+
+    return suffixes_of(*(all_formats() - source_text_formats() - {"html", "docling"}))
 
 
 def content_of(piece: Chunk, content: Content) -> str:

@@ -21,7 +21,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from parsegate.parsers.registry import looks_like_text, supported_suffixes
 
@@ -94,7 +94,7 @@ GITIGNORED = "ignored by .gitignore"
 PYCACHE = "__pycache__ folder"
 VCS = "version-control folder"
 VIRTUALENV = "virtualenv folder"
-BINARY = "binary file (no parser for its suffix, content not text)"
+BINARY = "binary file (no parser for its suffix, content not text)"  # nor a format parsers/detect knows
 _VCS_NAMES = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", "CVS", "_darcs"})
 _HEAD = 8192  # bytes read to tell a binary file from text
 
@@ -255,14 +255,22 @@ def _tool_folder(path: Path) -> str | None:
 
 
 def _binary(path: Path) -> bool:
-    """A non-empty file whose first bytes are not text (an image, a .pyc, an archive). Read
+    """A non-empty file whose first bytes are not text (an image, a .pyc, an archive) nor a
+    format a parser reads (a PDF or an Office file without its suffix: parsers/detect). Read
     errors are left to the parser, which reports them with their reason."""
     try:
         with open(path, "rb") as f:
             head = f.read(_HEAD)
+            return bool(head) and not looks_like_text(head) and not _a_known_format(head, f)
     except OSError:
         return False
-    return bool(head) and not looks_like_text(head)
+
+
+def _a_known_format(head: bytes, file: BinaryIO) -> bool:
+    """Binary content a parser reads all the same (a PDF or an Office file with no suffix)."""
+    from parsegate.parsers.detect import Detected, sniff
+
+    return isinstance(sniff(head, file), Detected)
 
 
 def _kind(mode: int) -> str:

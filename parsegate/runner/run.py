@@ -79,6 +79,15 @@ class RunResult:
         return self.out / "quarantine.jsonl"
 
 
+def run_chunk_set(chunk_sets: dict[str, str]) -> str:
+    """The run's one id: every format's chunk set, and the version of the content detection that
+    chooses the parser of a file with no suffix (or one no parser claims), so that a store made
+    before that reading changed reads such files again."""
+    from parsegate.parsers.detect import DETECT_VERSION
+
+    return chunk_set_id({**chunk_sets, "detect": DETECT_VERSION})
+
+
 def run_corpus(settings: RunSettings, progress: Progress | None = None) -> RunResult:
     """Every file under ``settings.corpus`` parsed, chunked and gated into ``settings.out``."""
     check_folders(settings)
@@ -221,7 +230,7 @@ def _record(
         "corpus": str(settings.corpus.resolve()),
         "root": str(settings.doc_root),
         # One id for the run's whole configuration, and the id each format's chunks carry.
-        "chunk_set": chunk_set_id(chunk_sets),
+        "chunk_set": run_chunk_set(chunk_sets),
         "chunk_sets": chunk_sets,
         "glob": list(settings.glob),
         "exclude": list(settings.exclude),
@@ -343,7 +352,7 @@ def _open_store(settings: RunSettings, chunk_sets: dict[str, str], config: dict[
     versions = {p.NAME: p.VERSION for p in parsers()}
     recorded = {"chunk_sets": chunk_sets, "parsers": versions, "config": config, "parsegate": __version__}
     try:
-        run_store = RunStore(path, chunk_set_id(chunk_sets), recorded, str(settings.doc_root), settings.parsing)
+        run_store = RunStore(path, run_chunk_set(chunk_sets), recorded, str(settings.doc_root), settings.parsing)
         run_store.__enter__()
     except StoreError as exc:
         raise CommandError(f"{exc}; or run with --no-store") from None

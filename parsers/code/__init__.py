@@ -91,9 +91,11 @@ def language_for(doc_id: str, text: str) -> str | None:
     return None
 
 
-def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: str | None = None) -> Document:
+    """The language is ``suffix``'s (the one the registry reads the file as), else ``doc_id``'s,
+    else the shebang line's. No option applies here."""
     text, encoding_note = decode_noted(data)
-    language = language_for(doc_id, text)
+    language = language_for(f"{doc_id}{suffix}" if suffix else doc_id, text)
     if language is None:
         raise ParseError("unknown_language", "neither the suffix nor a shebang line names a supported language")
     elements, warnings = parse_source(text, language)
@@ -175,6 +177,29 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int]]:
     defs = _unit_defs(_parser(language).parse(data).root_node, language, _Offsets(text, data), text)
     _nest(defs, text)
     return [(d.start, d.end) for d in defs if d.depth == 1]
+
+
+def syntax_fit(data: bytes, language: str) -> tuple[float, int, int]:
+    """How well ``data`` reads as ``language`` (for telling code from prose by its content,
+    parsers/detect): the share of its bytes inside syntax errors, the count of missing tokens,
+    and the definitions and imports the language's query finds."""
+    root = _parser(language).parse(data).root_node
+    bad = missing = 0
+    stack = [root] if root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            bad += node.end_byte - node.start_byte
+        elif node.is_missing:
+            missing += 1
+        elif node.has_error:
+            stack.extend(node.children)
+    found = sum(
+        1
+        for _, caps in QueryCursor(_query(language)).matches(root)
+        if "import" in caps or any(k.startswith("unit.") for k in caps)
+    )
+    return bad / max(len(data), 1), missing, found
 
 
 def _unit_defs(root: Node, language: str, offsets: _Offsets, text: str) -> list[_Def]:

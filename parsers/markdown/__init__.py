@@ -59,7 +59,8 @@ _EVERY_LINE = 1 << 62  # a hidden frame hides every block in it
 VERSION = f"{OUTPUT_VERSION}+markdown-it-py/{markdown_it.__version__}"
 
 
-def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: str | None = None) -> Document:
+    """``options`` and ``suffix`` change nothing here: one form, no limit applies."""
     text, encoding_note = decode_noted(data)
     builder = _built(text)
     builder.split_flat_tables()

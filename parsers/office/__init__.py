@@ -39,8 +39,11 @@ SUFFIXES = SPEC.suffixes
 _FORMS: dict[str, Form] = {suffix: form for form in SPEC.forms for suffix in form.suffixes}
 
 
-def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
-    suffix = PurePosixPath(doc_id).suffix.lower()
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: str | None = None) -> Document:
+    """The form is ``suffix``'s (the one the registry reads the file as), else ``doc_id``'s."""
+    suffix = (suffix or PurePosixPath(doc_id).suffix).lower()
+    if suffix not in _FORMS:
+        raise ParseError("unsupported", f"no office or web format has the suffix '{suffix}'")
     form = _FORMS[suffix]
     if form.name == "docling":
         return _from_json(data, doc_id)

@@ -50,7 +50,8 @@ _JUNK_TITLE = re.compile(
 )
 
 
-def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: str | None = None) -> Document:
+    """``suffix`` changes nothing: one form."""
     pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
     pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds))

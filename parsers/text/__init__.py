@@ -73,7 +73,8 @@ _CHAT_LINE_SHARE = 0.3  # of the non-blank lines open with a handle
 _COLUMN_GAP = re.compile(r"\S(?:\t|[ \t]{3,})\S")  # a tab, or three spaces, between words
 
 
-def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:  # no option applies here
+def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: str | None = None) -> Document:
+    """``options`` and ``suffix`` change nothing here: one form, no limit applies."""
     text, encoding_note = decode_noted(data)
     starts = line_starts(text)
     lines = list(_lines(text, starts))

@@ -50,11 +50,11 @@ def test_chunk_reads_stdin_and_writes_stdout() -> None:
     assert [(r["doc_id"], r["start"], r["end"], r["section_path"]) for r in records] == [
         ("guide.md", 0, len(DOC.rstrip("\n")), ["Guide"])
     ]
-    # --format decides for stdin without a named suffix: a Markdown heading, not a paragraph.
-    parsed = runner.invoke(app, ["parse", "-", "--format", "md"], input=DOC)
+    # stdin without a named suffix: the content decides (a Markdown title heading), --format overrides it.
+    parsed = runner.invoke(app, ["parse", "-"], input=DOC)
     kinds = [json.loads(line)["kind"] for line in parsed.stdout.splitlines()]
     assert kinds == ["heading", "paragraph"]
-    plain = runner.invoke(app, ["parse", "-"], input=DOC)
+    plain = runner.invoke(app, ["parse", "-", "--format", "txt"], input=DOC)
     assert json.loads(plain.stdout.splitlines()[0])["kind"] != "heading"
 
 
