@@ -21,7 +21,7 @@ from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.discover import source_of
 from parsegate.runner.outdir import pretty_json, write_atomic
-from parsegate.runner.render import draw_pages
+from parsegate.runner.render import PageDrawer
 
 # Formats whose Document.text is the decoded source file itself (Markdown, text and code).
 SOURCE_IS_TEXT = source_text_formats()
@@ -131,7 +131,7 @@ def _pages(
     facts: dict[str, Any],
     room: int,
     cache: PageCache | None,
-    limits: Limits,
+    drawer: PageDrawer,
     password: str | None,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The document's first pages drawn (render.py: in a limited child), and a note if they are not."""
@@ -144,7 +144,7 @@ def _pages(
         if drawn is not None:
             return drawn, None
     lost = (facts.get("faults") or {}).get("extraction_recall", [])
-    pages, note = draw_pages(data, chunks, facts.get("furniture") or [], lost, count, limits, doc_id, password)
+    pages, note = drawer.draw(data, chunks, facts.get("furniture") or [], lost, count, doc_id, password)
     if cache is not None and version is not None and note is None:
         cache.put(doc_id, version, count, pages)
     return pages, note
@@ -167,47 +167,68 @@ def _details(
     details: dict[str, dict[str, Any]] = {}
     budget = DETAIL_CHARS
     pages_left = PAGES_IN_REPORT
-    for doc_id in wanted:
-        chunks = sorted(by_doc.get(doc_id, []), key=lambda c: (c["start"], c["end"]))
-        version = chunks[0]["doc_version"] if chunks else None
-        text, note = _source(corpus, doc_id, formats.get(doc_id), version)
-        if text is not None and len(text) > budget:
-            text, note = None, "Source text left out: the page's size limit was reached."
-        budget -= len(text or "")
-        # Without a source view the chunks' own texts are shown, within the same size limit.
-        show_texts = text is None and sum(len(c["text"]) for c in chunks) <= budget
-        if show_texts:
-            budget -= sum(len(c["text"]) for c in chunks)
-        pages: list[dict[str, Any]] = []
-        pages_note = None
-        if formats.get(doc_id) == "pdf":
-            pages, pages_note = _pages(
-                corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, limits, password
+    with PageDrawer(limits) as drawer:
+        for doc_id in wanted:
+            details[doc_id], pages_left, budget = _detail(
+                corpus, doc_id, by_doc, formats, facts, page_cache, drawer, password, pages_left, budget
             )
-            pages_left -= len(pages)
-        details[doc_id] = {
-            "text": text,
-            "text_note": note,
-            "pages": pages,
-            "pages_note": pages_note,
-            "chunks": [
-                {
-                    "id": c["id"],
-                    "symbol": c.get("symbol"),
-                    "start": c["start"],
-                    "end": c["end"],
-                    "tokens": c["tokens"],
-                    "lines": c.get("lines"),
-                    "pages": c.get("pages"),
-                    "boxes": c.get("boxes"),
-                    "section_path": c.get("section_path"),
-                    "kinds": c.get("kinds"),
-                    "prefix": c["embed_text"][: len(c["embed_text"]) - len(c["text"])].rstrip(),
-                    # Without a source view (PDF, Office, web pages, code) the chunk's own text is
-                    # what the page can show of what would be embedded.
-                    **({"text": c["text"]} if show_texts else {}),
-                }
-                for c in chunks
-            ],
-        }
     return details
+
+
+def _detail(
+    corpus: Path,
+    doc_id: str,
+    by_doc: dict[str, list[dict[str, Any]]],
+    formats: dict[str, Any],
+    facts: dict[str, dict[str, Any]],
+    page_cache: PageCache | None,
+    drawer: PageDrawer,
+    password: str | None,
+    pages_left: int,
+    budget: int,
+) -> tuple[dict[str, Any], int, int]:
+    """One document's detail: its source view or chunk texts within ``budget`` characters, and its
+    first pages within ``pages_left``; what is left of both."""
+    chunks = sorted(by_doc.get(doc_id, []), key=lambda c: (c["start"], c["end"]))
+    version = chunks[0]["doc_version"] if chunks else None
+    text, note = _source(corpus, doc_id, formats.get(doc_id), version)
+    if text is not None and len(text) > budget:
+        text, note = None, "Source text left out: the page's size limit was reached."
+    budget -= len(text or "")
+    # Without a source view the chunks' own texts are shown, within the same size limit.
+    show_texts = text is None and sum(len(c["text"]) for c in chunks) <= budget
+    if show_texts:
+        budget -= sum(len(c["text"]) for c in chunks)
+    pages: list[dict[str, Any]] = []
+    pages_note = None
+    if formats.get(doc_id) == "pdf":
+        pages, pages_note = _pages(
+            corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, drawer, password
+        )
+        pages_left -= len(pages)
+    detail = {
+        "text": text,
+        "text_note": note,
+        "pages": pages,
+        "pages_note": pages_note,
+        "chunks": [
+            {
+                "id": c["id"],
+                "symbol": c.get("symbol"),
+                "start": c["start"],
+                "end": c["end"],
+                "tokens": c["tokens"],
+                "lines": c.get("lines"),
+                "pages": c.get("pages"),
+                "boxes": c.get("boxes"),
+                "section_path": c.get("section_path"),
+                "kinds": c.get("kinds"),
+                "prefix": c["embed_text"][: len(c["embed_text"]) - len(c["text"])].rstrip(),
+                # Without a source view (PDF, Office, web pages, code) the chunk's own text is
+                # what the page can show of what would be embedded.
+                **({"text": c["text"]} if show_texts else {}),
+            }
+            for c in chunks
+        ],
+    }
+    return detail, pages_left, budget

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from parsegate.cli.main import app
 from parsegate.engines.base import Limits
-from parsegate.runner.render import draw_pages
+from parsegate.runner import render
+from parsegate.runner.render import PageDrawer
 
 fpdf = pytest.importorskip("fpdf")
 
@@ -48,7 +49,37 @@ def test_a_run_with_needle_shaped_pages_finishes_and_draws_them_bounded(tmp_path
 
 def test_a_renderer_over_its_memory_limit_costs_the_pictures_and_says_so(tmp_path: Path) -> None:
     _pdf(tmp_path / "a.pdf", 200, 200)
-    pages, note = draw_pages((tmp_path / "a.pdf").read_bytes(), [], [], [], 1, Limits(60.0, (), 40), "a.pdf")
+    data = (tmp_path / "a.pdf").read_bytes()
+    with PageDrawer(Limits(60.0, (), 40)) as drawer:
+        pages, note = drawer.draw(data, [], [], [], 1, "a.pdf")
     assert pages == [] and note is not None and note.startswith("Pages not drawn: the renderer failed")
-    pages, note = draw_pages((tmp_path / "a.pdf").read_bytes(), [], [], [], 1, Limits(), "a.pdf")
+    with PageDrawer(Limits()) as drawer:
+        pages, note = drawer.draw(data, [], [], [], 1, "a.pdf")
     assert note is None and len(pages) == 1
+
+
+def test_one_child_draws_one_document_after_another_and_a_failed_child_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child per document paid Python's, parsegate's and PDFium's start each time (a quarter of a
+    run's CPU on the shared corpus's PDFs)."""
+    started: list[object] = []
+    popen = render.subprocess.Popen
+
+    def counted(*args: object, **kwargs: object) -> object:
+        started.append(args)
+        return popen(*args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(render.subprocess, "Popen", counted)
+    _pdf(tmp_path / "a.pdf", 200, 200)
+    data = (tmp_path / "a.pdf").read_bytes()
+    with PageDrawer(Limits()) as drawer:
+        assert len(drawer.draw(data, [], [], [], 1, "a.pdf")[0]) == 1
+        assert drawer.draw(b"%PDF-1.4 not a pdf at all", [], [], [], 1, "b.pdf") == ([], None)
+        assert len(drawer.draw(data, [], [], [], 1, "c.pdf")[0]) == 1
+    assert len(started) == 1
+    with PageDrawer(Limits(60.0, (), 40)) as drawer:  # each document fails its child: the next gets a new one
+        for name in ("d.pdf", "e.pdf"):
+            pages, note = drawer.draw(data, [], [], [], 1, name)
+            assert pages == [] and note is not None and "renderer failed" in note
+    assert len(started) == 3
