@@ -10,6 +10,7 @@ under the entry-point group ``parsegate.parsers``. The built-in ones are built f
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import os
@@ -260,12 +261,19 @@ def _unsupported(path: Path, seen: Unrecognised | None) -> str:
     )
 
 
-def read_regular_file(path: Path) -> bytes:
+def read_regular_file(path: Path, follow_symlinks: bool = True) -> bytes:
     """The bytes of a regular file. A FIFO, a device or a socket is refused without reading it
-    (a FIFO would block the run; /dev/zero would never end)."""
+    (a FIFO would block the run; /dev/zero would never end). Without ``follow_symlinks`` a
+    symbolic link is refused too: a run reads what its listing found (a file swapped for a link to
+    a file outside the corpus after the listing must not be read)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except OSError as exc:
+        if not follow_symlinks and exc.errno == errno.ELOOP:
+            raise ParseError("not_a_file", "a symbolic link where the listing found a file; not followed") from None
         raise ParseError("unreadable", exc.strerror or str(exc)) from None
     try:
         mode = os.fstat(fd).st_mode

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from parsegate.chunkers import Chunker
-from parsegate.parsers.model import ParseError
+from parsegate.parsers.model import ParseError, content_version
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.registry import parse_data, read_regular_file
 from parsegate.quality_gates.measure import measure
@@ -37,6 +37,7 @@ class FileOutcome:
     facts: dict[str, Any] | None = None  # quality_gates.facts.DocFacts, threshold-free
     verdict: str | None = None  # pass | fail, once gated
     failed_checks: list[dict[str, Any]] = field(default_factory=list)
+    version: str | None = None  # sha256 of the bytes the worker read (the store files the outcome under it)
 
 
 def process(
@@ -47,7 +48,10 @@ def process(
     outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []
     try:
-        data = read_regular_file(path)  # read once: the parser and the gate see the same bytes
+        # Read once: the parser and the gate see the same bytes, and the store files the outcome
+        # under their hash. The listing resolved links: a link here was swapped in since.
+        data = read_regular_file(path, follow_symlinks=False)
+        outcome.version = content_version(data)
         doc = parse_data(data, path, doc_id, options)
         chunks = chunker.chunk(doc)
         outcome.status, outcome.format = "chunked", doc.format

@@ -111,7 +111,7 @@ def discover(corpus: Path, selection: Selection | None = None, root: Path | None
         return [Source(corpus, doc_id(corpus, root))]
     walk = _Walk(root, selection, corpus)
     walk.folder(corpus)
-    return sorted(walk.found, key=lambda s: s.path)
+    return [source for _, source in sorted(walk.found, key=lambda found: found[0])]  # by the name it is listed under
 
 
 class _Walk:
@@ -120,7 +120,7 @@ class _Walk:
         self.real_root = os.path.realpath(root)
         self.corpus = corpus
         self.selection = selection
-        self.found: list[Source] = []
+        self.found: list[tuple[Path, Source]] = []  # (the path it is listed under, the source)
         self.exclude = {Path(os.path.realpath(e)) for e in selection.exclude}
         self.excludes = ignore_spec(selection.excludes, "--exclude") if selection.excludes else None
         # Each folder's .gitignore rules, with the folder they are relative to (outermost first).
@@ -224,11 +224,13 @@ class _Walk:
             if not stat.S_ISREG(mode):
                 self.selection.count(f"not a regular file ({_kind(mode)})")
                 return None
-        # A broken symlink inside the corpus is listed: it ends as a failure with its reason.
-        self.file(path)
+        # Named by the link, read at its target (a worker follows no link: one found there was
+        # swapped in after the listing). A broken symlink inside the corpus is listed: it ends as a
+        # failure with its reason.
+        self.file(path, Path(target))
         return None
 
-    def file(self, path: Path) -> None:
+    def file(self, path: Path, read_at: Path | None = None) -> None:
         ident = doc_id(path, self.root)
         if not self.selection.matches(ident):
             if self.selection.patterns != ("*",):
@@ -236,7 +238,7 @@ class _Walk:
         elif path.suffix.lower() not in self.suffixes and _binary(path):
             self.selection.count(BINARY)
         else:
-            self.found.append(Source(path, ident))
+            self.found.append((path, Source(read_at or path, ident)))
 
 
 def _relative(path: Path, base: Path) -> str:

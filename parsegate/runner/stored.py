@@ -129,10 +129,11 @@ class RunStore:
 
     def _record(self, item: Planned, outcome: FileOutcome, lines: list[bytes]) -> None:
         """Commit one parsed document, unless what was parsed is not what was hashed (the file
-        changed during the run: the next run reads it again) or the run's limits decided it."""
-        versions = {orjson.loads(line)["doc_version"] for line in lines[:1]}
+        changed during the run: the next run reads it again; a failure of bytes emptied or swapped
+        while the run read them must not be filed under the good bytes' hash), nothing was read
+        (no bytes, no hash to file it under) or the run's limits decided it."""
         doc = item.doc
-        if doc is None or (versions and versions != {doc.version}) or outcome.code in _RUN_DEPENDENT:
+        if doc is None or outcome.version != doc.version or outcome.code in _RUN_DEPENDENT:
             self.counts["not_stored"] += 1
             return
         parser = self.parsers.get(orjson.loads(lines[0])["chunk_set"]) if lines else None
