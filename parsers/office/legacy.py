@@ -8,6 +8,7 @@ the whole process group is killed past it). Without LibreOffice the refusal says
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -53,7 +54,7 @@ def to_ooxml(data: bytes, suffix: str, seconds: float) -> tuple[bytes, str, dict
             f"'{suffix}' files are read after a conversion to .{target} by LibreOffice, which is not installed: "
             f"install it (Debian: apt-get install {_PACKAGES[target]}) or convert the file to .{target} first",
         )
-    with tempfile.TemporaryDirectory(prefix="parsegate-soffice-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-") as tmp:
         folder = Path(tmp)
         source = folder / f"input{suffix}"
         source.write_bytes(data)
@@ -76,10 +77,13 @@ def to_ooxml(data: bytes, suffix: str, seconds: float) -> tuple[bytes, str, dict
 
 
 def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
-    """Run LibreOffice in its own process group, killed whole past the time limit."""
+    """Run LibreOffice in its own process group, killed whole past the time limit. The group's id
+    is left in ``home`` (``pgid``): when the worker is killed first (the document's own time limit),
+    its supervisor kills the group and removes the folder (``clean_after``)."""
     with subprocess.Popen(
         _at_home(command, home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     ) as proc:
+        (home / "pgid").write_text(str(proc.pid))
         try:
             _, err = proc.communicate(timeout=seconds)
         except subprocess.TimeoutExpired:
@@ -91,6 +95,49 @@ def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
     if proc.returncode != 0:
         message = err.decode("utf-8", errors="replace").strip()[-300:]
         raise ParseError("corrupt", f"LibreOffice could not convert this '{suffix}' file: {message or proc.returncode}")
+
+
+_PREFIX = "parsegate-soffice-"  # + the converting process's id + "-": clean_after finds its folders
+
+
+def clean_after(pid: int) -> int:
+    """After process ``pid`` died (a worker killed in a conversion): kill the LibreOffice it left
+    running and remove its temporary folders (which hold a copy of the document). How many
+    folders were found."""
+    folders = list(Path(tempfile.gettempdir()).glob(f"{_PREFIX}{pid}-*"))
+    for folder in folders:
+        try:
+            group = int((folder / "pgid").read_text())
+        except (OSError, ValueError):
+            group = 0
+        if group > 0 and _started_in(group, folder):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(folders)
+
+
+def _started_in(group: int, folder: Path) -> bool:
+    """Process group ``group`` is still the conversion started in ``folder`` (its id was not
+    reused): a process of it names the folder on its command line (the profile, the input). True
+    where /proc cannot tell (not Linux)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            # pid (comm) state ppid pgrp …: the name may hold spaces and parentheses
+            if (
+                int(stat[stat.rindex(")") + 2 :].split()[2]) == group
+                and str(folder).encode() in (entry / "cmdline").read_bytes()
+            ):
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
 
 
 def _at_home(command: list[str], home: Path) -> list[str]:

@@ -147,6 +147,10 @@ class Supervisor:
         if worker.proc.poll() is None:
             worker.proc.kill()
         code = worker.proc.wait()
+        if code != 0:  # killed in a conversion: the LibreOffice it started, and the document's copy
+            from parsegate.parsers.office.legacy import clean_after
+
+            clean_after(worker.proc.pid)
         if worker.proc.stderr is not None:
             worker.tail = (worker.tail + _drain(worker.proc.stderr))[-_TAIL:]  # its last words
         for stream in (worker.proc.stdout, worker.proc.stderr):
