@@ -89,7 +89,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "markdown",
         "parsegate.parsers.markdown",
         (Form("markdown", (".md", ".markdown", ".mdown", ".mkd", ".mdx")),),
-        output_version=14,  # 14: MediaWiki heading lines are headings (CHANGELOG.md)
+        output_version=15,  # 15: a leading `---` block that is no YAML mapping is Markdown (CHANGELOG.md)
         source_text=True,
     ),
     FormatSpec(

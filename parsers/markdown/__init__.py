@@ -93,10 +93,34 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     return doc
 
 
+def _front_matter(content: str) -> tuple[dict[str, Any], str | None]:
+    """A leading ``---`` block's YAML mapping, or why it is not front matter: YAML that does not
+    parse, or parses to no mapping (a sentence between two rules), is the document's own text, and
+    dropping it as metadata would lose it (issue 39)."""
+    import yaml  # here: few documents have front matter, and PyYAML took 10 ms of a worker's start
+
+    try:
+        loaded = yaml.safe_load(content)
+    except yaml.YAMLError as exc:
+        first = str(exc).strip().splitlines()
+        return {}, f"it is not valid YAML ({first[0] if first else type(exc).__name__})"
+    if loaded is None:
+        return {}, None
+    if not isinstance(loaded, dict):
+        return {}, f"its YAML is a {type(loaded).__name__}, not a mapping of keys to values"
+    return loaded, None
+
+
 def _built(text: str) -> _Builder:
     """The elements of ``text``, from the blocks markdown-it finds."""
     builder = _Builder(text, line_starts(text))
-    if walk.walk(builder, walk.block_tokens(text)) >= MAX_NESTING - 3:
+    tokens = walk.block_tokens(text)
+    if tokens and tokens[0].type == "front_matter":
+        builder.front, why = _front_matter(tokens[0].content)
+        if why is not None:  # not front matter: its lines are the document's own (rule, text, heading…)
+            builder.warnings.append(ParseWarning("front_matter", f"not read as front matter: {why}", "line 1"))
+            tokens = walk.block_tokens(text, front_matter=False)
+    if walk.walk(builder, tokens) >= MAX_NESTING - 3:
         builder.warnings.append(
             ParseWarning(
                 "nesting_limit",
@@ -166,6 +190,7 @@ class _Builder:
         self.metadata: dict[str, Any] = {}
         self.top_headings = 0  # level-1 headings (a second one means the first titles a part only)
         self.title_from_heading = False
+        self.front: dict[str, Any] = {}  # the front matter's YAML mapping (_front_matter)
         self.warnings: list[ParseWarning] = []
         self.prev: Element | None = None
         # Ids are e0, e1, … in list order (emit and recover_gaps number them so) until
@@ -265,19 +290,8 @@ class _Builder:
 
     def front_matter(self, first: int, last: int, content: str) -> None:
         self.emit("front_matter", first, last)  # (first in the document: never hidden)
-        import yaml  # here: few documents have front matter, and PyYAML took 10 ms of a worker's start
-
-        try:
-            loaded = yaml.safe_load(content)
-        except yaml.YAMLError as exc:
-            self.warnings.append(ParseWarning("front_matter", f"front matter is not valid YAML: {exc}", "line 1"))
-            return
-        if loaded is None:
-            return
-        if not isinstance(loaded, dict):
-            loaded = {"front_matter": loaded}
         # YAML dates and other non-JSON values pass through as their text form.
-        self.metadata.update(json.loads(json.dumps(loaded, default=str)))
+        self.metadata.update(json.loads(json.dumps(self.front, default=str)))
 
     def heading(self, first: int, last: int, level: int, title: str) -> None:
         """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""

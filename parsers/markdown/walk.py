@@ -76,18 +76,20 @@ class TokenSink(BlockSink, Protocol):
     def hidden(self, line: int) -> bool: ...  # a block starting on this line is part of a list item's text
 
 
-@lru_cache(maxsize=1)
-def _md() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").use(front_matter_plugin)
+@lru_cache(maxsize=2)
+def _md(front_matter: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
+    if front_matter:
+        md.use(front_matter_plugin)
     # Only block structure is needed (inline tokens keep their raw content); inline
     # parsing of links and emphasis was most of the parse time.
     md.core.ruler.disable(["inline", "text_join"])
     return md
 
 
-def block_tokens(text: str) -> list[Token]:
-    """markdown-it's block tokens."""
-    return _md().parse(text)
+def block_tokens(text: str, front_matter: bool = True) -> list[Token]:
+    """markdown-it's block tokens (without ``front_matter``, a first ``---`` block is Markdown)."""
+    return _md(front_matter).parse(text)
 
 
 def walk(sink: TokenSink, tokens: Sequence[Token]) -> int:
