@@ -91,8 +91,36 @@ def find_regions(body: Node) -> Regions:
             continue  # a block that holds the content is never chrome
         if reason.endswith("')") and el in holds_title:
             continue  # named like chrome ("has-sidebar"), but it holds the page's title
+        if el in inside and _doubtful(reason) and _prose(el):
+            # Inside the content, a name, an <aside>, a dialog role or a hidden tab panel is no proof
+            # of chrome: a warning box, an article's footnote, a tab's text (issue 39). Prose stays.
+            continue
         regions.chrome[el] = reason
     return regions
+
+
+# Inside the content these are chrome only when the block is no prose: a class or id name, an
+# <aside> or a complementary role (a callout), a dialog, a hidden block (a tab panel), its footer.
+# Navigation, skip links, contents lists, search, menus and toolbars are chrome wherever they stand.
+_DOUBTFUL = ("sidebar (<aside>)", "sidebar (role=complementary)", "dialog (", "hidden (", "footer of the content")
+
+
+# Names that say navigation (or readers' comments: talk about the page, not the page) are chrome
+# inside the content too; a name like "cookie", "footer" or "sidebar" on prose is no proof.
+_NAVIGATION_NAMES = ("navigation", "menu", "breadcrumbs", "table of contents", "pagination", "skip link", "comments")
+
+
+def _doubtful(reason: str) -> bool:
+    return (reason.endswith("')") and not reason.startswith(_NAVIGATION_NAMES)) or reason.startswith(_DOUBTFUL)
+
+
+_PROSE_CHARS = 80  # text a block inside the content needs to count as prose, not a widget
+
+
+def _prose(el: Node) -> bool:
+    """Whether a block holds text of its own, not mostly links."""
+    size = _size(el)
+    return size >= _PROSE_CHARS and _link_size(el) < 0.5 * size
 
 
 # -- the main content ------------------------------------------------------------------
@@ -103,7 +131,15 @@ def _main_content(body: Node) -> tuple[Node, str]:
     if not mains:
         mains = [el for el in body.xpath("descendant::*[@role='main']") if not _hidden(el)][:_MAX_CANDIDATES]
     if mains:
-        return max(mains, key=_size), "<main>"
+        main = max(mains, key=_size)
+        if not _too_small(main, body):
+            return main, "<main>"
+        # A <main> that holds the title alone, its article a sibling (issue 39): the densest prose
+        # block joins it, under the nearest block that holds both.
+        densest, how = _densest(body)
+        if how == "text density" and densest is not main and main not in densest.iterancestors():
+            return _common_ancestor(main, densest), "<main> and the text beside it"
+        return main, "<main>"
     articles = [el for el in body.iter("article") if not _hidden(el)][:_MAX_CANDIDATES]
     if articles:
         sizes = {a: _size(a) for a in articles}
@@ -136,6 +172,16 @@ def _densest(body: Node) -> tuple[Node, str]:
     if _too_small(main, body):
         return body, WHOLE_PAGE_FALLBACK
     return main, "text density"
+
+
+def _common_ancestor(a: Node, b: Node) -> Node:
+    above_a = {a, *a.iterancestors()}
+    node = b
+    while node not in above_a:
+        parent = node.getparent()
+        assert parent is not None  # both lie under the body
+        node = parent
+    return node
 
 
 def _too_small(main: Node, body: Node) -> bool:
