@@ -1,5 +1,6 @@
 """HTML tables: data tables become a grid (merged cells repeated in every cell they cover, as
-docling does), with header rows from ``<thead>`` or rows of ``<th>`` only; layout tables (a
+docling does), with header rows from ``<thead>`` or rows of ``<th>`` only (or, with neither, a first row set in bold
+over rows that are not); layout tables (a
 table inside a table, or headings inside cells) are read as ordinary blocks.
 """
 
@@ -26,6 +27,7 @@ class Row:
     header: bool  # inside <thead>, or every cell a <th>
     cells: list[Cell] = field(default_factory=list)
     all_th: bool = True
+    all_bold: bool = True  # every cell with text is bold throughout (<b>, <strong>)
 
 
 @dataclass
@@ -37,12 +39,13 @@ class TableFrame:
     def new_row(self) -> None:
         self.rows.append(Row(header=self.in_head))
 
-    def add_cell(self, text: str, is_th: bool, colspan: int, rowspan: int) -> None:
+    def add_cell(self, text: str, is_th: bool, colspan: int, rowspan: int, bold: bool = False) -> None:
         if not self.rows:
             self.new_row()
         row = self.rows[-1]
         row.cells.append(Cell(text, colspan, rowspan))
         row.all_th = row.all_th and is_th
+        row.all_bold = row.all_bold and (bold or not text)
 
     def grid(self) -> tuple[list[list[str]], int]:
         """The cells as a rectangular grid, and how many rows at the top are header rows."""
@@ -68,7 +71,14 @@ class TableFrame:
             headers += 1
         if headers == len(rows):
             headers = min(headers, 1)  # a table of <th> only: its first row heads the rest
+        if headers == 0 and len(rows) > 1 and _bold_head(rows):
+            headers = 1  # no <thead> and no <th>: a first row set in bold, over rows that are not
         return grid, headers
+
+
+def _bold_head(rows: list[Row]) -> bool:
+    first = rows[0]
+    return first.all_bold and sum(1 for c in first.cells if c.text) >= 2 and not any(r.all_bold for r in rows[1:])
 
 
 def span(value: str | None) -> int:

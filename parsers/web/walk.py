@@ -38,6 +38,18 @@ _STYLES = {
     "code": "code", "kbd": "code", "samp": "code", "tt": "code", "u": "underline", "ins": "underline",
     "s": "strikethrough", "del": "strikethrough", "strike": "strikethrough", "sub": "sub", "sup": "super",
 }  # fmt: skip
+
+
+def _all_bold(text: str, spans: list[dict[str, Any]]) -> bool:
+    """Every visible character of a cell's text lies in a bold span."""
+    covered = [False] * len(text)
+    for marked in spans:
+        if marked.get("style") == "bold":
+            start, end = marked["start"], min(marked["end"], len(text))
+            covered[start:end] = [True] * (end - start)
+    return all(covered[i] or ch.isspace() for i, ch in enumerate(text))
+
+
 _LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]+)")
 _PERMALINK = re.compile(r"^\W*$")  # "¶", "#", "§": a heading's link to itself
 
@@ -279,8 +291,9 @@ class Walker:
             self.tables[-1].in_head = False
         elif role == "cell":
             self.flat -= 1
-            text, _ = self.inline.take()
-            self.tables[-1].add_cell(text, frame.tag == "th", frame.level // 100_000, frame.level % 100_000)
+            text, spans = self.inline.take()
+            bold = bool(text) and _all_bold(text, spans)
+            self.tables[-1].add_cell(text, frame.tag == "th", frame.level // 100_000, frame.level % 100_000, bold)
         elif role == "caption":
             self.flat -= 1
             self.caption(frame.tag)
