@@ -65,6 +65,10 @@ def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str, options: ParseOpti
     from parsegate.parsers.office.mapping import to_document
 
     check_zip(data, fmt, options.max_inflated_mb)
+    if fmt == "docx":
+        from parsegate.parsers.office.unwrap import body_text_brought_in
+
+        data = body_text_brought_in(data)  # custom XML unwrapped, alternative chunks imported
     ddoc, gaps = convert(data, doc_id, fmt)
     anchors = None
     if fmt == "docx":
