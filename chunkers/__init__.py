@@ -107,6 +107,12 @@ class Chunker:
         if cfg.strategy in SEMANTIC:
             self.detector = make_detector(cfg.strategy, cfg.semantic_model)
 
+    def over_model_max(self) -> int | None:
+        """The tokenizer model's maximum sequence length when ``max_tokens`` is above it (the
+        embedding model would truncate such chunks), else None."""
+        model_max = self.counter.model_max
+        return model_max if model_max is not None and self.max_tokens > model_max else None
+
     def chunk_set(self, parser: str) -> str:
         if parser not in self._chunk_sets:
             self._chunk_sets[parser] = self._chunk_set(parser)

@@ -100,8 +100,8 @@ def chunk(
     if text is not None or not hasattr(doc, "elements"):
         doc = parse(doc, text=text, format=format)  # type: ignore[arg-type]
     chunker = Chunker(ChunkConfig(strategy=strategy, tokenizer=tokenizer, max_tokens=max_tokens, **options))
-    model_max = chunker.counter.model_max
-    if model_max is not None and chunker.max_tokens > model_max and not allow_over_model_max:
+    model_max = chunker.over_model_max()
+    if model_max is not None and not allow_over_model_max:
         raise ConfigError(
             f"max_tokens {chunker.max_tokens} is above {chunker.counter.name}'s maximum sequence length "
             f"({model_max}); pass allow_over_model_max=True if your embedder takes longer input"

@@ -15,9 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from parsegate.chunkers import Chunker, ConfigError
+from parsegate.chunkers import Chunker
 from parsegate.chunkers.ids import chunk_set_id
-from parsegate.chunkers.tokens.counter import TokenizerUnavailable
 from parsegate.engines.base import Engine
 from parsegate.engines.local.supervisor import Supervisor, WorkersFailed
 from parsegate.engines.work import FileOutcome
@@ -25,6 +24,7 @@ from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
 from parsegate.parsers.registry import parsers
 from parsegate.quality_gates.thresholds import GateConfig
+from parsegate.runner.chunking import make_chunker
 from parsegate.runner.discover import IgnoreTooLarge, Selection, discover
 from parsegate.runner.finish import Finished, finish, finish_current
 from parsegate.runner.outdir import PARTIAL_FILES, archive_previous
@@ -91,7 +91,7 @@ def run_chunk_set(chunk_sets: dict[str, str]) -> str:
 def run_corpus(settings: RunSettings, progress: Progress | None = None) -> RunResult:
     """Every file under ``settings.corpus`` parsed, chunked and gated into ``settings.out``."""
     check_folders(settings)
-    chunker = make_chunker(settings)
+    chunker = make_chunker(settings.chunking, settings.allow_over_model_max)
     if settings.output_format == "parquet":
         _require_parquet()
     out = settings.out
@@ -256,26 +256,6 @@ def check_folders(settings: RunSettings) -> None:
         root_real = root.resolve()
         if root_real != corpus_real and root_real not in corpus_real.parents:
             raise CommandError(f"--root {root} does not hold the corpus {corpus}")
-
-
-def make_chunker(settings: RunSettings) -> Chunker:
-    """The run's chunker: its tokenizer loaded, its configuration checked before any work."""
-    try:
-        chunker = Chunker(settings.chunking)
-    except (ConfigError, TokenizerUnavailable) as exc:
-        raise CommandError(str(exc)) from None
-    refuse_over_model_max(chunker, settings.allow_over_model_max)
-    return chunker
-
-
-def refuse_over_model_max(chunker: Chunker, allowed: bool) -> None:
-    model_max = chunker.counter.model_max
-    if model_max is not None and chunker.max_tokens > model_max and not allowed:
-        raise CommandError(
-            f"--max-tokens {chunker.max_tokens} is above {chunker.counter.name}'s maximum sequence length "
-            f"({model_max}): the embedding model would truncate such chunks. Use --allow-over-model-max "
-            "if your embedder takes longer input."
-        )
 
 
 @contextmanager

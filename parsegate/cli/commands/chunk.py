@@ -37,12 +37,11 @@ def chunk_command(file: Path, out: Path | None, **given: Any) -> None:
 
     from parsegate.cli.io import load_document, output_format, write_records
     from parsegate.errors import CommandError
-    from parsegate.runner.run import make_chunker
-    from parsegate.runner.settings import RunSettings
+    from parsegate.runner.chunking import make_chunker
 
     kind = output_format(given.pop("output_format"), out)
     config = chunk_config(given)
-    chunker = make_chunker(RunSettings(file, file, config, allow_over_model_max=given["allow_over_model_max"]))
+    chunker = make_chunker(config, given["allow_over_model_max"])
     doc = load_document(file, given["doc_id"], given["root"], given["fmt"], parse_options(given["password"]))
     try:
         chunks = chunker.chunk(doc)

@@ -35,11 +35,10 @@ def inspect_command(file: Path, elements: bool, **given: Any) -> None:
 
     from parsegate.cli import console
     from parsegate.cli.io import load_document
-    from parsegate.runner.run import make_chunker
-    from parsegate.runner.settings import RunSettings
+    from parsegate.runner.chunking import make_chunker
 
     config = chunk_config(given)
-    chunker = make_chunker(RunSettings(file, file, config, allow_over_model_max=given["allow_over_model_max"]))
+    chunker = make_chunker(config, given["allow_over_model_max"])
     doc = load_document(file, given["doc_id"], given["root"], given["fmt"], parse_options(given["password"]))
     out = console.stdout()
     if elements:
