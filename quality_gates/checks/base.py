@@ -90,6 +90,9 @@ class Definition(Generic[F]):
     applies: Callable[[DocFacts], bool] | None = None
     stored: str | None = None  # the facts field whose absence from a saved run leaves it not measured
     run_level: bool = False  # also judged over a whole run (the same text embedded from two files)
+    # A run-level check's faults when the run fails it: the documents and chunks at fault, by
+    # document id and chunk index (the runner adds the chunk ids from the outputs).
+    run_faults: Callable[[list[DocFacts]], list[dict[str, Any]]] | None = None
 
     def __post_init__(self) -> None:
         if (self.parts is None) == (self.value is None) and self.metric is not None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.thresholds import GateConfig
-from parsegate.quality_gates.verdict import Verdict, aggregate, not_measured, rates, run_checks, run_passes
+from parsegate.quality_gates.verdict import Check, Verdict, aggregate, not_measured, rates, run_checks, run_passes
 
 REPORT_SCHEMA = "parsegate.report/1"
 
@@ -38,8 +38,9 @@ def build_report(
         }
     failed_total = len(gate_failed) + len(parse_failed)
     overall = aggregate(list(facts.values()), gate.default)
-    checks = run_checks(overall, gate.default)
+    checks = run_checks(overall, gate.default, list(facts.values()))
     passed = run_passes(failed_total, len(chunked) + len(parse_failed), gate.default, checks)
+    named = _named_by_run_checks(checks)
     return {
         "schema": REPORT_SCHEMA,
         "verdict": "pass" if passed else "fail",
@@ -60,10 +61,25 @@ def build_report(
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
         "documents": [
-            _document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1])
+            {
+                **_document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1]),
+                "run_faults": named.get(f["path"], []),
+            }
             for f in sorted(files, key=_failures_first)
         ],
     }
+
+
+def _named_by_run_checks(checks: list[Check]) -> dict[str, list[dict[str, Any]]]:
+    """Per document, the faults of failed run-level checks that name it, on either side (a
+    document that repeats another's chunks, and the document it repeats), with the check's metric."""
+    named: dict[str, list[dict[str, Any]]] = {}
+    for check in checks:
+        for fault in check.faults:
+            entry = {"metric": check.metric, **fault}
+            for doc_id in dict.fromkeys(d for d in (fault.get("doc_id"), fault.get("duplicate_of")) if d):
+                named.setdefault(doc_id, []).append(entry)
+    return named
 
 
 def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
