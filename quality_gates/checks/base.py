@@ -143,6 +143,7 @@ class Subject:
     tokenizers: Tokenizers
     source: bytes | None
     password: str | None = None  # the PDF password the document was parsed with
+    expensive: bool = True  # in the gate's sample: docling's export is taken (quality_gates/sample.py)
     faults: Faults = field(default_factory=Faults)
     opened: bool = False
     shared: dict[str, Any] = field(default_factory=dict)  # other steps several checks read, by name
@@ -153,7 +154,7 @@ class Subject:
         from parsegate.quality_gates.references import open_reference  # markdown-it, PDFium, docling
 
         self.opened = True
-        return open_reference(self.doc.format, self.source, self.doc.doc_id, self.password)
+        return open_reference(self.doc.format, self.source, self.doc.doc_id, self.password, self.expensive)
 
     @cached_property
     def counts(self) -> Counts:

@@ -60,6 +60,7 @@ def build_report(
         "overall": overall,
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
+        "gate_sample": _sample(run, list(facts.values())),
         "documents": [
             {
                 **_document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1]),
@@ -67,6 +68,22 @@ def build_report(
             }
             for f in sorted(files, key=_failures_first)
         ],
+    }
+
+
+def _sample(run: dict[str, Any], all_facts: list[DocFacts]) -> dict[str, Any]:
+    """The run's gate sample (quality_gates/sample.py): its fraction and seed, how many of the
+    documents with an expensive reference (Office, HTML) it held, and how many documents each
+    reference measured ("none": no independent reference)."""
+    given = run.get("gate_sample") or {"fraction": 1.0, "seed": 0}
+    references = Counter(
+        f.reference or ("none (not in the gate's sample)" if f.sampled is False else "none") for f in all_facts
+    )
+    return {
+        **given,
+        "documents": sum(1 for f in all_facts if f.sampled is not None),
+        "sampled": sum(1 for f in all_facts if f.sampled),
+        "references": dict(sorted(references.items())),
     }
 
 
@@ -95,7 +112,7 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
 def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verdict: Verdict | None) -> dict[str, Any]:
     from parsegate.quality_gates.checks.recall import RecallFacts
 
-    metrics, missing, furniture, recall_source = None, [], [], None
+    metrics, missing, furniture, recall_source, reference, sampled = None, [], [], None, None, None
     if f.get("facts"):
         # Read once per document by build_report (a chunked file's); any other has its own.
         facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
@@ -106,6 +123,7 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
             missing = not_measured(facts)
         recall = facts.get(RecallFacts)
         furniture, recall_source = recall.furniture, recall.recall_source
+        reference, sampled = facts.reference, facts.sampled
     return {
         "doc_id": f["path"],
         "format": f.get("format"),
@@ -118,6 +136,9 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
         "failed_checks": f.get("failed_checks", []),
         "not_measured": missing,
         "recall_source": recall_source,
+        # Which independent reference measured it, and whether it was in the gate's sample.
+        "reference": reference,
+        "sampled": sampled,
         "furniture": furniture,
         "warnings": f.get("warnings", []),
     }

@@ -41,6 +41,7 @@ class GateTable:
     more_failures: int  # failing documents not listed
     run_failures: tuple[str, ...]  # the run's own failed checks, each followed by its faults ("  doc: why")
     not_measured: str | None  # "metric (n documents), …"
+    sample: str | None  # a sampled run: how many documents got the expensive references, and by what
     verdict: str  # "pass" | "fail"
     summary: str  # the counts after the verdict
 
@@ -95,6 +96,18 @@ def _run_failure(check: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _sample(sample: dict[str, Any] | None) -> str | None:
+    """The gate's sample, "gate sample 0.1 (seed 0): docling's export on 3 of the 30 documents it
+    reads; measured against: docling export 3, source file 20, …" (a run without a sample: None)."""
+    if not sample or sample.get("fraction", 1.0) >= 1.0:
+        return None
+    by = ", ".join(f"{kind} {n}" for kind, n in sorted(sample.get("references", {}).items(), key=lambda kv: -kv[1]))
+    return (
+        f"gate sample {fmt(sample['fraction'])} (seed {sample.get('seed', 0)}): docling's export on "
+        f"{sample.get('sampled', 0)} of the {sample.get('documents', 0)} documents it reads; measured against: {by}"
+    )
+
+
 def _misses(threshold: str | None, value: Any, bound: Any) -> bool:
     if value is None or bound is None or threshold is None:
         return False
@@ -135,6 +148,7 @@ def gate_table(report: dict[str, Any]) -> GateTable:
         more_failures=max(0, len(failing) - LISTED_FAILURES),
         run_failures=tuple(line for r in report.get("run_checks", []) if not r["passed"] for line in _run_failure(r)),
         not_measured=", ".join(f"{m} ({n} documents)" for m, n in sorted(unmeasured.items())) or None,
+        sample=_sample(report.get("gate_sample")),
         verdict=report["verdict"],
         summary=(
             f" · {c['gate_passed']} passed, {c['gate_failed']} failed the gate, {c['parse_failed']} failed to parse, "

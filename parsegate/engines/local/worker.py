@@ -27,6 +27,7 @@ import orjson
 if TYPE_CHECKING:
     from parsegate.chunkers import Chunker
     from parsegate.parsers.options import ParseOptions
+    from parsegate.quality_gates.sample import GateSample
 
 _SIZE = struct.Struct("<Q")
 _PR_SET_PDEATHSIG = 1
@@ -106,19 +107,22 @@ def _rss() -> int:
         return 0
 
 
-def prepare(settings: dict[str, Any]) -> tuple[Chunker, ParseOptions]:
+def prepare(settings: dict[str, Any]) -> tuple[Chunker, ParseOptions, GateSample]:
     """What a worker loads before its first document: the parent's sys.path, the memory limit,
     the plugin parsers the parent found (searching every installed package's metadata again took
-    5 ms of each worker's start), the chunker and the parse options. A format's libraries load with its first file."""
+    5 ms of each worker's start), the chunker, the parse options and the gate's sample. A format's libraries load
+    with its first file."""
     sys.path[:0] = [p for p in settings["sys_path"] if p not in sys.path]
     limit_memory(int(settings["memory"]))
 
     from parsegate.chunkers import ChunkConfig, Chunker
     from parsegate.parsers.options import ParseOptions
     from parsegate.parsers.registry import use_plugins
+    from parsegate.quality_gates.sample import GateSample
 
     use_plugins(settings["plugins"])
-    return Chunker(ChunkConfig(**settings["config"])), ParseOptions(**settings["parsing"])
+    sample = GateSample(**settings.get("gate_sample", {}))
+    return Chunker(ChunkConfig(**settings["config"])), ParseOptions(**settings["parsing"]), sample
 
 
 def main() -> None:
@@ -131,7 +135,7 @@ def main() -> None:
     first = read_frame(requests)
     if first is None:
         return
-    chunker, options = prepare(first[0])
+    chunker, options, sample = prepare(first[0])
     from parsegate.engines.work import outcome_dict, process
 
     tune_gc()
@@ -139,7 +143,7 @@ def main() -> None:
     while (frame := read_frame(requests)) is not None:
         task = frame[0]
         path = Path(os.fsdecode(bytes.fromhex(task["path"])))
-        outcome, lines = process(path, task["doc_id"], chunker, options)
+        outcome, lines = process(path, task["doc_id"], chunker, options, sample)
         header = {"kind": "done", "index": task["index"], "outcome": outcome_dict(outcome), "rss": _rss()}
         write_frame(results, header, b"\n".join(lines))
         if outcome.code == "memory":
