@@ -254,3 +254,28 @@ def test_a_failed_run_check_names_the_copy_and_links_its_chunks(run_with_a_copy:
     item.locator("a.go", has_text="chunk #2").click()
     assert "flash" in (page.locator("#chunk-row-1").get_attribute("class") or "")
     assert errors == []
+
+
+def test_a_sampled_run_says_which_reference_measured_each_document(tmp_path: Path, browser) -> None:
+    """--gate-sample: the page's top says how many documents the sample held and which reference
+    measured how many; a document's detail names its reference and whether the sample held it."""
+    pytest.importorskip("docling")
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("article", "api-toc"):
+        shutil.copy(GOLDEN / "office" / "html" / name / "input.html", root / f"{name}.html")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--gate-sample", "0"])
+    assert result.exit_code in (0, 1), result.output
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((out / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    assert page.locator("#gate-sample").inner_text() == (
+        "gate sample 0 (seed 0): docling's export on 0 of the 2 documents it reads; measured against: "
+        "libxml2 reading (not in the gate's sample: docling's export not taken) 2"
+    )
+    page.locator('tr.doc[data-doc="article.html"]').click()
+    assert page.locator("#detail p.reference").inner_text() == (
+        "reference: libxml2 reading (not in the gate's sample: docling's export not taken) · not in the gate's "
+        "sample: docling's export was not taken"
+    )
