@@ -167,17 +167,20 @@ def _whole(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Referenc
     if ref.html_nodes is not None:
         exported = _as_often_as_shown(exported, ref.html_nodes)
     reference = exported - declared
+    chunk_words = [words(c.embed_text) for c in chunks]
     chunked: Counter[str] = Counter()
-    for c in chunks:
-        chunked.update(bag(c.embed_text))
+    for held in chunk_words:
+        chunked.update(held)
     lost = reference - chunked
-    # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
-    # when two or three consecutive words of a chunk make it up; and where the source has no
-    # space between two inline items ("<code>docling</code>from"), the chunk's one word is
-    # two or three consecutive words of the export.
-    joined = {w for c in chunks for w in runs(words(c.embed_text))}
-    split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
-    lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
+    if lost:
+        # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
+        # when two or three consecutive words of a chunk make it up; and where the source has no
+        # space between two inline items ("<code>docling</code>from"), the chunk's one word is
+        # two or three consecutive words of the export. (Only looked for when a word is lost:
+        # the runs of a long page's words were most of its recall.)
+        joined = {w for held in chunk_words for w in runs(held)}
+        split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
+        lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
     if lost and ref.html_nodes is not None:
         lost = _shown_only(lost, ref.html_nodes)
     total, found = reference.total(), reference.total() - lost.total()
