@@ -163,6 +163,13 @@ class Subject:
         return count_tokens(self.chunks, self.tokenizers)
 
     @cached_property
+    def text_words(self) -> list[list[str]]:
+        """Each chunk's text as the gate's words (quality_gates/words.py), folded once."""
+        from parsegate.quality_gates.words import words
+
+        return [words(c.text) for c in self.chunks]
+
+    @cached_property
     def code(self) -> list[Chunk]:
         """The chunks naming a language, parents aside (they overlap their children by design)."""
         return [c for c in self.chunks if c.language and c.id not in self.parents]

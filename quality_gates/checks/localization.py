@@ -46,19 +46,18 @@ def measure(s: Subject) -> LocalizationFacts:
         inside: dict[tuple[int, tuple[float, ...]], str] = {}
         problems = [_in_boxes(ref, c, inside) for c in s.chunks]
     else:
-        sequence = words(ref.everything or ref.text)
+        sequence = ref.export_words
         shown = set(sequence)
         where = "docling's export of the file"
         if ref.html_nodes is not None:
-            shown |= set(words(" ".join(ref.html_nodes)))
+            shown |= set(ref.shown_words)
             where = "docling's export of the file nor its text (lxml)"
         # A word the source writes without a space between two inline items ("docling" +
         # "from") is two consecutive words of docling's export, which adds a space: the runs of
         # the export's words are made (once) only for a chunk with a word not there as it stands.
         exported: set[str] | None = None
         problems: list[str | None] = []
-        for c in s.chunks:
-            held = words(c.text)
+        for held in s.text_words:
             if shown.issuperset(held):
                 problems.append(None)
                 continue

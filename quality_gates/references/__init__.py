@@ -18,11 +18,13 @@ import bisect
 import importlib.util
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from parsegate.parsers.formats import source_text_formats, spec
 from parsegate.quality_gates.references.docling_export import docling_text
 from parsegate.quality_gates.references.text import decode, standard_html_bytes
+from parsegate.quality_gates.words import words
 
 if TYPE_CHECKING:
     from parsegate.quality_gates.references.pdf import PdfSource
@@ -45,6 +47,21 @@ class Reference:
     def close(self) -> None:
         if self.pdf is not None:
             self.pdf.close()
+
+    # The words of the reference, folded once for every check that reads them (read, never change).
+    @cached_property
+    def text_words(self) -> list[str]:
+        return words(self.text)
+
+    @cached_property
+    def export_words(self) -> list[str]:
+        """The words of everything the reference holds (Office: the furniture layer too)."""
+        return self.text_words if not self.everything or self.everything == self.text else words(self.everything)
+
+    @cached_property
+    def shown_words(self) -> list[str]:
+        """HTML: the words of the file's text nodes (libxml2's reading)."""
+        return words(" ".join(self.html_nodes or ()))
 
     def lines_of(self, start: int, end: int) -> tuple[int, int]:
         """1-based first and last line of a span of the source (CR, LF and CRLF end a line)."""
