@@ -56,7 +56,7 @@ def measure(s: Subject) -> LocalizationFacts:
         # "from") is two consecutive words of docling's export, which adds a space: the runs of
         # the export's words are made (once) only for a chunk with a word not there as it stands.
         exported: set[str] | None = None
-        problems: list[str | None] = []
+        problems = []
         for held in s.text_words:
             if shown.issuperset(held):
                 problems.append(None)

@@ -107,22 +107,26 @@ def _rss() -> int:
         return 0
 
 
-def prepare(settings: dict[str, Any]) -> tuple[Chunker, ParseOptions, GateSample]:
+def prepare(settings: dict[str, Any]) -> tuple[Chunker, ParseOptions]:
     """What a worker loads before its first document: the parent's sys.path, the memory limit,
     the plugin parsers the parent found (searching every installed package's metadata again took
-    5 ms of each worker's start), the chunker, the parse options and the gate's sample. A format's libraries load
-    with its first file."""
+    5 ms of each worker's start), the chunker and the parse options. A format's libraries load with its first file."""
     sys.path[:0] = [p for p in settings["sys_path"] if p not in sys.path]
     limit_memory(int(settings["memory"]))
 
     from parsegate.chunkers import ChunkConfig, Chunker
     from parsegate.parsers.options import ParseOptions
     from parsegate.parsers.registry import use_plugins
-    from parsegate.quality_gates.sample import GateSample
 
     use_plugins(settings["plugins"])
-    sample = GateSample(**settings.get("gate_sample", {}))
-    return Chunker(ChunkConfig(**settings["config"])), ParseOptions(**settings["parsing"]), sample
+    return Chunker(ChunkConfig(**settings["config"])), ParseOptions(**settings["parsing"])
+
+
+def gate_sample(settings: dict[str, Any]) -> GateSample:
+    """The run's gate sample (quality_gates/sample.py): which documents get docling's reference."""
+    from parsegate.quality_gates.sample import GateSample
+
+    return GateSample(**settings.get("gate_sample", {}))
 
 
 def main() -> None:
@@ -135,7 +139,8 @@ def main() -> None:
     first = read_frame(requests)
     if first is None:
         return
-    chunker, options, sample = prepare(first[0])
+    chunker, options = prepare(first[0])
+    sample = gate_sample(first[0])
     from parsegate.engines.work import outcome_dict, process
 
     tune_gc()
