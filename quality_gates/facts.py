@@ -31,7 +31,10 @@ T = TypeVar("T")
 _KINDS: tuple[tuple[type[Any], tuple[Field[Any], ...]], ...] = tuple(
     (c.facts, fields(c.facts)) for c in CHECKS if c.facts is not None
 )
-_HEADER = ("chunks", "faults")
+# Besides the checks' own: which independent reference measured the document (``Reference.kind``,
+# None: none), and whether it was in the gate's sample (quality_gates/sample.py; None for a format
+# whose references are all cheap, which every document gets).
+_HEADER = ("chunks", "faults", "reference", "sampled")
 _NAMES = tuple((kind, tuple(f.name for f in kind_fields)) for kind, kind_fields in _KINDS)
 _GETTERS = tuple(
     (kind, (lambda d, n=names[0]: (d[n],)) if len(names) == 1 else itemgetter(*names)) for kind, names in _NAMES
@@ -40,11 +43,12 @@ _OWNER: dict[str, type[Any]] = {}
 for _kind, _kind_fields in _KINDS:
     for _f in _kind_fields:
         _OWNER.setdefault(_f.name, _kind)  # a field two checks share (code_chunks): the same count
-_SAVED = tuple(dict.fromkeys([*_HEADER, *(f.name for _, kind_fields in _KINDS for f in kind_fields)]))
+# The fields whose absence from a saved run leaves something not measured.
+_SAVED = tuple(dict.fromkeys([*_HEADER[:2], *(f.name for _, kind_fields in _KINDS for f in kind_fields)]))
 
 
 class DocFacts:
-    __slots__ = ("_by_kind", "chunks", "doc_id", "faults", "format", "missing", "schema")
+    __slots__ = ("_by_kind", "chunks", "doc_id", "faults", "format", "missing", "reference", "sampled", "schema")
 
     def __init__(
         self,
@@ -55,6 +59,8 @@ class DocFacts:
         faults: dict[str, list[dict[str, Any]]] | None = None,
         schema: str = FACTS_SCHEMA,
         missing: tuple[str, ...] = (),
+        reference: str | None = None,
+        sampled: bool | None = None,
     ) -> None:
         self.doc_id = doc_id
         self.format = format
@@ -62,6 +68,8 @@ class DocFacts:
         self.schema = schema
         self.faults = {} if faults is None else faults  # per check, the chunks and spans at fault
         self.missing = missing  # fields absent from a saved run (not measured); never saved
+        self.reference = reference
+        self.sampled = sampled  # None: a format without an expensive reference, or an older run
         self._by_kind: dict[type[Any], object] = {type(f): f for f in facts}
 
     def get(self, kind: type[T]) -> T:
@@ -88,6 +96,8 @@ class DocFacts:
             for f in kind_fields:
                 out[f.name] = getattr(facts, f.name)
         out["faults"] = self.faults
+        out["reference"] = self.reference
+        out["sampled"] = self.sampled
         return out
 
     @classmethod
@@ -108,6 +118,8 @@ class DocFacts:
             data.get("faults", {}),
             data.get("schema", "parsegate.facts/1"),
             tuple(sorted(name for name in _SAVED if name not in data)),
+            data.get("reference"),
+            data.get("sampled"),
         )
 
     def __eq__(self, other: object) -> bool:

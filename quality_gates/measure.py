@@ -19,6 +19,7 @@ from parsegate.quality_gates.checks import CHECKS
 from parsegate.quality_gates.checks.base import Subject, Tokenizers
 from parsegate.quality_gates.checks.counts import resolver
 from parsegate.quality_gates.facts import DocFacts
+from parsegate.quality_gates.sample import EXPENSIVE_FORMATS
 
 if TYPE_CHECKING:
     from parsegate.chunkers.record import Chunk
@@ -34,17 +35,25 @@ def measure(
     source: bytes | None = None,
     parent_budget: int | None = None,
     password: str | None = None,
+    sampled: bool = True,
 ) -> DocFacts:
     """Facts about ``chunks`` (those of ``doc``). ``source`` is the file's bytes, read again by
     the caller (``password``: the PDF password it was parsed with); without it the checks against
-    the source are reported not measured.
+    the source are reported not measured. ``sampled``: the document is in the gate's sample
+    (quality_gates/sample.py) and gets the expensive references too; the facts say which
+    reference measured it.
     ``parent_budget``: parent-child's chunks that others name as their parent are counted
     against it, and are not taken for code chunks overlapping their children."""
     parents = frozenset(c.parent_id for c in chunks if c.parent_id) if parent_budget is not None else frozenset()
     budgets = [parent_budget if c.id in parents and parent_budget else budget for c in chunks]
-    subject = Subject(doc, chunks, budget, budgets, parents, resolver(tokenizers), source, password)
+    subject = Subject(doc, chunks, budget, budgets, parents, resolver(tokenizers), source, password, sampled)
     try:
         facts = [check.measure(subject) for check in CHECKS if check.measure is not None]
     finally:
         subject.close()
-    return DocFacts(doc.doc_id, doc.format, len(chunks), facts, subject.faults.lists)
+    reference = subject.reference.kind if subject.opened and subject.reference is not None else None
+    # Whether the sample held it, for a format with an expensive reference (None: no such format).
+    sampled_or_none = sampled if doc.format in EXPENSIVE_FORMATS else None
+    return DocFacts(
+        doc.doc_id, doc.format, len(chunks), facts, subject.faults.lists, reference=reference, sampled=sampled_or_none
+    )

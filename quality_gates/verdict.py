@@ -117,15 +117,20 @@ def _total(check: Definition[Any], all_facts: list[DocFacts], thresholds: Thresh
     return share(sum(part for part, _ in measured) if measured else None, sum(int(whole or 0) for _, whole in measured))
 
 
-def run_checks(overall: dict[str, float | int | None], thresholds: Thresholds) -> list[Check]:
-    """Checks of the run as a whole (say, the same text embedded from four copies of a file)."""
+def run_checks(
+    overall: dict[str, float | int | None], thresholds: Thresholds, all_facts: list[DocFacts] | None = None
+) -> list[Check]:
+    """Checks of the run as a whole (say, the same text embedded from four copies of a file); a
+    failed one names the documents and chunks at fault (from ``all_facts``)."""
     out = []
     for check in RUN_LEVEL:
         assert check.limit is not None and check.metric is not None
         limit, value = thresholds[check.limit.name], overall.get(check.metric)
         if limit is None or value is None:
             continue
-        out.append(Check(check.limit.name, f"run.{check.metric}", value, limit, check.limit.passes(value, limit)))
+        ok = check.limit.passes(value, limit)
+        faults = [] if ok or check.run_faults is None else check.run_faults(all_facts or [])
+        out.append(Check(check.limit.name, f"run.{check.metric}", value, limit, ok, faults))
     return out
 
 

@@ -65,6 +65,8 @@ def present(sequence: list[str], reference: set[str]) -> set[str]:
     words that the reference has as one word, or at the start or end of a reference word (a
     text layer joins table cells in its own order: "6,617" beside "7" comes out "6,6177")."""
     found = {w for w in sequence if w in reference}
+    if len(found) == len(set(sequence)):
+        return found  # every word as it stands: no run or prefix can add one (most chunks)
     for joined, (i, j) in runs(sequence).items():
         if joined in reference:
             found.update(sequence[i:j])

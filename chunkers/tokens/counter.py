@@ -34,7 +34,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Shipped as package data (Apache-2.0, see its NOTICE): budgets need no 88 MB model package.
 _DEFAULT_FILES = Path(__file__).parents[1] / "data" / DEFAULT_TOKENIZER  # chunkers/data/
 _FALLBACK_MAX = 512
-_SMALL_BATCH = 8
 # The probes' verdicts (additive, counted word by word) for the tokenizer files parsegate ships,
 # by fingerprint (a hash of the file's bytes): measuring them took about 7 ms of every worker's
 # and every command's start. tests/chunkers/test_tokens.py measures them again and fails on a stale entry.
@@ -157,12 +156,13 @@ class HFCounter:
         if words is not None and all(words.usable(t) for t in texts):
             return words.count(texts)
         # encode_batch_fast skips offsets, which counting does not need.
-        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        return [len(e) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
 
     def count_embedded(self, texts: list[str]) -> list[int]:
-        if len(texts) <= _SMALL_BATCH:  # a batch costs more to set up than a few texts to encode
-            return [len(self.tokenizer.encode(t, add_special_tokens=True).ids) for t in texts]
-        return [len(e.ids) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
+        # A count needs the length alone: encode_batch_fast computes no offsets, and len() of an
+        # encoding builds no list of ids. Faster than encode() one by one for small batches too
+        # (88 documents of 1-8 chunks: 0.23 s against 0.31 s of CPU).
+        return [len(e) for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=True)]
 
     def index(self, text: str) -> SpanIndex:
         if self.words is not None and self.words.usable(text):

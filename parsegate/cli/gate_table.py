@@ -25,7 +25,10 @@ def print_gate(report: dict[str, Any], console: Console) -> None:
     if gate.more_failures:
         console.print(f"… {gate.more_failures} more failures in report.json")
     for line in gate.run_failures:
-        console.print(Text("FAIL ", style="bold red") + Text(inert(line)), soft_wrap=True)
+        head = Text("     ") if line.startswith("  ") else Text("FAIL ", style="bold red")
+        console.print(head + Text(inert(line.strip())), soft_wrap=True)
+    if gate.sample:
+        console.print(Text("references: ", style="yellow") + Text(inert(gate.sample)), soft_wrap=True)
     if gate.not_measured:
         console.print(Text("not measured: ", style="yellow") + Text(inert(gate.not_measured)), soft_wrap=True)
     style = "bold green" if gate.verdict == "pass" else "bold red"

@@ -27,6 +27,7 @@ from parsegate.engines.base import Done, Limits, Task
 from parsegate.engines.local.supervisor import Supervisor
 from parsegate.engines.work import outcome_dict, outcome_from_dict
 from parsegate.parsers.options import ParseOptions
+from parsegate.quality_gates.sample import GateSample
 
 INSTALL = "pip install 'parsegate[ray]'"
 
@@ -49,8 +50,8 @@ def _ray() -> Any:
 class _Documents:
     """A Ray actor: one supervised worker process, reused for every document the actor gets."""
 
-    def __init__(self, config: ChunkConfig, limits: Limits, parsing: ParseOptions) -> None:
-        self.supervisor = Supervisor(config, limits, 1, parsing)
+    def __init__(self, config: ChunkConfig, limits: Limits, parsing: ParseOptions, sample: GateSample) -> None:
+        self.supervisor = Supervisor(config, limits, 1, parsing, sample)
         self.supervisor.start()
 
     def __call__(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -76,11 +77,18 @@ class RayEngine:
     """The Engine protocol (``parsegate.engines.base``) over Ray Data."""
 
     def __init__(
-        self, config: ChunkConfig, limits: Limits, workers: int, address: str | None, parsing: ParseOptions
+        self,
+        config: ChunkConfig,
+        limits: Limits,
+        workers: int,
+        address: str | None,
+        parsing: ParseOptions,
+        sample: GateSample | None = None,
     ) -> None:
         self.config = config
         self.limits = limits
         self.parsing = parsing
+        self.sample = sample or GateSample()
         self.address = address or None
         self.size = max(1, workers or (os.cpu_count() or 1))
         self.replaced = 0
@@ -133,7 +141,12 @@ class RayEngine:
         actors = min(self.size, len(rows))
         dataset = ray.data.from_items(rows, override_num_blocks=len(rows)).map(
             _Documents,
-            fn_constructor_kwargs={"config": self.config, "limits": self.limits, "parsing": self.parsing},
+            fn_constructor_kwargs={
+                "config": self.config,
+                "limits": self.limits,
+                "parsing": self.parsing,
+                "sample": self.sample,
+            },
             compute=ray.data.ActorPoolStrategy(size=actors),
             num_cpus=1,
         )

@@ -19,6 +19,7 @@ from parsegate.parsers.model import ParseError, content_version
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.registry import parse_data, read_regular_file
 from parsegate.quality_gates.measure import measure
+from parsegate.quality_gates.sample import FULL, GateSample
 
 
 @dataclass
@@ -41,9 +42,10 @@ class FileOutcome:
 
 
 def process(
-    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions = DEFAULTS
+    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions = DEFAULTS, sample: GateSample = FULL
 ) -> tuple[FileOutcome, list[bytes]]:
-    """The parser and the gate's PDF reference read the file under the same ``options``."""
+    """The parser and the gate's PDF reference read the file under the same ``options``; the
+    gate takes its expensive references when ``sample`` holds the document."""
     started = time.perf_counter()
     outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []
@@ -63,7 +65,14 @@ def process(
         # The gate reads the source itself: its checks compare the chunks with the file's bytes,
         # not with what the parser made of them.
         outcome.facts = measure(
-            doc, chunks, chunker.counter, chunker.max_tokens, data, chunker.config.parent_tokens, options.password
+            doc,
+            chunks,
+            chunker.counter,
+            chunker.max_tokens,
+            data,
+            chunker.config.parent_tokens,
+            options.password,
+            sample.sampled(doc_id),
         ).to_dict()
         lines = [orjson.dumps(c.to_dict()) for c in chunks]
     except ParseError as exc:

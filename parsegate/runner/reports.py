@@ -57,6 +57,7 @@ def write_reports(
     report["run_checks"] = [*report["run_checks"], *(run_checks or [])]
     if not all(c["passed"] for c in report["run_checks"]):
         report["verdict"] = "fail"
+    _name_chunks(outdir, report)
     write_atomic(outdir / "report.json", pretty_json(report))  # whole or not at all (a full disk)
     facts = {f["path"]: f.get("facts") or {} for f in files}
     given = run.get("limits") or {}
@@ -68,6 +69,26 @@ def write_reports(
     details = _details(outdir, report, corpus, facts, page_cache, limits, password)
     write_atomic(outdir / "report.html", render_html(report, details))
     return report
+
+
+def _name_chunks(outdir: Path, report: dict[str, Any]) -> None:
+    """The chunk ids of the chunks a failed run-level check names by index (``pairs``: a chunk
+    of ``doc_id`` and the chunk of ``duplicate_of`` it repeats), read from the outputs."""
+    faults = [f for c in report["run_checks"] for f in c.get("faults") or []]
+    faults += [f for d in report["documents"] for f in d.get("run_faults") or []]
+    named = {d for f in faults for d in (f.get("doc_id"), f.get("duplicate_of")) if d}
+    if not named:
+        return
+    passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
+    ids = {doc: [c["id"] for c in chunks] for doc, chunks in _chunks_by_doc(outdir, named, passed & named).items()}
+    for fault in faults:
+        here, there = ids.get(fault.get("doc_id", ""), []), ids.get(fault.get("duplicate_of", ""), [])
+        for pair in fault.get("pairs") or []:
+            i, j = pair.get("chunk_index", -1), pair.get("of_chunk_index", -1)
+            if 0 <= i < len(here):
+                pair["chunk"] = here[i]
+            if 0 <= j < len(there):
+                pair["of_chunk"] = there[j]
 
 
 def _wanted(report: dict[str, Any]) -> list[str]:

@@ -241,6 +241,8 @@ def _record(
         "engine": settings.engine,
         "allow_empty": settings.allow_empty,
         "output_format": settings.output_format,
+        # Only a sampled run says so: a full run's record (and so its outputs' fingerprint) is unchanged.
+        **({} if settings.gate_sample.full else {"gate_sample": settings.gate_sample.to_dict()}),
     }
 
 
@@ -305,14 +307,21 @@ def _store_finish(run_store: RunStore, record: dict[str, Any], settings: RunSett
 def _engine(settings: RunSettings, chunker: Chunker) -> Iterator[Engine]:
     """The local supervisor, or Ray (started or reached before any work, with a clear error)."""
     if settings.engine == "local":
-        with Supervisor(chunker.config, settings.limits, settings.workers or 1, settings.parsing) as supervisor:
+        with Supervisor(
+            chunker.config, settings.limits, settings.workers or 1, settings.parsing, settings.gate_sample
+        ) as supervisor:
             yield supervisor
         return
     from parsegate.engines.ray import EngineError, RayEngine
 
     try:
         ray_engine = RayEngine(
-            chunker.config, settings.limits, settings.workers, settings.ray_address, settings.parsing
+            chunker.config,
+            settings.limits,
+            settings.workers,
+            settings.ray_address,
+            settings.parsing,
+            settings.gate_sample,
         ).__enter__()
     except EngineError as exc:
         raise CommandError(str(exc)) from None
@@ -332,7 +341,9 @@ def _open_store(settings: RunSettings, chunk_sets: dict[str, str], config: dict[
     versions = {p.NAME: p.VERSION for p in parsers()}
     recorded = {"chunk_sets": chunk_sets, "parsers": versions, "config": config, "parsegate": __version__}
     try:
-        run_store = RunStore(path, run_chunk_set(chunk_sets), recorded, str(settings.doc_root), settings.parsing)
+        run_store = RunStore(
+            path, run_chunk_set(chunk_sets), recorded, str(settings.doc_root), settings.parsing, settings.gate_sample
+        )
         run_store.__enter__()
     except StoreError as exc:
         raise CommandError(f"{exc}; or run with --no-store") from None

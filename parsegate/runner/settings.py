@@ -11,6 +11,7 @@ from typing import Literal
 from parsegate.chunkers import ChunkConfig
 from parsegate.engines.base import Limits
 from parsegate.parsers.options import ParseOptions
+from parsegate.quality_gates.sample import GateSample
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.store.schema import DEFAULT_STORE
 
@@ -24,6 +25,8 @@ class RunSettings:
     out: Path  # the output folder (OUTDIR)
     chunking: ChunkConfig = field(default_factory=ChunkConfig)
     gate: GateConfig = field(default_factory=GateConfig)
+    # The documents that get the gate's expensive references (docling's export): all by default.
+    gate_sample: GateSample = field(default_factory=GateSample)
     parsing: ParseOptions = field(default_factory=ParseOptions)
     # Which files: gitignore-style patterns; the corpus's .gitignore files; hidden paths; symlinks out.
     glob: tuple[str, ...] = ("*",)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from contextlib import ExitStack, closing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from parsegate.engines.base import Engine, Task
 from parsegate.engines.local.dispatch import schedule
 from parsegate.engines.work import FileOutcome, outcome_dict, outcome_from_dict
 from parsegate.parsers.options import ParseOptions
+from parsegate.quality_gates.sample import FULL, GateSample
 from parsegate.runner.discover import Source
 from parsegate.runner.plan import Planned, plan, reusable, reusable_failures, stored
 from parsegate.runner.route import Router
@@ -28,9 +30,16 @@ class RunStore:
     """The store as one run uses it: locked for the run's length, opened and checked first."""
 
     def __init__(
-        self, path: Path, chunk_set: str, config: dict[str, Any], corpus: str, parsing: ParseOptions | None = None
+        self,
+        path: Path,
+        chunk_set: str,
+        config: dict[str, Any],
+        corpus: str,
+        parsing: ParseOptions | None = None,
+        sample: GateSample = FULL,
     ) -> None:
         self.path = path
+        self.sample = sample
         self.password = bool(parsing and parsing.password)
         self.chunk_set = chunk_set
         self.config = config
@@ -62,7 +71,9 @@ class RunStore:
 
     def plan(self, sources: list[Source]) -> list[Source]:
         """Hash every file and look it up; returns the sources that must be parsed."""
-        self.planned = plan(self._db(), self.chunk_set, sources, self.password)
+        self.planned = [
+            _measured_enough(p, self.sample) for p in plan(self._db(), self.chunk_set, sources, self.password)
+        ]
         return [p.source for p in self.planned if not p.reuse]
 
     def run(
@@ -156,6 +167,15 @@ class RunStore:
             raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["gone"] = len(gone)
         return gone
+
+
+def _measured_enough(item: Planned, sample: GateSample) -> Planned:
+    """A stored outcome whose gate left out the expensive references (an earlier run's sample did
+    not hold the document) is not reused for a document this run's sample holds: it is parsed
+    and measured again, and the store then holds the full measurement."""
+    if item.reuse and item.outcome and '"sampled":false' in item.outcome and sample.sampled(item.source.doc_id):
+        return replace(item, reuse=False, outcome=None)
+    return item
 
 
 # Outcomes that say more about the run than about the file: never stored.

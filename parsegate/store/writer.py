@@ -91,6 +91,14 @@ def record_document(
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 _chunk_rows(chunk_set, doc, lines),
             )
+        elif (outcome.get("facts") or {}).get("sampled"):
+            # ...but for its measurement: an earlier run's gate sample left the document out (no
+            # docling reference), this run measured it whole; the chunks are the same.
+            db.execute(
+                "UPDATE results SET outcome = ? WHERE chunk_set = ? AND doc_id = ? AND version = ?"
+                " AND instr(outcome, '\"sampled\":false') > 0",
+                (orjson.dumps(_threshold_free(outcome)).decode(), chunk_set, doc.doc_id, doc.version),
+            )
         _upsert_member(db, chunk_set, corpus, doc, outcome, stamp)
 
 

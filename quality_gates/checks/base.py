@@ -90,6 +90,9 @@ class Definition(Generic[F]):
     applies: Callable[[DocFacts], bool] | None = None
     stored: str | None = None  # the facts field whose absence from a saved run leaves it not measured
     run_level: bool = False  # also judged over a whole run (the same text embedded from two files)
+    # A run-level check's faults when the run fails it: the documents and chunks at fault, by
+    # document id and chunk index (the runner adds the chunk ids from the outputs).
+    run_faults: Callable[[list[DocFacts]], list[dict[str, Any]]] | None = None
 
     def __post_init__(self) -> None:
         if (self.parts is None) == (self.value is None) and self.metric is not None:
@@ -140,6 +143,7 @@ class Subject:
     tokenizers: Tokenizers
     source: bytes | None
     password: str | None = None  # the PDF password the document was parsed with
+    expensive: bool = True  # in the gate's sample: docling's export is taken (quality_gates/sample.py)
     faults: Faults = field(default_factory=Faults)
     opened: bool = False
     shared: dict[str, Any] = field(default_factory=dict)  # other steps several checks read, by name
@@ -150,13 +154,20 @@ class Subject:
         from parsegate.quality_gates.references import open_reference  # markdown-it, PDFium, docling
 
         self.opened = True
-        return open_reference(self.doc.format, self.source, self.doc.doc_id, self.password)
+        return open_reference(self.doc.format, self.source, self.doc.doc_id, self.password, self.expensive)
 
     @cached_property
     def counts(self) -> Counts:
         from parsegate.quality_gates.checks.counts import count_tokens
 
         return count_tokens(self.chunks, self.tokenizers)
+
+    @cached_property
+    def text_words(self) -> list[list[str]]:
+        """Each chunk's text as the gate's words (quality_gates/words.py), folded once."""
+        from parsegate.quality_gates.words import words
+
+        return [words(c.text) for c in self.chunks]
 
     @cached_property
     def code(self) -> list[Chunk]:

@@ -46,15 +46,24 @@ def measure(s: Subject) -> LocalizationFacts:
         inside: dict[tuple[int, tuple[float, ...]], str] = {}
         problems = [_in_boxes(ref, c, inside) for c in s.chunks]
     else:
-        sequence = words(ref.everything or ref.text)
-        # A word the source writes without a space between two inline items ("docling" +
-        # "from") is two consecutive words of docling's export, which adds a space.
-        exported = set(sequence) | set(runs(sequence))
+        sequence = ref.export_words
+        shown = set(sequence)
         where = "docling's export of the file"
         if ref.html_nodes is not None:
-            exported |= set(words(" ".join(ref.html_nodes)))
+            shown |= set(ref.shown_words)
             where = "docling's export of the file nor its text (lxml)"
-        problems = [_in_export(exported, c, where) for c in s.chunks]
+        # A word the source writes without a space between two inline items ("docling" +
+        # "from") is two consecutive words of docling's export, which adds a space: the runs of
+        # the export's words are made (once) only for a chunk with a word not there as it stands.
+        exported: set[str] | None = None
+        problems = []
+        for held in s.text_words:
+            if shown.issuperset(held):
+                problems.append(None)
+                continue
+            if exported is None:
+                exported = shown | set(runs(sequence))
+            problems.append(_in_export(exported, held, where))
     for c, problem in zip(s.chunks, problems, strict=True):
         if problem is not None:
             s.faults.chunk(FAULTS, c, problem)
@@ -101,10 +110,9 @@ def _in_boxes(ref: Reference, c: Chunk, inside: dict[tuple[int, tuple[float, ...
     return None
 
 
-def _in_export(exported: set[str], c: Chunk, where: str) -> str | None:
+def _in_export(exported: set[str], held: list[str], where: str) -> str | None:
     """As in a PDF's boxes, words run together in docling's export (its inline groups are
-    joined without a space: "WiktionaryMedia") still count."""
-    held = words(c.text)
+    joined without a space: "WiktionaryMedia") still count (``held``: the chunk's words)."""
     absent = sorted(set(held) - present(held, exported))
     if absent:
         return f"{len(absent)} words not in {where}: {' '.join(absent[:12])}"

@@ -54,7 +54,7 @@ def measure(s: Subject) -> RecallFacts:
     elif ref.pdf is not None:
         total, found = _by_page(s.faults, doc, chunks, ref)
     else:
-        total, found = _whole(s.faults, doc, chunks, ref)
+        total, found = _whole(s.faults, doc, chunks, ref, s.text_words)
     return RecallFacts(total, found, ref.kind, furniture)
 
 
@@ -153,10 +153,12 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
     return total, found
 
 
-def _whole(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
+def _whole(
+    faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference, text_words: list[list[str]]
+) -> tuple[int, int]:
     """Office and HTML: the words of docling's export (less what the parser declared furniture)
-    against the words of all chunks."""
-    sequence = words(ref.text)
+    against the words of all chunks (``text_words``: of each chunk's text)."""
+    sequence = ref.text_words
     declared: Counter[str] = Counter()
     for e in doc.elements:
         if e.kind in NON_BODY_KINDS:
@@ -165,27 +167,30 @@ def _whole(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Referenc
             declared.update(list(runs(held)))  # as docling runs them together ("habitat5")
     exported = Counter(sequence)
     if ref.html_nodes is not None:
-        exported = _as_often_as_shown(exported, ref.html_nodes)
+        exported = _as_often_as_shown(exported, ref.shown_words)
     reference = exported - declared
+    chunk_words = [words(c.embed_text) for c in chunks]
     chunked: Counter[str] = Counter()
-    for c in chunks:
-        chunked.update(bag(c.embed_text))
+    for held in chunk_words:
+        chunked.update(held)
     lost = reference - chunked
-    # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
-    # when two or three consecutive words of a chunk make it up; and where the source has no
-    # space between two inline items ("<code>docling</code>from"), the chunk's one word is
-    # two or three consecutive words of the export.
-    joined = {w for c in chunks for w in runs(words(c.embed_text))}
-    split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
-    lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
+    if lost:
+        # docling's export runs inline items together ("WiktionaryMedia"): such a word is found
+        # when two or three consecutive words of a chunk make it up; and where the source has no
+        # space between two inline items ("<code>docling</code>from"), the chunk's one word is
+        # two or three consecutive words of the export. (Only looked for when a word is lost:
+        # the runs of a long page's words were most of its recall.)
+        joined = {w for held in chunk_words for w in runs(held)}
+        split = {w for run, (i, j) in runs(sequence).items() if run in chunked for w in sequence[i:j]}
+        lost = Counter({w: n for w, n in lost.items() if w not in joined and w not in split})
     if lost and ref.html_nodes is not None:
-        lost = _shown_only(lost, ref.html_nodes)
+        lost = _shown_only(lost, ref.shown_words)
     total, found = reference.total(), reference.total() - lost.total()
     if lost:
         faults.add(FAULTS, words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
     if ref.html_nodes is None:
         return total, found
-    beyond, unchunked = _beyond_export(doc, chunks, ref.html_nodes, ref.everything or ref.text)
+    beyond, unchunked = _beyond_export(doc, text_words, ref.html_nodes, ref.export_words)
     for node in beyond:
         count = len(words(node))
         total += count
@@ -196,22 +201,21 @@ def _whole(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Referenc
     return total, found
 
 
-def _as_often_as_shown(reference: Counter[str], nodes: list[str]) -> Counter[str]:
+def _as_often_as_shown(reference: Counter[str], shown_words: list[str]) -> Counter[str]:
     """HTML: no word counts more often than the page shows it. docling's export writes a table
     cell that spans rows or columns once per row or column it spans (DocBook's navigation footer,
     with its two-row cells, doubled the page's title in the export, and 13 of valgrind's manual
     pages failed recall on a copy that no reader sees). A word the page's text nodes do not hold
     at all (docling runs inline items together) is left to the checks below."""
-    shown = Counter(words(" ".join(nodes)))
+    shown = Counter(shown_words)
     return Counter({w: min(n, shown[w]) if shown[w] else n for w, n in reference.items()})
 
 
-def _shown_only(lost: Counter[str], nodes: list[str]) -> Counter[str]:
+def _shown_only(lost: Counter[str], shown: list[str]) -> Counter[str]:
     """HTML: the lost words that are text of the page. docling's export writes a form field by
     its name attribute (``<input name="query">`` as "query"), which no reader sees: not found in
     the file's visible text nodes (as words, or run together as docling runs them), such a word
     is no loss."""
-    shown = words(" ".join(nodes))
     visible = set(shown)
     if any(w not in visible for w in lost):
         visible.update(runs(shown))
@@ -219,7 +223,7 @@ def _shown_only(lost: Counter[str], nodes: list[str]) -> Counter[str]:
 
 
 def _beyond_export(
-    doc: Document, chunks: Sequence[Chunk], nodes: list[str], exported: str
+    doc: Document, text_words: list[list[str]], nodes: list[str], exported: list[str]
 ) -> tuple[list[str], set[str]]:
     """HTML: the file's text nodes that docling's export lacks (references/web.py), which count
     too, and those of them that are not in the chunks' text (a node is found when its letters and
@@ -228,10 +232,10 @@ def _beyond_export(
     from parsegate.quality_gates.references.web import missing, squeezed
 
     declared = squeezed(doc.text[e.start : e.end] for e in doc.elements if e.kind in NON_BODY_KINDS)
-    beyond = list(missing(list(missing(nodes, squeezed([exported]))), declared))
+    beyond = list(missing(list(missing(nodes, "".join(exported))), declared))
     if not beyond:
         return [], set()
-    return beyond, set(missing(beyond, squeezed(c.text for c in chunks)))
+    return beyond, set(missing(beyond, "".join("".join(held) for held in text_words)))
 
 
 def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | None]:

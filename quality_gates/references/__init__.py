@@ -6,7 +6,10 @@
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops.
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
-cannot hide it by agreeing with itself.
+cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
+cost for an Office file, 18 times a web page's parse and chunk); a run with a gate sample
+(``quality_gates/sample.py``) takes it only on the documents in the sample: outside it a web page
+has libxml2's reading alone, and an Office document no reference.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import bisect
 import importlib.util
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from parsegate.parsers.formats import source_text_formats, spec
 from parsegate.quality_gates.references.docling_export import docling_text
 from parsegate.quality_gates.references.text import decode, standard_html_bytes
+from parsegate.quality_gates.words import words
 
 if TYPE_CHECKING:
     from parsegate.quality_gates.references.pdf import PdfSource
@@ -43,6 +48,21 @@ class Reference:
         if self.pdf is not None:
             self.pdf.close()
 
+    # The words of the reference, folded once for every check that reads them (read, never change).
+    @cached_property
+    def text_words(self) -> list[str]:
+        return words(self.text)
+
+    @cached_property
+    def export_words(self) -> list[str]:
+        """The words of everything the reference holds (Office: the furniture layer too)."""
+        return self.text_words if not self.everything or self.everything == self.text else words(self.everything)
+
+    @cached_property
+    def shown_words(self) -> list[str]:
+        """HTML: the words of the file's text nodes (libxml2's reading)."""
+        return words(" ".join(self.html_nodes or ()))
+
     def lines_of(self, start: int, end: int) -> tuple[int, int]:
         """1-based first and last line of a span of the source (CR, LF and CRLF end a line)."""
         if self._line_starts is None:
@@ -51,8 +71,14 @@ class Reference:
         return first, bisect.bisect_right(self._line_starts, max(start, end - 1))
 
 
-def open_reference(fmt: str, data: bytes | None, doc_id: str, password: str | None = None) -> Reference | None:
-    """The independent view of a document's source, or None when there is none to be had."""
+NOT_SAMPLED = "not in the gate's sample"
+
+
+def open_reference(
+    fmt: str, data: bytes | None, doc_id: str, password: str | None = None, expensive: bool = True
+) -> Reference | None:
+    """The independent view of a document's source, or None when there is none to be had;
+    without ``expensive`` (a document outside the gate's sample) docling's export is not taken."""
     if data is None:
         return None
     if fmt in TEXT_FORMATS:
@@ -67,10 +93,12 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str, password: str | No
         pdf = open_pdf(data, password=password)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt in OFFICE_FORMATS:
+        if not expensive and fmt != "html":
+            return None  # no cheaper reading of an Office file than docling's: not measured
         if fmt == "html":
             data = standard_html_bytes(data)
         # Web pages are read without the office extra (our lxml pass): there docling is not installed.
-        docling = fmt != "html" or importlib.util.find_spec("docling") is not None
+        docling = expensive and (fmt != "html" or importlib.util.find_spec("docling") is not None)
         exported = docling_text(data, fmt, doc_id) if docling else None
         nodes = None
         if fmt == "html":
@@ -80,7 +108,10 @@ def open_reference(fmt: str, data: bytes | None, doc_id: str, password: str | No
         if exported is None:
             if not nodes:
                 return None
-            why = "docling could not read the page" if docling else "docling is not installed"
+            if not expensive:
+                why = f"{NOT_SAMPLED}: docling's export not taken"
+            else:
+                why = "docling could not read the page" if docling else "docling is not installed"
             reading = "\n".join(nodes)  # libxml2's reading alone
             return Reference(f"libxml2 reading ({why})", reading, reading, html_nodes=nodes)
         return Reference("docling export", *exported, html_nodes=nodes)

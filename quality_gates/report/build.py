@@ -9,7 +9,7 @@ from typing import Any
 
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.thresholds import GateConfig
-from parsegate.quality_gates.verdict import Verdict, aggregate, not_measured, rates, run_checks, run_passes
+from parsegate.quality_gates.verdict import Check, Verdict, aggregate, not_measured, rates, run_checks, run_passes
 
 REPORT_SCHEMA = "parsegate.report/1"
 
@@ -38,8 +38,9 @@ def build_report(
         }
     failed_total = len(gate_failed) + len(parse_failed)
     overall = aggregate(list(facts.values()), gate.default)
-    checks = run_checks(overall, gate.default)
+    checks = run_checks(overall, gate.default, list(facts.values()))
     passed = run_passes(failed_total, len(chunked) + len(parse_failed), gate.default, checks)
+    named = _named_by_run_checks(checks)
     return {
         "schema": REPORT_SCHEMA,
         "verdict": "pass" if passed else "fail",
@@ -59,11 +60,43 @@ def build_report(
         "overall": overall,
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
+        "gate_sample": _sample(run, list(facts.values())),
         "documents": [
-            _document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1])
+            {
+                **_document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1]),
+                "run_faults": named.get(f["path"], []),
+            }
             for f in sorted(files, key=_failures_first)
         ],
     }
+
+
+def _sample(run: dict[str, Any], all_facts: list[DocFacts]) -> dict[str, Any]:
+    """The run's gate sample (quality_gates/sample.py): its fraction and seed, how many of the
+    documents with an expensive reference (Office, HTML) it held, and how many documents each
+    reference measured ("none": no independent reference)."""
+    given = run.get("gate_sample") or {"fraction": 1.0, "seed": 0}
+    references = Counter(
+        f.reference or ("none (not in the gate's sample)" if f.sampled is False else "none") for f in all_facts
+    )
+    return {
+        **given,
+        "documents": sum(1 for f in all_facts if f.sampled is not None),
+        "sampled": sum(1 for f in all_facts if f.sampled),
+        "references": dict(sorted(references.items())),
+    }
+
+
+def _named_by_run_checks(checks: list[Check]) -> dict[str, list[dict[str, Any]]]:
+    """Per document, the faults of failed run-level checks that name it, on either side (a
+    document that repeats another's chunks, and the document it repeats), with the check's metric."""
+    named: dict[str, list[dict[str, Any]]] = {}
+    for check in checks:
+        for fault in check.faults:
+            entry = {"metric": check.metric, **fault}
+            for doc_id in dict.fromkeys(d for d in (fault.get("doc_id"), fault.get("duplicate_of")) if d):
+                named.setdefault(doc_id, []).append(entry)
+    return named
 
 
 def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
@@ -79,7 +112,7 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
 def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verdict: Verdict | None) -> dict[str, Any]:
     from parsegate.quality_gates.checks.recall import RecallFacts
 
-    metrics, missing, furniture, recall_source = None, [], [], None
+    metrics, missing, furniture, recall_source, reference, sampled = None, [], [], None, None, None
     if f.get("facts"):
         # Read once per document by build_report (a chunked file's); any other has its own.
         facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
@@ -90,6 +123,7 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
             missing = not_measured(facts)
         recall = facts.get(RecallFacts)
         furniture, recall_source = recall.furniture, recall.recall_source
+        reference, sampled = facts.reference, facts.sampled
     return {
         "doc_id": f["path"],
         "format": f.get("format"),
@@ -102,6 +136,9 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
         "failed_checks": f.get("failed_checks", []),
         "not_measured": missing,
         "recall_source": recall_source,
+        # Which independent reference measured it, and whether it was in the gate's sample.
+        "reference": reference,
+        "sampled": sampled,
         "furniture": furniture,
         "warnings": f.get("warnings", []),
     }

@@ -221,3 +221,61 @@ def test_a_value_just_short_of_its_bound_shows_the_digits_that_fail() -> None:
     assert [fmt(v) for v in (0.9998, 0.99999, 0.0004, 0.5, 1.0, 0.123456)] == [
         "0.9998", "0.99999", "0.0004", "0.5", "1", "0.123"
     ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def run_with_a_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("copies")
+    text = "# Review\n\nBackups run every night at two.\n\n## Costs\n\nStorage costs rose by a tenth this year.\n"
+    (root / "review.md").write_text(text)
+    (root / "review copy.md").write_text(text)
+    out = tmp_path_factory.mktemp("copies-out")
+    CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--max-tokens", "16"])
+    return out
+
+
+def test_a_failed_run_check_names_the_copy_and_links_its_chunks(run_with_a_copy: Path, browser) -> None:
+    """Issue 37: the page said only that the run failed on duplicates. It lists the document at
+    fault and the one it repeats, with chunk ids; each document's detail links its own chunks."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((run_with_a_copy / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    listed = page.locator("#run-faults ul.run-faults li")
+    assert listed.count() == 1
+    assert listed.first.inner_text().startswith("review.md: 2 of its 2 chunks embed the same text as review copy.md's")
+    assert listed.first.inner_text().count("ch-") == 4  # two pairs of chunk ids
+    listed.first.locator("a.go", has_text="review copy.md").click()
+    detail = page.locator("#detail")
+    assert detail.locator("h2").first.inner_text() == "review copy.md"
+    item = detail.locator("ul.run-faults li").first
+    assert item.inner_text().startswith("review.md embeds the same text as 2 of this document's chunks")
+    item.locator("a.go", has_text="chunk #2").click()
+    assert "flash" in (page.locator("#chunk-row-1").get_attribute("class") or "")
+    assert errors == []
+
+
+def test_a_sampled_run_says_which_reference_measured_each_document(tmp_path: Path, browser) -> None:
+    """--gate-sample: the page's top says how many documents the sample held and which reference
+    measured how many; a document's detail names its reference and whether the sample held it."""
+    pytest.importorskip("docling")
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("article", "api-toc"):
+        shutil.copy(GOLDEN / "office" / "html" / name / "input.html", root / f"{name}.html")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(root), "--out", str(out), "-w", "1", "--gate-sample", "0"])
+    assert result.exit_code in (0, 1), result.output
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto((out / "report.html").as_uri())
+    page.wait_for_selector("body[data-ready=yes]")
+    assert page.locator("#gate-sample").inner_text() == (
+        "gate sample 0 (seed 0): docling's export on 0 of the 2 documents it reads; measured against: "
+        "libxml2 reading (not in the gate's sample: docling's export not taken) 2"
+    )
+    page.locator('tr.doc[data-doc="article.html"]').click()
+    assert page.locator("#detail p.reference").inner_text() == (
+        "reference: libxml2 reading (not in the gate's sample: docling's export not taken) · not in the gate's "
+        "sample: docling's export was not taken"
+    )

@@ -27,15 +27,54 @@ def test_four_identical_files_fail_the_run_on_duplicates(tmp_path: Path) -> None
     assert code == 1 and report["verdict"] == "fail"
     assert report["counts"]["gate_failed"] == 0  # each file alone is fine...
     assert report["overall"]["duplicate_rate"] == 0.75  # ...but 3 of 4 chunks embed the same text
-    assert report["run_checks"] == [
-        {"check": "max_duplicate_rate", "metric": "run.duplicate_rate", "value": 0.75, "threshold": 0.1,
-         "passed": False, "faults": []}
+    [check] = report["run_checks"]
+    assert (check["check"], check["metric"], check["value"], check["threshold"], check["passed"]) == (
+        "max_duplicate_rate", "run.duplicate_rate", 0.75, 0.1, False,
+    )  # fmt: skip
+    # The failed run-level check names the documents at fault and the one each repeats.
+    assert [(f["doc_id"], f["duplicate_of"], f["count"]) for f in check["faults"]] == [
+        ("b.txt", "a.txt", 1), ("c.txt", "a.txt", 1), ("d.txt", "a.txt", 1),
     ]  # fmt: skip
     (corpus / "b.txt").write_text("Restores are tested every month on a copy of the production database.\n")
     (corpus / "c.txt").unlink()
     (corpus / "d.txt").unlink()
     code, report = run(corpus, tmp_path / "out2")
     assert code == 0 and report["run_checks"][0]["passed"]
+
+
+def test_a_copy_beside_its_original_is_named_as_its_duplicate(tmp_path: Path) -> None:
+    """Issue 37: a .pptx saved beside its .ppt failed the run on run-level duplicates while every
+    document passed, and no file was named. The failed check names the copy, the document it
+    repeats and the chunks (ids as in the outputs), in report.json, on both documents' entries
+    and on the terminal."""
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "review.md").write_text("# Review\n\n" + PARAGRAPH + "\n## Costs\n\n" + PARAGRAPH.replace("two", "six"))
+    (corpus / "review copy.md").write_bytes((corpus / "review.md").read_bytes())
+    (corpus / "other.txt").write_text("Restores are tested every month on a copy of the production database.\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(out), "-w", "2", "--max-tokens", "24"])
+    report = json.loads((out / "report.json").read_text())
+    assert result.exit_code == 1 and report["counts"]["gate_failed"] == 0
+    [check] = report["run_checks"]
+    [fault] = check["faults"]
+    ids: dict[str, list[str]] = {}
+    for line in (out / "chunks.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        ids.setdefault(record["doc_id"], []).append(record["id"])
+    assert len(ids["review.md"]) == 2 and fault["count"] == 2
+    assert (fault["doc_id"], fault["duplicate_of"]) == ("review.md", "review copy.md")  # in document order
+    assert fault["why"] == "2 of its 2 chunks embed the same text as review copy.md's"
+    assert [(p["chunk"], p["of_chunk"]) for p in fault["pairs"]] == list(
+        zip(ids["review.md"], ids["review copy.md"], strict=True)
+    )
+    by_doc = {d["doc_id"]: d["run_faults"] for d in report["documents"]}
+    assert by_doc["review.md"] == by_doc["review copy.md"] == [{"metric": "run.duplicate_rate", **fault}]
+    assert by_doc["other.txt"] == []
+    shown = " ".join(result.output.split())
+    assert (
+        f"review.md: 2 of its 2 chunks embed the same text as review copy.md's (chunks {ids['review.md'][0]}" in shown
+    )
 
 
 def test_gate_reads_a_run_written_by_an_older_parsegate(tmp_path: Path) -> None:

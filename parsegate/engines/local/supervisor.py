@@ -32,6 +32,7 @@ from parsegate.engines.local.dispatch import Pending, family
 from parsegate.engines.local.worker import write_frame
 from parsegate.engines.work import FileOutcome, outcome_from_dict
 from parsegate.parsers.options import ParseOptions
+from parsegate.quality_gates.sample import GateSample
 
 _SIZE = 8
 _STARTUP_SECONDS = 120.0
@@ -67,10 +68,12 @@ class Supervisor:
         limits: Limits | None = None,
         workers: int = 1,
         parsing: ParseOptions | None = None,
+        sample: GateSample | None = None,
     ) -> None:
         self.config = config
         self.limits = limits or Limits()
         self.parsing = parsing or ParseOptions()
+        self.sample = sample or GateSample()
         self.size = max(1, workers)
         self.workers: list[_Worker] = []
         self.selector = selectors.DefaultSelector()
@@ -120,6 +123,7 @@ class Supervisor:
             "plugins": self._plugins(),
             "config": self.config.__dict__,
             "parsing": asdict(self.parsing),
+            "gate_sample": self.sample.to_dict(),
             "memory": self.limits.memory_mb * 1024 * 1024,
         }
         self._send(worker, settings)

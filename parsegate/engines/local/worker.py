@@ -27,6 +27,7 @@ import orjson
 if TYPE_CHECKING:
     from parsegate.chunkers import Chunker
     from parsegate.parsers.options import ParseOptions
+    from parsegate.quality_gates.sample import GateSample
 
 _SIZE = struct.Struct("<Q")
 _PR_SET_PDEATHSIG = 1
@@ -121,6 +122,13 @@ def prepare(settings: dict[str, Any]) -> tuple[Chunker, ParseOptions]:
     return Chunker(ChunkConfig(**settings["config"])), ParseOptions(**settings["parsing"])
 
 
+def gate_sample(settings: dict[str, Any]) -> GateSample:
+    """The run's gate sample (quality_gates/sample.py): which documents get docling's reference."""
+    from parsegate.quality_gates.sample import GateSample
+
+    return GateSample(**settings.get("gate_sample", {}))
+
+
 def main() -> None:
     die_with_parent(int(sys.argv[1]))
     # Ctrl-C reaches the whole process group: the supervisor decides what happens to workers.
@@ -132,6 +140,7 @@ def main() -> None:
     if first is None:
         return
     chunker, options = prepare(first[0])
+    sample = gate_sample(first[0])
     from parsegate.engines.work import outcome_dict, process
 
     tune_gc()
@@ -139,7 +148,7 @@ def main() -> None:
     while (frame := read_frame(requests)) is not None:
         task = frame[0]
         path = Path(os.fsdecode(bytes.fromhex(task["path"])))
-        outcome, lines = process(path, task["doc_id"], chunker, options)
+        outcome, lines = process(path, task["doc_id"], chunker, options, sample)
         header = {"kind": "done", "index": task["index"], "outcome": outcome_dict(outcome), "rss": _rss()}
         write_frame(results, header, b"\n".join(lines))
         if outcome.code == "memory":
