@@ -62,6 +62,9 @@ class OpenAICounter:
     def count_embedded(self, texts: list[str]) -> list[int]:
         return self.count_many(texts)
 
+    def unknown_chars(self, texts: list[str]) -> list[int] | None:
+        return [0] * len(texts)  # byte-level BPE: every byte has a token
+
     def index(self, text: str) -> OffsetIndex:
         """Every token's start (tiktoken's decode_with_offsets) and end (the next start)."""
         starts: array[int] = array("q")

@@ -32,6 +32,7 @@ from parsegate.quality_gates.checks import (
     table_header,
     text_coverage,
     token_counts,
+    unknown,
     warnings,
 )
 from parsegate.quality_gates.checks.base import Definition, Limit
@@ -46,6 +47,7 @@ CHECKS: tuple[Definition[Any], ...] = (
     budget.CHECK,
     largest.CHECK,
     token_counts.CHECK,
+    unknown.CHECK,
     duplicates.CHECK,
     overhead.CHECK,
     context_share.CHECK,

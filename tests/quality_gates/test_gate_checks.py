@@ -132,6 +132,30 @@ def test_overlap_raises_the_index_overhead_past_its_cap_and_nothing_else() -> No
     ]
 
 
+def test_a_chunk_the_tokenizer_reads_as_unknown_fails_unknown_text_alone() -> None:
+    """A 5,000-character "word" is one [UNK] (WordPiece reads at most 100 characters a word): a
+    chunk within any budget that is no evidence (issue 39). It fails unknown text and nothing else;
+    with the characters tokenizer there is no unknown token, so nothing to measure."""
+    source = b"# Notes\n\nA paragraph of plain words about the backup window.\n\n" + b"x" * 5000 + b"\n"
+    doc = markdown.parse(source, "notes.md")
+    chunker = Chunker(ChunkConfig(max_tokens=BUDGET))
+    chunks = chunker.chunk(doc)
+    (blob,) = [i for i, c in enumerate(chunks) if "xxxx" in c.text]
+    text = chunks[blob].text
+    assert chunker.counter.count(text) == 15  # 5,060 characters, 15 tokens: the word is one [UNK]
+    share = 5000 / sum(1 for ch in text if not ch.isspace())
+    assert _failed(doc, chunks, chunker, source) == [("max_unknown_chunk_rate", round(1 / len(chunks), 6))]
+    verdict = evaluate(measure(doc, chunks, chunker.counter, BUDGET, source), Thresholds())
+    (check,) = verdict.failed
+    assert check.faults == [{"chunk_index": blob, "why": f"{share:.0%} of its text is the tokenizer's unknown token"}]
+    assert _failed(doc, chunks, chunker, source, unknown_text_share=0.995) == []  # "mostly" is a parameter
+    clean = markdown.parse(GUIDE, "guide.md")
+    assert _failed(clean, chunker.chunk(clean), chunker, GUIDE) == []
+    chars = Chunker(ChunkConfig(max_tokens=400, tokenizer="chars"))
+    facts = measure(doc, chars.chunk(doc), chars.counter, 400, source)
+    assert BY_METRIC["unknown_chunk_rate"].of(facts, Thresholds()) is None
+
+
 def test_the_largest_chunk_is_counted_not_read_from_the_record() -> None:
     chunker = Chunker(ChunkConfig(max_tokens=BUDGET))
     doc = markdown.parse(GUIDE, "guide.md")
