@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden_docs"
 def test_outputs_of_a_mixed_run_validate(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(GOLDEN, corpus, ignore=shutil.ignore_patterns("expected", "*.json", "*.py"))
-    (corpus / "empty.md").write_text("")  # gate failure
+    (corpus / "front-only.md").write_text("---\ntitle: Notes\n---\n")  # gate failure: text, and no chunk
     (corpus / "latin1.md").write_bytes(b"caf\x00")  # parse failure (binary content)
     (corpus / "blank.dat").write_bytes(b"")  # unsupported
     out = tmp_path / "out"

@@ -1,29 +1,50 @@
-"""Chunks: a document that yields no chunk is quarantined, not silently absent."""
+"""Chunks: a document that yields no chunk is quarantined, not silently absent, unless it has
+nothing to say: a file whose text is empty or whitespace (an empty ``__init__.py``; the parser warns
+``empty``) is counted and reported as empty, not failed (issue 36: every Python repository's first
+run failed on them). A scanned page, a page whose content the parser dropped as chrome, a document
+of front matter alone: text that is there and reached no chunk, and so a failure."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parsegate.quality_gates.checks.base import Definition, Limit
+from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 
 if TYPE_CHECKING:
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds
 
 
-def value(facts: DocFacts, thresholds: Thresholds) -> int:
-    return facts.chunks
+@dataclass(frozen=True)
+class ChunksFacts:
+    empty_text: bool = False  # Document.text is empty or whitespace: nothing a chunk could hold
+
+
+def measure(s: Subject) -> ChunksFacts:
+    return ChunksFacts(not s.doc.text.strip())
+
+
+def empty(facts: DocFacts) -> bool:
+    """A document with nothing to say: no chunk, and no text."""
+    return facts.chunks == 0 and facts.get(ChunksFacts).empty_text
+
+
+def value(facts: DocFacts, thresholds: Thresholds) -> int | None:
+    return None if empty(facts) else facts.chunks
 
 
 def total(all_facts: list[DocFacts], thresholds: Thresholds) -> int:
     return sum(f.chunks for f in all_facts)
 
 
-CHECK: Definition[None] = Definition(
+CHECK: Definition[ChunksFacts] = Definition(
     name="chunks",
     metric="chunks",
     label="chunks",
     limit=Limit("min_chunks", 1, int),
+    facts=ChunksFacts,
+    measure=measure,
     value=value,
     total=total,
 )

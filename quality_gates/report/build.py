@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
+from parsegate.quality_gates.checks.chunks import empty
 from parsegate.quality_gates.facts import DocFacts
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.quality_gates.verdict import Check, Verdict, aggregate, not_measured, rates, run_checks, run_passes
@@ -54,6 +55,8 @@ def build_report(
             "parse_failed": len(parse_failed),
             "gate_passed": len(chunked) - len(gate_failed),
             "gate_failed": len(gate_failed),
+            # passed with nothing to say: no text, no chunk (an empty __init__.py; checks/chunks.py)
+            "empty": sum(1 for f in chunked if empty(facts[f["path"]])),
             "quarantined": len(files) - (len(chunked) - len(gate_failed)),
             "failed_share": round(failed_total / max(1, len(chunked) + len(parse_failed)), 6),
         },

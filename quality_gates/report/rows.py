@@ -151,8 +151,15 @@ def gate_table(report: dict[str, Any]) -> GateTable:
         sample=_sample(report.get("gate_sample")),
         verdict=report["verdict"],
         summary=(
-            f" · {c['gate_passed']} passed, {c['gate_failed']} failed the gate, {c['parse_failed']} failed to parse, "
+            f" · {c['gate_passed']} passed{_empty(c)}, {c['gate_failed']} failed the gate, "
+            f"{c['parse_failed']} failed to parse, "
             f"{c['skipped']} unsupported · quarantined {c['quarantined']} · failed share {fmt(c['failed_share'])} "
             f"(allowed {fmt(report['thresholds']['default']['max_failed_share'])})"
         ),
     )
+
+
+def _empty(counts: dict[str, Any]) -> str:
+    """The passed documents that had nothing to say, said (an empty __init__.py)."""
+    n = counts.get("empty") or 0
+    return f" ({n} empty)" if n else ""

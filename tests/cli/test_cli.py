@@ -59,20 +59,19 @@ def test_run_accounts_for_every_file_and_continues_past_bad_ones(corpus: Path, t
     assert [w["code"] for w in latin["warnings"]] == ["not_utf8"]
     assert "byte 0xe9 at offset 5" in latin["warnings"][0]["message"]
     # Nothing is lost: whatever is not in chunks.jsonl is in quarantine.jsonl, with its reason.
+    # An empty file has nothing to say: it passes, counted as empty (issue 36).
     quarantine = {q["doc_id"]: q for q in map(json.loads, (out / "quarantine.jsonl").read_text().splitlines())}
     assert {k: q["reason"] for k, q in quarantine.items()} == {
         "binary.md": "parse_failed",
         "gone.md": "parse_failed",
-        "empty.md": "gate_failed",
         "blank.dat": "unsupported",
     }
-    assert quarantine["empty.md"]["failed_checks"] == [
-        {"check": "min_chunks", "metric": "chunks", "value": 0, "threshold": 1, "passed": False, "faults": []}
-    ]
+    assert empty["verdict"] == "pass" and empty["chunks"] == 0
     report = json.loads((out / "report.json").read_text())
     assert report["schema"] == "parsegate.report/1" and report["verdict"] == "fail"
-    assert report["counts"]["quarantined"] == 4 and report["counts"]["gate_passed"] == 3
-    assert [d["doc_id"] for d in report["documents"][:3]] == ["binary.md", "empty.md", "gone.md"]
+    assert report["counts"]["quarantined"] == 3 and report["counts"]["gate_passed"] == 4
+    assert report["counts"]["empty"] == 1
+    assert [d["doc_id"] for d in report["documents"][:2]] == ["binary.md", "gone.md"]
 
 
 def test_run_never_overwrites_a_previous_run(corpus: Path, tmp_path: Path) -> None:
@@ -209,7 +208,7 @@ def test_gate_on_a_folder_without_a_run(tmp_path: Path) -> None:
 def test_run_reads_thresholds_from_parsegate_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "docs"
     root.mkdir()
-    (root / "empty.md").write_text("")
+    (root / "front-only.md").write_text("---\ntitle: Notes\n---\n")  # text, and no chunk: fails unless min_chunks = 0
     (tmp_path / "parsegate.toml").write_text("[gate]\nmin_chunks = 0\n")
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["run", str(root), "--out", str(tmp_path / "out"), "-w", "1"])

@@ -76,10 +76,10 @@ def test_file_names_that_carry_terminal_escapes_reach_the_terminal_inert(tmp_pat
     clipboard, clear = "\x1b]52;c;aGVsbG8=\x07", "\x1b[2J"
     (corpus / f"a{clipboard}.md").write_text("# A\n\nSome text here.\n")
     (corpus / f"b{clear}.xyz").write_bytes(b"\x00\x01binary")
-    (corpus / f"c{clear}.md").write_text("")
+    (corpus / f"c{clear}.md").write_text("---\ntitle: Notes\n---\n")  # front matter alone: text, no chunk
     result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-store"])
     shown = result.output
-    assert result.exit_code == 1  # the empty document fails the gate
+    assert result.exit_code == 1  # the document of front matter alone fails the gate
     assert "\x1b" not in shown and "\x07" not in shown
     assert "a\\x1b]52;c;aGVsbG8=\\x07.md" in shown or "c\\x1b[2J.md" in shown
 

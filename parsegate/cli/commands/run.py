@@ -14,6 +14,7 @@ import click
 
 from parsegate.cli.params import (
     PATH,
+    allow_over_model_max,
     chunk_config,
     chunking_options,
     gate_options,
@@ -36,6 +37,7 @@ from parsegate.errors import CommandError
     "never overwritten. While the run works, finished documents are in *.partial files.",
 )
 @chunking_options
+@allow_over_model_max
 @click.option(
     "--workers",
     "-w",
@@ -183,6 +185,7 @@ def run_command(corpus: Path, out: Path, **given: Any) -> int:
         output_format=given["output_format"],
         allow_failures=given["allow_failures"],
         allow_empty=given["allow_empty"],
+        allow_over_model_max=given["allow_over_model_max"],
     )
     bar = console.ProgressBar()
     try:
