@@ -297,7 +297,7 @@ class _Builder:
         """A heading, ``title`` as markdown-it gives it (raw source, attribute list and all)."""
         if self.hidden(first):
             return
-        title = _without_attribute_list(title).strip()
+        title = walk.plain_text(_without_attribute_list(title).strip())
         reason = suspect_heading(title)
         if reason is not None:
             self.warnings.append(

@@ -87,6 +87,39 @@ def _md(front_matter: bool) -> MarkdownIt:
     return md
 
 
+# What can make a heading's source differ from its text: emphasis, code, links, images, entities,
+# escapes, inline HTML (most headings hold none, and are their own text).
+_INLINE_MARKS = frozenset("*_`[]!&<\\")
+
+
+@lru_cache(maxsize=1)
+def _inline_md() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+def plain_text(source: str) -> str:
+    """An inline source as a reader sees it: ``How is it different from [`got`](https://…)?`` is
+    "How is it different from got?", ``&amp;`` is "&", an image its alt text, inline HTML tags
+    nothing. A heading's title in a section path is its text, not its markup."""
+    if _INLINE_MARKS.isdisjoint(source):
+        return source
+    if _INLINE_MARKS.isdisjoint(source.replace("`", "")) and source.count("`") % 2 == 0:
+        return " ".join(source.replace("`", "").split())  # code spans only (most marked titles)
+    blocks = _inline_md().parseInline(source)
+    children = blocks[0].children if blocks else None
+    if not children:
+        return source
+    parts = []
+    for tok in children:
+        if tok.type in ("text", "code_inline"):
+            parts.append(tok.content)
+        elif tok.type == "image":
+            parts.append("".join(child.content for child in tok.children or ()))
+        elif tok.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join("".join(parts).split())
+
+
 def block_tokens(text: str, front_matter: bool = True) -> list[Token]:
     """markdown-it's block tokens (without ``front_matter``, a first ``---`` block is Markdown)."""
     return _md(front_matter).parse(text)

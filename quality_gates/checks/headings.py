@@ -111,6 +111,8 @@ def _markdown() -> MarkdownIt:
 
 def markdown_headings(source: str) -> list[Heading]:
     """Headings as markdown-it reads the source, with their spans (whole source lines)."""
+    from parsegate.parsers.markdown.walk import plain_text  # markdown-it's inline rules
+
     line_starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", source))]
     out = []
     tokens = _markdown().parse(source)
@@ -120,7 +122,8 @@ def markdown_headings(source: str) -> list[Heading]:
         first, last = tok.map
         start = line_starts[first] if first < len(line_starts) else len(source)
         end = line_starts[last] if last < len(line_starts) else len(source)
-        out.append(Heading(start, end, int(tok.tag[1:]), tokens[i + 1].content))
+        # Its text, as a reader sees it (markup, links, entities read): what a section path names.
+        out.append(Heading(start, end, int(tok.tag[1:]), plain_text(_ATTRIBUTES.sub("", tokens[i + 1].content))))
     return out
 
 
