@@ -57,7 +57,9 @@ def test_run_returns_the_verdict_and_raises_on_usage_errors(tmp_path: Path, caps
     assert (result.exit_code, result.verdict, result.passed) == (0, "pass", True)
     assert result.summary["files"] == result.summary["chunked"] == 1
     assert {json.loads(line)["doc_id"] for line in result.chunks_path.read_text().splitlines()} == {"travel.md"}
-    (corpus / "front-only.md").write_text("---\ntitle: Notes\n---\n")  # no chunks: fails the gate, and half the documents failed
+    (corpus / "front-only.md").write_text(
+        "---\ntitle: Notes\n---\n"
+    )  # no chunks: fails the gate, and half the documents failed
     failed = parsegate.run(corpus, tmp_path / "out", workers=1)
     assert (failed.exit_code, failed.verdict) == (1, "fail")
     assert json.loads(failed.quarantine_path.read_text())["doc_id"] == "front-only.md"
