@@ -20,7 +20,17 @@ from parsegate.chunkers.structural.context import EMPTY, Context
 from parsegate.chunkers.structural.kinds import CODE_KINDS, DEFINITION_KINDS, rule
 from parsegate.chunkers.structural.sentences import sentence_spans
 from parsegate.chunkers.tokens.index import SpanIndex
-from parsegate.parsers.model import CodeData, Document, Element, ListData, RowData, TableData, TurnData, trim_span
+from parsegate.parsers.model import (
+    CodeData,
+    Document,
+    Element,
+    ItemData,
+    ListData,
+    RowData,
+    TableData,
+    TurnData,
+    trim_span,
+)
 from parsegate.parsers.signals.page_breaks import flows_across
 
 
@@ -255,16 +265,23 @@ def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room, whole: Room 
     if out:
         out[0].level = unit.level
         out[-1].glue_next = unit.glue_next
+        if len(out) > 1 and later.context.label and doc.text[out[0].start : out[0].end].strip() == later.context.label:
+            out[0].glue_next = True  # a definition's term alone stays with its description
     return out
 
 
 def _later_context(doc: Document, unit: Unit) -> Context:
-    """A later piece of a turn is only evidence if it still says who is speaking."""
-    if unit.kind != "turn":
-        return unit.context
-    element = doc.element(unit.element)
-    speaker = element.data.speaker if element is not None and isinstance(element.data, TurnData) else None
-    return replace(unit.context, label=f"{speaker}:") if speaker else unit.context
+    """A later piece of a turn is only evidence if it still says who is speaking, and a later piece
+    of a definition if it still names the term it defines."""
+    if unit.kind == "turn":
+        element = doc.element(unit.element)
+        speaker = element.data.speaker if element is not None and isinstance(element.data, TurnData) else None
+        return replace(unit.context, label=f"{speaker}:") if speaker else unit.context
+    if unit.kind == "list_item":
+        element = doc.element(unit.element)
+        term = element.data.term if element is not None and isinstance(element.data, ItemData) else None
+        return replace(unit.context, label=term) if term else unit.context
+    return unit.context
 
 
 _IDENT = re.compile(r"[^\W\d]\w*")

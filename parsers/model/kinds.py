@@ -56,6 +56,7 @@ class ListData(Data):
 @dataclass(slots=True)
 class ItemData(Data):
     marker: str | None = None  # "-", "1."
+    term: str | None = None  # a definition list's term, when the item is the term with its description
 
 
 @dataclass(slots=True)

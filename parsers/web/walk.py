@@ -17,7 +17,7 @@ from lxml import etree
 
 from parsegate.parsers.build.data import code_data, list_data
 from parsegate.parsers.build.document import DocBuilder
-from parsegate.parsers.model import Element, ParseWarning
+from parsegate.parsers.model import Element, ItemData, ParseWarning
 from parsegate.parsers.signals.headings import suspect_heading
 from parsegate.parsers.web.inline import InlineText
 from parsegate.parsers.web.regions import Regions
@@ -63,6 +63,7 @@ class _Frame:
     table: TableFrame | None = None
     level: int = 0  # a heading's level; a cell's colspan * 100_000 + rowspan
     language: str | None = None  # <pre>
+    first_text: str = ""  # an item's: the text its element was made with (a <dt>'s term)
 
 
 class Walker:
@@ -75,6 +76,7 @@ class Walker:
         self.flat = 0  # inside a heading, a table cell, a caption or <pre>: blocks only separate words
         self.verbatim = 0  # inside <pre>
         self.in_heading = 0
+        self.term: Element | None = None  # a definition list's term just read: its description joins it
         self.layout: set[etree._Element] = set()
         self.tables: list[TableFrame] = []
 
@@ -205,7 +207,10 @@ class Walker:
             self.frames.append(_Frame(tag, "list", element=self.open_list(tag)))
         elif tag in _ITEMS:
             self.flush()
-            self.frames.append(_Frame(tag, "item"))
+            frame = _Frame(tag, "item")
+            if tag == "dd" and self.term is not None and self.term is self.b.last():
+                frame.element = self.term  # a description is read with its term: one item
+            self.frames.append(frame)
         elif tag == "table" and el not in self.layout:
             self.flush()
             table = TableFrame()
@@ -281,10 +286,17 @@ class Walker:
         elif role == "item":
             self.flush()
             self.emit_item(frame)
+            if frame.tag == "dt" and frame.element is not None:
+                self.term = frame.element
+                assert isinstance(frame.element.data, ItemData)
+                frame.element.data.term = " ".join(frame.first_text.split())
+            elif frame.tag != "dd":
+                self.term = None
         elif role == "list":
             self.flush()
             assert frame.element is not None
             self.b.close(frame.element)
+            self.term = None
         elif role == "table":
             self.close_table(frame)
         elif role == "thead":
@@ -320,6 +332,7 @@ class Walker:
         item = self.item_frame()
         if item is not None and item.element is None:
             item.element = self.emit("list_item", text, spans, level=self.b.depth("list") or 1)
+            item.first_text = text
         elif item is not None and item.element is not None and item.element is self.b.last():
             self.extend(item.element, text, spans)
         else:
@@ -342,6 +355,7 @@ class Walker:
         if frame.element is None and not self.inline.empty():
             text, spans = self.inline.take()
             frame.element = self.emit("list_item", text, spans, level=self.b.depth("list") or 1)
+            frame.first_text = text
 
     def heading(self, level: int) -> None:
         text, _ = self.inline.take()
