@@ -4,7 +4,8 @@ Data flow, one module per step:
 
 1. read: PDFium's glyphs in content-stream order with boxes and styles, images, vector paths
    (the only module that touches PDFium);
-2. lines: PDFium's lines cut at baseline jumps and at gaps far wider than a word space;
+2. lines: accents set as glyphs of their own composed with their letters (accents), PDFium's
+   lines cut at baseline jumps and at gaps far wider than a word space;
 3. tables, unruled, figures: ruled tables checked against their text, tables recognised from
    column alignment, figure regions; each takes its lines out of the flow;
 4. typography: the body style and page furniture, over the whole document;

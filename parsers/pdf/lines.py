@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import statistics
 
+from parsegate.parsers.pdf.accents import compose_accents
 from parsegate.parsers.pdf.layout import Glyph, Line, Style
 from parsegate.parsers.pdf.text import (
     has_garbage,
@@ -34,7 +35,7 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
     """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
     lines: list[Line] = []
     dropped = 0
-    for row, run in enumerate(_rejoin_runs(runs)):
+    for row, run in enumerate(_rejoin_runs([compose_accents(run) for run in runs])):
         if _sideways(run):
             # Text set across the page's direction (a rotated label, a margin note): one
             # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
