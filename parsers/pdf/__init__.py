@@ -116,14 +116,14 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int
 
 
 def _let_go_of_glyphs(page: Page) -> None:
-    """Past its page, a line needs its glyphs only to measure a code listing's indentation:
+    """Past its page, a line needs its glyphs only to lay out a code listing's spacing:
     a long document would otherwise hold every glyph of every page until the end."""
     for line in [
         *page.lines,
         *(ln for t in page.tables for ln in t.lines),
         *(ln for f in page.figures for ln in f.lines),
     ]:
-        if not line.style.mono:
+        if not line.listing:
             line.glyphs = []
 
 

@@ -21,7 +21,7 @@ from parsegate.parsers.pdf.confidence import CAPTION
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
-from parsegate.parsers.pdf.text import BULLETS
+from parsegate.parsers.pdf.text import BULLETS, normalize
 from parsegate.parsers.pdf.typography import Heading, is_folio
 
 _SEP = "\n\n"
@@ -201,7 +201,7 @@ def _emit_text(b: Builder, block: Block, notes_after_first: bool = False) -> Non
     """The block's paragraphs, list items, notes or listing; with ``notes_after_first``, the
     page before's notes go right after the first (the rest of that page's last sentence)."""
     lines = block.lines
-    code = all(ln.style.mono for ln in lines)
+    code = all(ln.listing for ln in lines)
     for n, unit in enumerate([lines] if code else _units(lines, block, b.body)):
         if code:
             _emit_code(b, unit)
@@ -335,11 +335,22 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
 
 
 def _emit_code(b: Builder, lines: list[Line]) -> None:
-    """A listing keeps its line breaks and indentation (in character widths)."""
+    """A listing keeps its line breaks and its spacing: each word starts in the column (in
+    character widths) its glyphs stand at, so indentation and comments lined up stay so."""
     left = min(ln.x0 for ln in lines)
     width = _char_width(lines)
-    rows = [" " * max(0, round((ln.x0 - left) / width)) + ln.text for ln in lines]
+    rows = [_listing_row(ln, left, width) for ln in lines]
     b.emit("code", "\n".join(rows), lines[0].page, _box(lines))
+
+
+def _listing_row(line: Line, left: float, width: float) -> str:
+    row = ""
+    for word in line.words():
+        column = round((min(g.x0 for g in word) - left) / width)
+        row += " " * max(column - len(row), 1 if row else 0) + normalize("".join(g.text for g in word))
+    if row.split() != line.text.split():  # glyphs the line's text reads otherwise (or none kept)
+        row = " " * max(0, round((line.x0 - left) / width)) + line.text
+    return row
 
 
 def _char_width(lines: list[Line]) -> float:

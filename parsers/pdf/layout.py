@@ -52,6 +52,7 @@ class Line:
     row: int = 0  # the PDFium line it was cut from; fragments of one line share it
     hyphen: bool = False  # ends in a line-end hyphen (U+FFFE, U+00AD): the word goes on
     sideways: bool = False  # runs across the page's reading direction (a rotated label)
+    listing: bool = False  # a line of a listing: monospaced, with (almost) no letter in a text font
     glyphs: list[Glyph] = field(default_factory=list, repr=False)  # with its spaces, in stream order
 
     @property

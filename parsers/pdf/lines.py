@@ -29,6 +29,7 @@ _MIN_SPLIT = 1.0  # ems: no gap narrower than this ever cuts a line
 _ALWAYS_SPLIT = 2.5  # ems: a gap this wide always cuts
 _OVER_WORD_GAPS = 2.0  # between the two: cut when this many times the line's median word space
 _SPACE = 0.15  # ems: glyphs further apart than this are separate words
+_PROSE_IN_LISTING = 0.1  # share of a listing line's glyphs that may be letters in a text font
 
 
 def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
@@ -208,6 +209,9 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         seen[id(g.style)] = g.style
     style = seen[max(counts, key=counts.__getitem__)]
     same = sum(n for key, n in counts.items() if _alike(seen[key], style))
+    # A listing's line is set in a monospaced font; a symbol from another font may stand in it
+    # (an arrow, a bullet), a word of prose may not (a path or a URL quoted in a sentence).
+    prose = sum(g.text.isalnum() and not g.style.mono for g in real)
     return Line(
         page=page,
         text=text,
@@ -220,6 +224,7 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         index=min(g.index for g in ink),
         row=row,
         hyphen=hyphen,
+        listing=any(g.style.mono for g in real) and prose <= _PROSE_IN_LISTING * len(real),
         glyphs=glyphs,
     )
 
@@ -286,7 +291,9 @@ def rejoin(lines: list[Line]) -> list[Line]:
         merged = [row[0]]
         for line in row[1:]:
             prev = merged[-1]
-            if _gutter(prev, line, lines):
+            # A listing's line is one line however wide its spaces (a comment lined up in a
+            # column): its spacing is kept when it is built (build._emit_code).
+            if _gutter(prev, line, lines) and not (prev.listing and line.listing and _apart(prev, line)):
                 merged.append(line)
             else:
                 space = [] if " " in (prev.glyphs[-1].text, line.glyphs[0].text) else [_space(prev.glyphs[-1])]

@@ -90,7 +90,7 @@ def group_lines(lines: Sequence[Line], alone: Callable[[Line], bool] = lambda _:
 
 def _continues(block: Block, line: Line) -> bool:
     last = block.lines[-1]
-    if abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold or last.style.mono != line.style.mono:
+    if abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold or last.listing != line.listing:
         return False
     if line.top < last.bottom - 0.3 * line.size:
         return False  # beside it, not below
