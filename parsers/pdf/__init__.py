@@ -6,8 +6,9 @@ Data flow, one module per step:
    (the only module that touches PDFium);
 2. lines: accents set as glyphs of their own composed with their letters (accents), PDFium's
    lines cut at baseline jumps and at gaps far wider than a word space;
-3. tables, unruled, figures: ruled tables checked against their text, tables recognised from
-   column alignment, figure regions; each takes its lines out of the flow;
+3. navigation, tables, unruled, figures: contents and index entries (declared furniture), ruled
+   tables checked against their text, tables recognised from column alignment, figure regions;
+   each takes its lines out of the flow;
 4. typography: the body style and page furniture, over the whole document;
 5. order: lines grouped into blocks, blocks put in reading order by an XY-cut;
 6. typography: headings and their levels;
@@ -29,8 +30,9 @@ from parsegate.parsers.model import Document, ParseError, ParseWarning, content_
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
-from parsegate.parsers.pdf.layout import Line, Page
+from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
+from parsegate.parsers.pdf.navigation import entry_text, navigation_lines
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
@@ -54,11 +56,11 @@ _JUNK_TITLE = re.compile(
 def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
     pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
-    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds))
-    body = body_style(pages)
-    furniture = furniture_lines(pages, body)
     outline = list(read_outline(pdf, warnings))
     named = outline_lines(outline)
+    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, named))
+    body = body_style(pages)
+    furniture = furniture_lines(pages, body)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
     headings, doubtful = find_headings(laid_out, body, outline)
     for block, weighing in doubtful:
@@ -75,7 +77,11 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     builder = Builder(body=body)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
-    finish(builder, [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture])
+    finish(
+        builder,
+        [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture],
+        [_navigation(page) for page in pages if page.navigation],
+    )
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),
@@ -91,11 +97,18 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     return doc
 
 
-def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int, max_seconds: float) -> Iterator[Page]:
+def _pages(
+    pdf: pdfium.PdfDocument,
+    warnings: list[ParseWarning],
+    max_pages: int,
+    max_seconds: float,
+    named: Callable[[Line], bool],
+) -> Iterator[Page]:
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
     above: OpenTable | None = None  # the table the page before ended with
+    navigation: list[list[Line]] = []  # the contents or index entries the page before held
     for index in range(len(pdf)):
         where = f"page {index + 1}"
         if time.perf_counter() - started > max_seconds:
@@ -105,7 +118,8 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
-        page = _page(raw, warnings)
+        page = _page(raw, warnings, len(pdf), named, bool(navigation))
+        navigation = page.navigation
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
@@ -122,13 +136,17 @@ def _let_go_of_glyphs(page: Page) -> None:
         *page.lines,
         *(ln for t in page.tables for ln in t.lines),
         *(ln for f in page.figures for ln in f.lines),
+        *(ln for entry in page.navigation for ln in entry),
     ]:
         if not line.listing:
             line.glyphs = []
 
 
-def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
-    """Lines, then tables and figures, each taking its lines out of the flow."""
+def _page(
+    raw: RawPage, warnings: list[ParseWarning], pages: int, named: Callable[[Line], bool], after_navigation: bool
+) -> Page:
+    """Lines, then navigation (contents and index entries), tables and figures, each taking its
+    lines out of the flow."""
     lines, dropped = build_lines(raw.runs, raw.number)
     if dropped:
         warnings.append(
@@ -140,6 +158,8 @@ def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
             )
         )
     page = Page(raw.number, raw.width, raw.height, lines)
+    page.navigation = navigation_lines(lines, raw.height, pages, named, after_navigation)
+    page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
     if lines and len(raw.edges) >= 4:
         page.tables = ruled_tables(raw.edges, lines, raw.number)
         page.lines = _without(page.lines, [ln for t in page.tables for ln in t.lines])
@@ -154,6 +174,16 @@ def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
     page.tables += unruled
     page.lines = rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines]))
     return page
+
+
+def _navigation(page: Page) -> tuple[str, int, Box]:
+    """The page's contents or index entries as one piece of furniture, an entry a line."""
+    box = None
+    for entry in page.navigation:
+        for line in entry:
+            box = line.box if box is None else union(box, line.box)
+    assert box is not None
+    return "\n".join(entry_text(entry) for entry in page.navigation), page.number, round_box(*box)
 
 
 def _without(lines: list[Any], taken: list[Any]) -> list[Any]:

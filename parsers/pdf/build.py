@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.parsers.model import Element, ListData, TextBuilder, TextData
+from parsegate.parsers.model import Element, FurnitureData, ListData, TextBuilder, TextData
 from parsegate.parsers.pdf.build_tables import SENTENCE_END, emit_table
 from parsegate.parsers.pdf.confidence import CAPTION
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
@@ -168,12 +169,14 @@ def _flush_footnotes(b: Builder) -> None:
     b.footnotes = []
 
 
-def finish(b: Builder, furniture: list[tuple[str, int, Box]]) -> None:
+def finish(b: Builder, furniture: list[tuple[str, int, Box]], navigation: Sequence[tuple[str, int, Box]] = ()) -> None:
     """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
-    slice) can take it in."""
+    slice) can take it in. Navigation (a page's contents or index entries) says what it is."""
     _flush_footnotes(b)
-    for text, page, box in sorted([*furniture, *b.furniture], key=lambda f: f[1]):
-        b.emit("furniture", text, page, box)
+    pieces = [(text, page, box, "navigation") for text, page, box in navigation]
+    pieces += [(text, page, box, None) for text, page, box in [*furniture, *b.furniture]]
+    for text, page, box, reason in sorted(pieces, key=lambda f: f[1]):
+        b.emit("furniture", text, page, box, data=FurnitureData(reason=reason) if reason else FurnitureData())
 
 
 def _box(lines: list[Line]) -> Box:

@@ -122,6 +122,7 @@ class Page:
     lines: list[Line] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    navigation: list[list[Line]] = field(default_factory=list)  # contents and index entries (navigation.py)
 
 
 @dataclass(frozen=True)
