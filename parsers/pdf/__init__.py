@@ -34,10 +34,11 @@ from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
 from parsegate.parsers.pdf.navigation import entry_text, navigation_lines
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
+from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.text import mostly_rtl
-from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
+from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 
 NAME = "pdf"
@@ -57,8 +58,9 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
     pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
     outline = list(read_outline(pdf, warnings))
-    named = outline_lines(outline)
-    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, named))
+    index = Outline.of(outline)
+    named = index.names
+    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, index))
     body = body_style(pages)
     furniture = furniture_lines(pages, body)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
@@ -102,7 +104,7 @@ def _pages(
     warnings: list[ParseWarning],
     max_pages: int,
     max_seconds: float,
-    named: Callable[[Line], bool],
+    outline: Outline,
 ) -> Iterator[Page]:
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
@@ -118,7 +120,7 @@ def _pages(
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
-        page = _page(raw, warnings, len(pdf), named, bool(navigation))
+        page = _page(raw, warnings, len(pdf), outline, bool(navigation))
         navigation = page.navigation
         if above is not None:
             continue_table(page, above)
@@ -142,9 +144,7 @@ def _let_go_of_glyphs(page: Page) -> None:
             line.glyphs = []
 
 
-def _page(
-    raw: RawPage, warnings: list[ParseWarning], pages: int, named: Callable[[Line], bool], after_navigation: bool
-) -> Page:
+def _page(raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, after_navigation: bool) -> Page:
     """Lines, then navigation (contents and index entries), tables and figures, each taking its
     lines out of the flow."""
     lines, dropped = build_lines(raw.runs, raw.number)
@@ -158,7 +158,7 @@ def _page(
             )
         )
     page = Page(raw.number, raw.width, raw.height, lines)
-    page.navigation = navigation_lines(lines, raw.height, pages, named, after_navigation)
+    page.navigation = navigation_lines(lines, raw.height, pages, outline.names, after_navigation)
     page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
     if lines and len(raw.edges) >= 4:
         page.tables = ruled_tables(raw.edges, lines, raw.number)
@@ -168,11 +168,11 @@ def _page(
         *(Mark(d.box, "curve" if d.curved else "box") for d in raw.drawings),
         *(Mark(box, "dot" if max(box[2] - box[0], box[3] - box[1]) <= 2.5 else "rule") for box in raw.rules),
     ]
-    page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number)
+    page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number, outline.names)
     page.lines = _without(page.lines, [ln for f in page.figures for ln in f.lines])
     unruled = unruled_tables(page.lines, raw.number)
     page.tables += unruled
-    page.lines = rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines]))
+    page.lines = outline.cut_run_ins(rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines])))
     return page
 
 
@@ -199,7 +199,7 @@ def _order(page: Page, furniture: set[Any], named: Callable[[Line], bool]) -> li
     for table in page.tables:
         if mostly_rtl([cell for row in table.rows for cell in row]):
             table.rows = [row[::-1] for row in table.rows]  # a row read from the right
-    return order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines]))
+    return join_labels(order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines])), named)
 
 
 def _metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:

@@ -229,6 +229,15 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
     )
 
 
+def cut_line(line: Line, at: int) -> tuple[Line, Line] | None:
+    """The line cut before its glyph ``at`` (a run-in heading and the rest of its paragraph's
+    first line), or None where either side would hold no text."""
+    head, rest = line.glyphs[:at], line.glyphs[at:]
+    first = _line(head, line.page, line.row) if _ink(head) else None
+    second = _line(rest, line.page, line.row) if _ink(rest) else None
+    return (first, second) if first is not None and second is not None else None
+
+
 def _alike(a: Style, b: Style) -> bool:
     return a.size == b.size and a.bold == b.bold and a.italic == b.italic
 
