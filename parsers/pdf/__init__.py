@@ -32,7 +32,7 @@ from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
 from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
-from parsegate.parsers.pdf.navigation import entry_text, navigation_lines
+from parsegate.parsers.pdf.navigation import Navigation, entry_text, navigation_lines
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
@@ -110,7 +110,7 @@ def _pages(
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
     above: OpenTable | None = None  # the table the page before ended with
-    navigation: list[list[Line]] = []  # the contents or index entries the page before held
+    navigation = Navigation()  # the contents or index entries the page before held
     for index in range(len(pdf)):
         where = f"page {index + 1}"
         if time.perf_counter() - started > max_seconds:
@@ -120,8 +120,7 @@ def _pages(
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
-        page = _page(raw, warnings, len(pdf), outline, bool(navigation))
-        navigation = page.navigation
+        page, navigation = _page(raw, warnings, len(pdf), outline, navigation)
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
@@ -144,7 +143,9 @@ def _let_go_of_glyphs(page: Page) -> None:
             line.glyphs = []
 
 
-def _page(raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, after_navigation: bool) -> Page:
+def _page(
+    raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, before: Navigation
+) -> tuple[Page, Navigation]:
     """Lines, then navigation (contents and index entries), tables and figures, each taking its
     lines out of the flow."""
     lines, dropped = build_lines(raw.runs, raw.number)
@@ -158,7 +159,8 @@ def _page(raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outli
             )
         )
     page = Page(raw.number, raw.width, raw.height, lines)
-    page.navigation = navigation_lines(lines, raw.height, pages, outline.names, after_navigation)
+    navigation = navigation_lines(lines, raw.height, pages, outline.names, before)
+    page.navigation = navigation.entries
     page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
     if lines and len(raw.edges) >= 4:
         page.tables = ruled_tables(raw.edges, lines, raw.number)
@@ -173,7 +175,7 @@ def _page(raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outli
     unruled = unruled_tables(page.lines, raw.number)
     page.tables += unruled
     page.lines = outline.cut_run_ins(rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines])))
-    return page
+    return page, navigation
 
 
 def _navigation(page: Page) -> tuple[str, int, Box]:

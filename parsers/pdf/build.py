@@ -268,13 +268,41 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         b.footnotes[-1] = (f"{note} {text}", page, union(note_box, box))
     elif _ITEM.match(text):
         _emit_item(b, text, page, box)
-    elif _continues_paragraph(b, lines, text):
-        return
-    elif CAPTION.match(text):
+        b.hyphenated = lines[-1].hyphen
+    elif not _continues_paragraph(b, lines, text):
+        rest = _after_rest_of_word(b, text)
+        if rest:
+            _emit_unit_text(b, rest, lines, page, box)
+
+
+def _emit_unit_text(b: Builder, text: str, lines: list[Line], page: int, box: Box) -> None:
+    if CAPTION.match(text):
         b.emit("caption", text, page, box)
     else:
         b.emit("paragraph", text, page, box)
         b.hyphenated, b.last_style, b.paragraph_lines = lines[-1].hyphen, lines[-1].style, len(lines)
+
+
+def _after_rest_of_word(b: Builder, text: str) -> str:
+    """The text, less the rest of a word hyphenated at the foot of a page (or of a column the
+    paragraph does not go on in): that rest, up to the first space, joins the paragraph (or the
+    list item) before
+    (the builder's last piece: the page's notes wait after it while its sentence runs on), and
+    never a paragraph break stands inside a word. What follows stays a paragraph of its page."""
+    last = b.elements[-1] if b.elements else None
+    before = b.pieces[-1] if b.pieces else ""
+    if last is None or last.kind not in ("paragraph", "list_item") or not text[:1].islower():
+        return text
+    if not (b.hyphenated or (before.endswith("-") and before[-2:-1].isalpha())):
+        return text
+    word, _, rest = text.partition(" ")
+    b.pieces[-1] = before + word  # a hyphen PDFium did not mark stays: a compound word's
+    b.size += len(word)
+    last.end = b.size
+    if b.open_list is not None and last.parent == b.open_list.id:
+        b.open_list.end = b.size
+    b.hyphenated = False
+    return rest
 
 
 def _at_foot(b: Builder, box: Box) -> bool:

@@ -209,9 +209,9 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         seen[id(g.style)] = g.style
     style = seen[max(counts, key=counts.__getitem__)]
     same = sum(n for key, n in counts.items() if _alike(seen[key], style))
-    # A listing's line is set in a monospaced font; a symbol from another font may stand in it
-    # (an arrow, a bullet), a word of prose may not (a path or a URL quoted in a sentence).
-    prose = sum(g.text.isalnum() and not g.style.mono for g in real)
+    # A listing's line is set in a monospaced font; a symbol or a line number from another font
+    # may stand in it, a word of prose may not (a path or a URL quoted in a sentence).
+    prose = sum(g.text.isalpha() and not g.style.mono for g in real)
     return Line(
         page=page,
         text=text,
@@ -301,8 +301,10 @@ def rejoin(lines: list[Line]) -> list[Line]:
         for line in row[1:]:
             prev = merged[-1]
             # A listing's line is one line however wide its spaces (a comment lined up in a
-            # column): its spacing is kept when it is built (build._emit_code).
-            if _gutter(prev, line, lines) and not (prev.listing and line.listing and _apart(prev, line)):
+            # column, the line's number before it): its spacing is kept when it is built
+            # (build._emit_code).
+            listing = line.listing and (prev.listing or prev.text.isdigit())
+            if _gutter(prev, line, lines) and not (listing and _apart(prev, line)):
                 merged.append(line)
             else:
                 space = [] if " " in (prev.glyphs[-1].text, line.glyphs[0].text) else [_space(prev.glyphs[-1])]

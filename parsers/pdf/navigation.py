@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from parsegate.parsers.pdf.layout import Line
 
@@ -47,24 +48,33 @@ _BAND = 0.08  # of the page's height, at its head and foot: running heads and fo
 _SPARE_PAGES = 40  # front matter numbered apart: a reference may exceed the page count by this
 
 
+@dataclass
+class Navigation:
+    """A page's contents or index entries (each the lines of one, left to right), in stream
+    order, and where their page numbers end (the right edge of the number column)."""
+
+    entries: list[list[Line]] = field(default_factory=list)
+    column: float | None = None
+
+
 def navigation_lines(
-    lines: Sequence[Line], height: float, pages: int, named: Callable[[Line], bool], after: bool = False
-) -> list[list[Line]]:
-    """The page's navigation, as entries (each the lines of one, left to right), in stream
-    order; none on a page that is no contents or index page. ``after``: the page before held
-    navigation, and a last entry or two on this one are its end."""
+    lines: Sequence[Line], height: float, pages: int, named: Callable[[Line], bool], before: Navigation | None = None
+) -> Navigation:
+    """The page's navigation; none on a page that is no contents or index page. ``before``: the
+    page before's, whose last entries this page may hold (a chapter's or two, in its column)."""
     top = pages + _SPARE_PAGES
     segments = [segment for row in _rows(lines) for segment in _segments(row)]
     entries = [s for s in segments if _entry(s, top)]
-    if len(entries) < (1 if after else _MIN_ENTRIES):
-        return []
+    if not entries and not (before and before.entries):
+        return Navigation()
     numbers = [s[-1].x1 for s in entries if _leaders(_text(s))]
-    column = statistics.median(numbers) if numbers else None
+    column = statistics.median(numbers) if numbers else before.column if before else None
     entries += [s for s in segments if s not in entries and _in_column(s, column, top)]
     # Running heads and folios in the page's outer bands take no part in the share.
     inner = [ln for ln in lines if ln.bottom > _BAND * height and ln.top < (1 - _BAND) * height]
-    if sum(len(s) for s in entries) < _SHARE * len(inner):
-        return []
+    enough = 1 if before and before.entries else _MIN_ENTRIES
+    if len(entries) < enough or sum(len(s) for s in entries) < _SHARE * len(inner):
+        return Navigation()
     taken = {id(ln) for s in entries for ln in s}
     span_top = min(ln.top for s in entries for ln in s)
     span_bottom = max(ln.bottom for s in entries for ln in s)
@@ -75,7 +85,7 @@ def navigation_lines(
         inside = span_top - _HEAD * s[0].size <= s[0].top and s[0].bottom <= span_bottom
         if (inside and _words(_text(s)) <= _SHORT) or _title_over(s, span_top):
             entries.append(s)
-    return sorted(entries, key=lambda s: min(ln.index for ln in s))
+    return Navigation(sorted(entries, key=lambda s: min(ln.index for ln in s)), column)
 
 
 def entry_text(entry: list[Line]) -> str:

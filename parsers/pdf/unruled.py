@@ -266,9 +266,10 @@ def _justified(run: list[list[Line]]) -> bool:
 
 
 def _listing(run: list[list[Line]]) -> bool:
-    """Rows of a listing in a monospaced font: its word spaces, a character wide in every row,
-    line up into blank strips like a table's; it is code, kept as such."""
-    return all(ln.listing for row in run for ln in row)
+    """Rows of a listing in a monospaced font (its lines numbered or not): its word spaces, a
+    character wide in every row, line up into blank strips like a table's; it is code, kept as
+    such."""
+    return all(ln.listing or ln.text.isdigit() for row in run for ln in row)
 
 
 def _splits(line: Line, run: list[list[Line]]) -> bool:

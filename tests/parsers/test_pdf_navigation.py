@@ -24,7 +24,7 @@ def test_leader_entries_and_the_chapters_in_their_number_column_are_navigation()
         ("2 Simple manipulations", "8"),
         ("2.1 Vectors and assignment . . . .", "8"),
     ])  # fmt: skip
-    entries = navigation_lines(lines, 842, 40, lambda _: False)
+    entries = navigation_lines(lines, 842, 40, lambda _: False).entries
     assert [entry_text(e) for e in entries] == [
         "1 Introduction 2",
         "1.1 The environment . . . . . . . . 2",
@@ -42,4 +42,4 @@ def test_leaders_to_amounts_no_page_holds_are_a_table_not_navigation() -> None:
         ("Gross margin . . . . . . . . . .", "420"),
         ("Operating costs . . . . . . . .", "310"),
     ])  # fmt: skip
-    assert navigation_lines(lines, 842, 12, lambda _: False) == []
+    assert navigation_lines(lines, 842, 12, lambda _: False).entries == []
