@@ -131,7 +131,8 @@ def _pages(
 
 
 def _let_go_of_glyphs(page: Page) -> None:
-    """Past its page, a line needs its glyphs only to lay out a code listing's spacing:
+    """Past its page, a line needs its glyphs only to lay out a code listing's spacing (its
+    lines, and the numbers or braces among them):
     a long document would otherwise hold every glyph of every page until the end."""
     for line in [
         *page.lines,
@@ -139,7 +140,7 @@ def _let_go_of_glyphs(page: Page) -> None:
         *(ln for f in page.figures for ln in f.lines),
         *(ln for entry in page.navigation for ln in entry),
     ]:
-        if not line.listing:
+        if not (line.listing or line.letterless):
             line.glyphs = []
 
 

@@ -204,7 +204,7 @@ def _emit_text(b: Builder, block: Block, notes_after_first: bool = False) -> Non
     """The block's paragraphs, list items, notes or listing; with ``notes_after_first``, the
     page before's notes go right after the first (the rest of that page's last sentence)."""
     lines = block.lines
-    code = all(ln.listing for ln in lines)
+    code = lines[0].listing and all(ln.listing or ln.letterless for ln in lines)
     for n, unit in enumerate([lines] if code else _units(lines, block, b.body)):
         if code:
             _emit_code(b, unit)

@@ -71,6 +71,11 @@ class Line:
     def box(self) -> Box:
         return round_box(self.x0, self.top, self.x1, self.bottom)
 
+    @property
+    def letterless(self) -> bool:
+        """No letter in it (a listing's closing brace in a math font, a line's number)."""
+        return not any(c.isalpha() for c in self.text)
+
     def ink(self) -> list[Glyph]:
         """Its glyphs without the spaces."""
         return [g for g in self.glyphs if g.text != " "]

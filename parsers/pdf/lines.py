@@ -303,7 +303,8 @@ def rejoin(lines: list[Line]) -> list[Line]:
             # A listing's line is one line however wide its spaces (a comment lined up in a
             # column, the line's number before it): its spacing is kept when it is built
             # (build._emit_code).
-            listing = line.listing and (prev.listing or prev.text.isdigit())
+            symbols = not any(c.isalnum() for c in line.text)  # a listing's brace in a math font
+            listing = (line.listing and prev.listing) or (prev.text.isdigit() and (line.listing or symbols))
             if _gutter(prev, line, lines) and not (listing and _apart(prev, line)):
                 merged.append(line)
             else:

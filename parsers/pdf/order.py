@@ -91,12 +91,16 @@ def group_lines(lines: Sequence[Line], alone: Callable[[Line], bool] = lambda _:
 
 def _continues(block: Block, line: Line) -> bool:
     last = block.lines[-1]
-    if abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold:
+    code = block.lines[0].listing
+    # A listing goes on with its lines, and with its braces or numbers set in another font.
+    if code and not (line.listing or line.letterless):
+        return False
+    if not code and line.listing and not _runs_on(block, line):
+        return False
+    if not (code and line.letterless) and (abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold):
         return False
     if line.top < last.bottom - 0.3 * line.size:
         return False  # beside it, not below
-    if last.listing != line.listing and not _runs_on(block, line):
-        return False
     if len(block.lines) == 1 and (_side_heading(last, line) or _stray(last)):
         return False  # a stray period or comma (after a superscript) starts nothing below it
     pitch = line.top - last.top

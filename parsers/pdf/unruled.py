@@ -266,10 +266,11 @@ def _justified(run: list[list[Line]]) -> bool:
 
 
 def _listing(run: list[list[Line]]) -> bool:
-    """Rows of a listing in a monospaced font (its lines numbered or not): its word spaces, a
-    character wide in every row, line up into blank strips like a table's; it is code, kept as
-    such."""
-    return all(ln.listing or ln.text.isdigit() for row in run for ln in row)
+    """Rows of a listing in a monospaced font (its lines numbered or not, a brace in a math
+    font): its word spaces, a character wide in every row, line up into blank strips like a
+    table's; it is code, kept as such."""
+    lines = [ln for row in run for ln in row]
+    return any(ln.listing for ln in lines) and all(ln.listing or ln.letterless for ln in lines)
 
 
 def _splits(line: Line, run: list[list[Line]]) -> bool:

@@ -3,7 +3,7 @@ manual is tests/regressions/test_pdf_tex_navigation.py's."""
 
 from __future__ import annotations
 
-from parsegate.parsers.pdf.navigation import entry_text, navigation_lines
+from parsegate.parsers.pdf.navigation import Navigation, entry_text, navigation_lines
 from tests.pdf_samples import box_line
 
 
@@ -43,3 +43,13 @@ def test_leaders_to_amounts_no_page_holds_are_a_table_not_navigation() -> None:
         ("Operating costs . . . . . . . .", "310"),
     ])  # fmt: skip
     assert navigation_lines(lines, 842, 12, lambda _: False).entries == []
+
+
+def test_chapter_entries_alone_end_the_contents_of_the_page_before() -> None:
+    # gnuplot's last contents page: "V Bugs 303", "Known limitations 303" with no leader; its
+    # page numbers stand where the page before's ended.
+    lines = _page([("V Bugs", "30"), ("Known limitations", "30"), ("VI Index", "31")])
+    assert navigation_lines(lines, 842, 40, lambda _: False).entries == []  # alone: three titles
+    before = Navigation([[lines[0]]], column=450.0)
+    entries = navigation_lines(lines, 842, 40, lambda _: False, before).entries
+    assert [entry_text(e) for e in entries] == ["V Bugs 30", "Known limitations 30", "VI Index 31"]

@@ -32,6 +32,7 @@ def test_contents_and_index_entries_are_navigation_furniture() -> None:
         "2.1 Unix-alikes . . . . . . . . . . . . . . . . . . . . . . . . . . . . . . 2",
         "Appendix A Installing from source 3",
         "A.1 Configuration options . . . . . . . . . . . . . . . . . . . . . . . . 3",
+        "I Indexes 3",
         "Function and variable index 4",
         "Index 5",
     ]
