@@ -48,6 +48,7 @@ SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
 OUTPUT_VERSION = SPEC.output_version
 VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 SUFFIXES = SPEC.suffixes
+_WORD = re.compile(r"\w+")
 # Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
 _JUNK_TITLE = re.compile(
     r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE
@@ -76,7 +77,8 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Documen
                 where,
             )
         )
-    builder = Builder(body=body)
+    words = frozenset(w.lower() for page in pages for ln in page.lines for w in _WORD.findall(ln.text))
+    builder = Builder(body=body, words=words)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
     finish(

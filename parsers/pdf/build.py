@@ -55,6 +55,7 @@ class Builder(TextBuilder):
     paragraph_lines: int = 0  # and has this many lines
     last_style: Style | None = None  # and in this type
     page_body: list[Box] = field(default_factory=list)  # the page's lines in body type (or larger)
+    words: frozenset[str] = frozenset()  # the document's words, lower case (what a hyphen may join)
 
     def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
         if kind != "list_item":
@@ -194,7 +195,11 @@ def _emit_heading(b: Builder, block: Block, heading: Heading) -> None:
 
 def _emit_figure_text(b: Builder, block: Block) -> None:
     lines = sorted(block.lines, key=lambda ln: (round(ln.top), ln.x0))
-    b.emit("figure_text", "\n".join(ln.text for ln in lines), lines[0].page, _box(lines))
+    text = lines[0].text
+    for prev, line in itertools.pairwise(lines):
+        # a word hyphenated at a line's end goes on on the next (a text box's "pream-" / "ble")
+        text += ("" if prev.hyphen and line.text[:1].islower() else "\n") + line.text
+    b.emit("figure_text", text, lines[0].page, _box(lines))
 
 
 # -- text blocks -----------------------------------------------------------------------------------
@@ -270,7 +275,7 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         _emit_item(b, text, page, box)
         b.hyphenated = lines[-1].hyphen
     elif not _continues_paragraph(b, lines, text):
-        rest = _after_rest_of_word(b, text)
+        rest = _after_rest_of_word(b, text, page)
         if rest:
             _emit_unit_text(b, rest, lines, page, box)
 
@@ -283,7 +288,7 @@ def _emit_unit_text(b: Builder, text: str, lines: list[Line], page: int, box: Bo
         b.hyphenated, b.last_style, b.paragraph_lines = lines[-1].hyphen, lines[-1].style, len(lines)
 
 
-def _after_rest_of_word(b: Builder, text: str) -> str:
+def _after_rest_of_word(b: Builder, text: str, page: int) -> str:
     """The text, less the rest of a word hyphenated at the foot of a page (or of a column the
     paragraph does not go on in): that rest, up to the first space, joins the paragraph (or the
     list item) before
@@ -293,10 +298,20 @@ def _after_rest_of_word(b: Builder, text: str) -> str:
     before = b.pieces[-1] if b.pieces else ""
     if last is None or last.kind not in ("paragraph", "list_item") or not text[:1].islower():
         return text
-    if not (b.hyphenated or (before.endswith("-") and before[-2:-1].isalpha())):
-        return text
     word, _, rest = text.partition(" ")
-    b.pieces[-1] = before + word  # a hyphen PDFium did not mark stays: a compound word's
+    if not b.hyphenated:
+        # A hyphen PDFium did not mark as a line end's: the word's, where the document has the
+        # halves joined elsewhere; else a compound's, joined with it on one page only (across
+        # a page break it reads as well apart).
+        if not (before.endswith("-") and before[-2:-1].isalnum()):
+            return text
+        head, tail = re.search(r"\w+-$", before), re.match(r"\w+", word)
+        if head and tail and (head.group(0)[:-1] + tail.group(0)).lower() in b.words:
+            before = before[:-1]
+            b.size -= 1
+        elif last.page != page:
+            return text
+    b.pieces[-1] = before + word
     b.size += len(word)
     last.end = b.size
     if b.open_list is not None and last.parent == b.open_list.id:
@@ -350,7 +365,7 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
         return False
     if b.hyphenated:
         joined = before + text
-    elif before.endswith("-") and before[-2:-1].isalpha():
+    elif before.endswith("-") and before[-2:-1].isalnum():
         joined = before[:-1] + text
     else:
         joined = f"{before} {text}"

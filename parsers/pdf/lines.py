@@ -345,7 +345,7 @@ def join_lines(lines: list[Line]) -> str:
     for prev, line in itertools.pairwise(lines):
         if prev.hyphen:
             text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
-        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
+        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalnum():
             text += line.text  # a hyphen PDFium did not mark as a line-end one: a compound word
         else:
             text += " " + line.text

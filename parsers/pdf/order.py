@@ -123,7 +123,8 @@ def _runs_on(block: Block, line: Line) -> bool:
     return (
         not first.listing
         and abs(line.x0 - block.x0) <= 0.5 * line.size
-        and line.top - last.top <= _PITCH * max(line.size, last.size)
+        # by baselines or tops, whichever a note's raised mark or a subscript leaves alone
+        and min(line.top - last.top, line.bottom - last.bottom) <= _PITCH * max(line.size, last.size)
         and not last.text.endswith(":")
     )
 

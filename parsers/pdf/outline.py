@@ -33,43 +33,46 @@ from parsegate.parsers.pdf.text import normalize
 _LABELS = r"(appendix|chapter|part|section|annex|anhang|kapitel|annexe|chapitre|apéndice|capítulo)"
 _LABEL = re.compile(rf"^{_LABELS}\s+(?P<number>\S+)\s+", re.IGNORECASE)
 _NUMBER = re.compile(r"^((\d+|[ivxlc]+)([.)]\d+)*[.):]?|[a-z]([.)]\d+)+[.):]?|[a-z][.):])\s+", re.IGNORECASE)
-_LETTER = re.compile(r"^[a-z]\s+")
+_LETTER = re.compile(r"^[a-z]\s+", re.IGNORECASE)
 _BULLETS = "•◦▪▫‣⁃∙·●○■□►▸▹➢➤✓✔❖◆◇"
 _BARE_LABEL = re.compile(rf"^{_LABELS}\s+\S+$", re.IGNORECASE)
 _PUNCTUATION = re.compile(r"[^\w\s]|_")
 MAX_LEVEL = 6  # an outline's depth is kept to this level
 _RUN_IN_WORDS = 8
 B = TypeVar("B")
-Reading = tuple[str, str | None]  # a title's words, and its number ("1.3", "b", "ii") if it has one
+# A title's words, its number ("1.3", "b", "ii") if it has one, and whether it starts in lower case.
+Reading = tuple[str, str | None, bool]
 
 
 def readings(text: str) -> tuple[Reading, ...]:
     """How a title or a heading line reads without its numbering or label ("Appendix B"), case,
     punctuation or spacing; a leading letter read both ways (an appendix's "B" or a word, "R and
     statistics"). None for a list's item ("• LaTeX" is no section "2.3 LaTeX")."""
-    text = " ".join(normalize(text).lower().split())
+    text = " ".join(normalize(text).split())
     if not text or text[0] in _BULLETS:
         return ()
-    out: list[Reading] = []
+    out: list[tuple[str, str | None]] = []
     label = _LABEL.match(text)
     numbered = None if label else _NUMBER.match(text)
     if label is not None:
-        out.append((_words(text[label.end() :]), label.group("number").rstrip(".):")))
+        out.append((text[label.end() :], label.group("number").rstrip(".):")))
     elif numbered is not None:
-        out.append((_words(text[numbered.end() :]), numbered.group(0).strip().rstrip(".):")))
+        out.append((text[numbered.end() :], numbered.group(0).strip().rstrip(".):")))
     if label is None and (numbered is None or numbered.group(0).strip().isalpha()):
-        out.append((_words(text), None))  # "I installed a package": a roman one, or a word
+        out.append((text, None))  # "I installed a package": a roman one, or a word
         letter = _LETTER.match(text)
         if letter is not None:
-            out.append((_words(text[letter.end() :]), text[0]))
-    return tuple(dict.fromkeys(out))
+            out.append((text[letter.end() :], text[0]))
+    return tuple(dict.fromkeys((_words(t), n.lower() if n else None, t[:1].islower()) for t, n in out))
 
 
-def same_title(a: Sequence[Reading], b: Sequence[Reading]) -> bool:
-    """The same words, and numbers that do not disagree: "5 R Add-On Packages" is not "5.1.2
-    Add-on packages", "B Configuration" not "Appendix C Configuration"; a section number against
-    a letter or a roman one ("7.31 I installed", the bookmark "I installed") says nothing."""
-    return any(ka == kb and _agree(na, nb) for ka, na in a for kb, nb in b)
+def same_title(text: Sequence[Reading], title: Sequence[Reading]) -> bool:
+    """A text reads as a title: the same words, numbers that do not disagree ("5 R Add-On
+    Packages" is not "5.1.2 Add-on packages", "B Configuration" not "Appendix C Configuration";
+    a section number against a letter or a roman one, "7.31 I installed" and the bookmark "I
+    installed", says nothing), and no lower-case start where the title has a capital (the end
+    of a sentence, "... are binary files.", is no heading "Binary files")."""
+    return any(ka == kb and _agree(na, nb) and not (la and not lb) for ka, na, la in text for kb, nb, lb in title)
 
 
 def _agree(a: str | None, b: str | None) -> bool:
@@ -78,49 +81,57 @@ def _agree(a: str | None, b: str | None) -> bool:
 
 def _words(text: str) -> str:
     # "Using_examples" in a bookmark is "Using examples" on the page; "Non-regular" is "Nonregular".
-    return " ".join(_PUNCTUATION.sub("", text.replace("_", " ")).split())
+    return " ".join(_PUNCTUATION.sub("", text.lower().replace("_", " ")).split())
 
 
 @dataclass
 class Outline:
-    """The bookmarks by the page they point to (None: a bookmark that names no page), each with
-    its level and the readings of its title."""
+    """The bookmarks (level, readings of the title), and which of them point to each page (None:
+    those that name no page)."""
 
-    pages: dict[int | None, list[tuple[int, tuple[Reading, ...]]]] = field(default_factory=dict)
+    bookmarks: list[tuple[int, tuple[Reading, ...]]] = field(default_factory=list)
+    pages: dict[int | None, list[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, bookmarks: Sequence[Bookmark]) -> Outline:
-        pages: dict[int | None, list[tuple[int, tuple[Reading, ...]]]] = {}
-        for b in bookmarks:
-            pages.setdefault(b.page, []).append((b.level, readings(b.title)))
-        return cls(pages)
+        out = cls()
+        for n, b in enumerate(bookmarks):
+            out.bookmarks.append((b.level, readings(b.title)))
+            out.pages.setdefault(b.page, []).append(n)
+        return out
 
-    def level(self, text: str, page: int) -> int | None:
-        """The outline level of a heading with this text on this page, if the outline names it."""
+    def match(self, text: str, page: int) -> int | None:
+        """The bookmark that names a heading with this text on this page, if one does."""
         mine = readings(text) if self.pages else ()
         if not mine:
             return None
-        for level, theirs in [*self.pages.get(page, ()), *self.pages.get(None, ())]:
-            if same_title(mine, theirs):
-                return level
+        for n in [*self.pages.get(page, ()), *self.pages.get(None, ())]:
+            if same_title(mine, self.bookmarks[n][1]):
+                return n
         return None
+
+    def level(self, bookmark: int) -> int:
+        return self.bookmarks[bookmark][0]
 
     def names(self, line: Line) -> bool:
         """Whether the line is one the outline names, on the page it points to."""
-        return self.level(line.text, line.page) is not None
+        return self.match(line.text, line.page) is not None
 
     def cut_run_ins(self, lines: list[Line]) -> list[Line]:
         """The lines, each one that opens with a run-in heading the outline names cut in two."""
         if not self.pages:
             return lines
+        # A bookmark a line names whole names no run-in heading ("Gnuplot is a portable ...",
+        # its first word bold, on the page of the part "Gnuplot").
+        whole = {self.match(line.text, line.page) for line in lines}
         out: list[Line] = []
         for line in lines:
-            at = self._run_in(line)
+            at = self._run_in(line, whole)
             parts = cut_line(line, at) if at is not None else None
             out.extend(parts if parts is not None else [line])
         return out
 
-    def _run_in(self, line: Line) -> int | None:
+    def _run_in(self, line: Line, whole: set[int | None]) -> int | None:
         """Where the paragraph starts after a run-in heading: leading words set bold or italic,
         as the words before them are, that the outline names on this page."""
         words = line.words()
@@ -132,7 +143,8 @@ class Outline:
             return None
         for k in range(n, 0, -1):  # the paragraph may open with a word in the heading's type
             title = " ".join("".join(g.text for g in word) for word in words[:k])
-            if self.level(title, line.page) is not None:
+            hit = self.match(title, line.page)
+            if hit is not None and hit not in whole:
                 return line.glyphs.index(words[k][0])
         return None
 

@@ -216,6 +216,7 @@ def _candidates(
     """Heading blocks with their style, the outline's level for those it names, and how sure
     each is."""
     index = Outline.of(outline)
+    used: set[int] = set()  # a bookmark names one heading: the first that reads as its title
     found: dict[Block, Style] = {}
     marked: dict[Block, int] = {}
     weighed: dict[Block, Weighing] = {}
@@ -225,7 +226,10 @@ def _candidates(
         for n, block in enumerate(blocks):
             if block.item is not None or not block.lines:
                 continue
-            level = index.level(heading_text(block), page.number)
+            hit = index.match(heading_text(block), page.number)
+            level = index.level(hit) if hit is not None and hit not in used else None
+            if hit is not None:
+                used.add(hit)
             if level:
                 marked[block] = level
             following = blocks[n + 1] if n + 1 < len(blocks) else None
