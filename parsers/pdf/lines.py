@@ -211,7 +211,8 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
     same = sum(n for key, n in counts.items() if _alike(seen[key], style))
     # A listing's line is set in a monospaced font; a symbol or a line number from another font
     # may stand in it, a word of prose may not (a path or a URL quoted in a sentence).
-    prose = sum(g.text.isalpha() and not g.style.mono for g in real)
+    mono = any(s.mono for s in seen.values())
+    prose = sum(g.text.isalpha() and not g.style.mono for g in real) if mono else 0
     return Line(
         page=page,
         text=text,
@@ -224,7 +225,7 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         index=min(g.index for g in ink),
         row=row,
         hyphen=hyphen,
-        listing=any(g.style.mono for g in real) and prose <= _PROSE_IN_LISTING * len(real),
+        listing=mono and prose <= _PROSE_IN_LISTING * len(real),
         glyphs=glyphs,
     )
 

@@ -39,6 +39,7 @@ _BARE_LABEL = re.compile(rf"^{_LABELS}\s+\S+$", re.IGNORECASE)
 _PUNCTUATION = re.compile(r"[^\w\s]|_")
 MAX_LEVEL = 6  # an outline's depth is kept to this level
 _RUN_IN_WORDS = 8
+_SLACK = 24  # characters a heading may hold besides its bookmark's title ("Appendix B ", "5.1.2 ")
 B = TypeVar("B")
 # A title's words, its number ("1.3", "b", "ii") if it has one, and whether it starts in lower case.
 Reading = tuple[str, str | None, bool]
@@ -91,6 +92,7 @@ class Outline:
 
     bookmarks: list[tuple[int, tuple[Reading, ...]]] = field(default_factory=list)
     pages: dict[int | None, list[int]] = field(default_factory=dict)
+    longest: dict[int | None, int] = field(default_factory=dict)  # the longest title on each page
 
     @classmethod
     def of(cls, bookmarks: Sequence[Bookmark]) -> Outline:
@@ -98,11 +100,15 @@ class Outline:
         for n, b in enumerate(bookmarks):
             out.bookmarks.append((b.level, readings(b.title)))
             out.pages.setdefault(b.page, []).append(n)
+            out.longest[b.page] = max(out.longest.get(b.page, 0), len(b.title))
         return out
 
     def match(self, text: str, page: int) -> int | None:
         """The bookmark that names a heading with this text on this page, if one does."""
-        mine = readings(text) if self.pages else ()
+        # A line far longer than every title on the page (a line of its text) is none of them.
+        if len(text) > max(self.longest.get(page, -_SLACK), self.longest.get(None, -_SLACK)) + _SLACK:
+            return None
+        mine = readings(text)
         if not mine:
             return None
         for n in [*self.pages.get(page, ()), *self.pages.get(None, ())]:
