@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import itertools
 import re
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from parsegate.parsers.model import Element, FurnitureData, ListData, TextBuilder, TextData
+from parsegate.parsers.pdf.build_code import listing_text
 from parsegate.parsers.pdf.build_tables import SENTENCE_END, emit_table
 from parsegate.parsers.pdf.confidence import CAPTION
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
-from parsegate.parsers.pdf.text import BULLETS, normalize
+from parsegate.parsers.pdf.text import BULLETS
 from parsegate.parsers.pdf.typography import Heading, is_folio
 
 _SEP = "\n\n"
@@ -174,7 +174,7 @@ def finish(b: Builder, furniture: list[tuple[str, int, Box]], navigation: Sequen
     """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
     slice) can take it in. Navigation (a page's contents or index entries) says what it is."""
     _flush_footnotes(b)
-    pieces = [(text, page, box, "navigation") for text, page, box in navigation]
+    pieces: list[tuple[str, int, Box, str | None]] = [(text, page, box, "navigation") for text, page, box in navigation]
     pieces += [(text, page, box, None) for text, page, box in [*furniture, *b.furniture]]
     for text, page, box, reason in sorted(pieces, key=lambda f: f[1]):
         b.emit("furniture", text, page, box, data=FurnitureData(reason=reason) if reason else FurnitureData())
@@ -381,30 +381,5 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
 
 
 def _emit_code(b: Builder, lines: list[Line]) -> None:
-    """A listing keeps its line breaks and its spacing: each word starts in the column (in
-    character widths) its glyphs stand at, so indentation and comments lined up stay so."""
-    left = min(ln.x0 for ln in lines)
-    width = _char_width(lines)
-    rows = [_listing_row(ln, left, width) for ln in lines]
-    b.emit("code", "\n".join(rows), lines[0].page, _box(lines))
-
-
-def _listing_row(line: Line, left: float, width: float) -> str:
-    row = ""
-    for word in line.words():
-        column = round((min(g.x0 for g in word) - left) / width)
-        row += " " * max(column - len(row), 1 if row else 0) + normalize("".join(g.text for g in word))
-    if row.split() != line.text.split():  # glyphs the line's text reads otherwise (or none kept)
-        row = " " * max(0, round((line.x0 - left) / width)) + line.text
-    return row
-
-
-def _char_width(lines: list[Line]) -> float:
-    """The listing's advance: the usual step from one glyph's left edge to the next's."""
-    steps = [
-        b.x0 - a.x0
-        for ln in lines
-        for a, b in itertools.pairwise(ln.glyphs)
-        if a.text != " " and b.text != " " and b.x0 > a.x0
-    ]
-    return statistics.median(steps) if steps else 0.6 * lines[0].size
+    """A listing keeps its line breaks and its spacing (build_code.py)."""
+    b.emit("code", listing_text(lines), lines[0].page, _box(lines))

@@ -111,7 +111,7 @@ class Outline:
         mine = readings(text)
         if not mine:
             return None
-        for n in [*self.pages.get(page, ()), *self.pages.get(None, ())]:
+        for n in [*self.pages.get(page, []), *self.pages.get(None, [])]:
             if same_title(mine, self.bookmarks[n][1]):
                 return n
         return None
