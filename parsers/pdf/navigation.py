@@ -11,11 +11,13 @@ declared as furniture, like running heads. An entry is
 * on a page of such entries: a title whose page number stands in the column where the others'
   numbers end (a chapter's entry, set without leaders).
 
-A page holds navigation when its entries are several and a good part of its lines; there the
+A page holds navigation when its entries are three or more and 40 % of its lines (running heads
+and folios aside), or one or more right after a page that held navigation (the contents' or the
+index's last page: its chapter entries found by the page before's number column). There the
 lines among the entries (a title wrapped over two lines, an index's letter heads, the pages of
-an entry wrapped onto the next line) and a
-"Contents" or "Index" title over them go too, unless the outline names them as headings. A
-page reference is a page of the document (a leader before 2,031.50 is a financial table's).
+an entry wrapped onto the next line) and a "Contents" or "Index" title over them go too, unless
+the outline names them as headings. A page reference is a page of the document (the page count
+and 40 more: leaders to amounts are a financial table's).
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 Where a PDF has an outline, its author said what the sections are and how they nest:
 
-* a bookmark names the heading on the page it points to, and nowhere else: a contents entry or
-  a running head with the same title is no heading;
+* a bookmark names one heading, the first on the page it points to that reads as its title, and
+  nowhere else: a contents entry or a running head with the same title is no heading;
 * titles are compared without their numbering, a label such as "Appendix A" or "Chapter 3"
   included, case, punctuation or spacing; a leading letter may be an appendix's number or a
   word ("B Configuration" is the page's "Appendix B Configuration", "R and statistics" its
-  "1.3 R and statistics"): both readings are tried;
+  "1.3 R and statistics"): both readings are tried; numbers must not disagree, and a text in
+  lower case is no title with a capital;
 * a label set on a line of its own over the title the outline names ("Part II" over "Plotting
   styles", LaTeX's chapters and parts) is part of that heading;
 * a run-in heading (set bold or italic at the start of its paragraph's first line, LaTeX's
