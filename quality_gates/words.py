@@ -1,9 +1,10 @@
 """Words, as the gate compares them between an independent extraction and the chunks.
 
 Both sides go through the same normalization: Unicode compatibility folding (ligatures such as
-"ﬁ" become "fi"), case folding, and a word hyphenated at a line end joined again ("exam-\\nple"),
-or marked as hyphenation by the text layer (U+FFFE, soft hyphens), which is how a text layer
-differs from the text a reader sees. Punctuation separates words, so
+"ﬁ" become "fi"), case folding, Latin accents dropped (a text layer may keep TeX's accent glyph
+beside its letter: "universit¨at" for "universität"), and a word hyphenated at a line end joined
+again ("exam-\\nple"), or marked as hyphenation by the text layer (U+FFFE, soft hyphens), which
+is how a text layer differs from the text a reader sees. Punctuation separates words, so
 table pipes, Markdown markup and list bullets never count as words.
 """
 
@@ -19,11 +20,21 @@ _HYPHENATED = re.compile(r"(?<=\w)-[ \t]*\r?\n[ \t]*(?=[a-zà-ÿ])")
 # PDFium reports a line-end hyphen it takes for hyphenation as U+FFFE (as \x02 in the text of a box);
 # a soft hyphen is one too.
 _HYPHEN_MARKS = re.compile(r"[\ufffe\u00ad\x02]\s*")
+_SPACING_ACCENTS = re.compile("[\u00a8\u00af\u00b4\u00b8\u02c6-\u02c7\u02c9-\u02cb\u02d8-\u02dd]")
+_LATIN_MARKS = re.compile("[\u0300-\u036f]")  # the combining diacritics of Latin, Greek, Cyrillic
+_DOTLESS = str.maketrans("\u0131\u0237", "ij")  # TeX's dotless i and j, under an accent glyph
 
 
 def fold(text: str) -> str:
     joined = _HYPHEN_MARKS.sub("", _HYPHENATED.sub("", text))
-    return unicodedata.normalize("NFKC", joined).casefold()
+    # A Latin letter's accent, however encoded (precomposed, combining, or TeX's accent glyph
+    # of its own that a text layer keeps beside its letter), is no part of the word compared.
+    return _unaccented(_SPACING_ACCENTS.sub("", joined))
+
+
+def _unaccented(text: str) -> str:
+    bare = _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text.translate(_DOTLESS)))
+    return unicodedata.normalize("NFKC", bare).casefold()
 
 
 def words(text: str) -> list[str]:
@@ -36,9 +47,9 @@ def bag(text: str) -> Counter[str]:
 
 def located(text: str) -> Iterator[tuple[str, int, int]]:
     """Each word of ``text`` with its span in ``text`` itself (no hyphen joining: the spans
-    must stay exact; NFKC folding is applied word by word)."""
+    must stay exact; the folding is applied word by word)."""
     for m in _WORD.finditer(text):
-        yield unicodedata.normalize("NFKC", m.group(0)).casefold(), m.start(), m.end()
+        yield _unaccented(m.group(0)), m.start(), m.end()
 
 
 def spans(text: str) -> Iterator[tuple[int, int]]:

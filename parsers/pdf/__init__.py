@@ -4,9 +4,11 @@ Data flow, one module per step:
 
 1. read: PDFium's glyphs in content-stream order with boxes and styles, images, vector paths
    (the only module that touches PDFium);
-2. lines: PDFium's lines cut at baseline jumps and at gaps far wider than a word space;
-3. tables, unruled, figures: ruled tables checked against their text, tables recognised from
-   column alignment, figure regions; each takes its lines out of the flow;
+2. lines: accents set as glyphs of their own composed with their letters (accents), PDFium's
+   lines cut at baseline jumps and at gaps far wider than a word space;
+3. navigation, tables, unruled, figures: contents and index entries (declared furniture), ruled
+   tables checked against their text, tables recognised from column alignment, figure regions;
+   each takes its lines out of the flow;
 4. typography: the body style and page furniture, over the whole document;
 5. order: lines grouped into blocks, blocks put in reading order by an XY-cut;
 6. typography: headings and their levels;
@@ -28,13 +30,15 @@ from parsegate.parsers.model import Document, ParseError, ParseWarning, content_
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
-from parsegate.parsers.pdf.layout import Line, Page
+from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
+from parsegate.parsers.pdf.navigation import Navigation, entry_text, navigation_lines
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
+from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.text import mostly_rtl
-from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines, outline_lines
+from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 
 NAME = "pdf"
@@ -44,6 +48,7 @@ SPEC = spec(NAME)  # parsers/formats.py: suffixes, output version
 OUTPUT_VERSION = SPEC.output_version
 VERSION = f"{OUTPUT_VERSION}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 SUFFIXES = SPEC.suffixes
+_WORD = re.compile(r"\w+")
 # Producers often write the source file's name as the title ("Microsoft Word - Agenda.doc").
 _JUNK_TITLE = re.compile(
     r"^(microsoft \w+ - .*|.*\.(docx?|exe|pdf|rtf|xlsx?|pptx?|tmp|indd)|untitled.*)$", re.IGNORECASE
@@ -54,11 +59,12 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     """``suffix`` changes nothing: one form."""
     pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
-    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds))
+    outline = list(read_outline(pdf, warnings))
+    index = Outline.of(outline)
+    named = index.names
+    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, index))
     body = body_style(pages)
     furniture = furniture_lines(pages, body)
-    outline = list(read_outline(pdf, warnings))
-    named = outline_lines(outline)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
     headings, doubtful = find_headings(laid_out, body, outline)
     for block, weighing in doubtful:
@@ -72,10 +78,15 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
                 where,
             )
         )
-    builder = Builder(body=body)
+    words = frozenset(w.lower() for page in pages for ln in page.lines for w in _WORD.findall(ln.text))
+    builder = Builder(body=body, words=words)
     for _, blocks in laid_out:
         emit_page(builder, blocks, headings)
-    finish(builder, [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture])
+    finish(
+        builder,
+        [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture],
+        [_navigation(page) for page in pages if page.navigation],
+    )
     doc = Document(
         doc_id=doc_id,
         version=content_version(data),
@@ -91,11 +102,18 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     return doc
 
 
-def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int, max_seconds: float) -> Iterator[Page]:
+def _pages(
+    pdf: pdfium.PdfDocument,
+    warnings: list[ParseWarning],
+    max_pages: int,
+    max_seconds: float,
+    outline: Outline,
+) -> Iterator[Page]:
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
     above: OpenTable | None = None  # the table the page before ended with
+    navigation = Navigation()  # the contents or index entries the page before held
     for index in range(len(pdf)):
         where = f"page {index + 1}"
         if time.perf_counter() - started > max_seconds:
@@ -105,7 +123,7 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
-        page = _page(raw, warnings)
+        page, navigation = _page(raw, warnings, len(pdf), outline, navigation)
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
@@ -116,19 +134,24 @@ def _pages(pdf: pdfium.PdfDocument, warnings: list[ParseWarning], max_pages: int
 
 
 def _let_go_of_glyphs(page: Page) -> None:
-    """Past its page, a line needs its glyphs only to measure a code listing's indentation:
+    """Past its page, a line needs its glyphs only to lay out a code listing's spacing (its
+    lines, and the numbers or braces among them):
     a long document would otherwise hold every glyph of every page until the end."""
     for line in [
         *page.lines,
         *(ln for t in page.tables for ln in t.lines),
         *(ln for f in page.figures for ln in f.lines),
+        *(ln for entry in page.navigation for ln in entry),
     ]:
-        if not line.style.mono:
+        if not (line.listing or line.letterless):
             line.glyphs = []
 
 
-def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
-    """Lines, then tables and figures, each taking its lines out of the flow."""
+def _page(
+    raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, before: Navigation
+) -> tuple[Page, Navigation]:
+    """Lines, then navigation (contents and index entries), tables and figures, each taking its
+    lines out of the flow."""
     lines, dropped = build_lines(raw.runs, raw.number)
     if dropped:
         warnings.append(
@@ -140,6 +163,9 @@ def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
             )
         )
     page = Page(raw.number, raw.width, raw.height, lines)
+    navigation = navigation_lines(lines, raw.height, pages, outline.names, before)
+    page.navigation = navigation.entries
+    page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
     if lines and len(raw.edges) >= 4:
         page.tables = ruled_tables(raw.edges, lines, raw.number)
         page.lines = _without(page.lines, [ln for t in page.tables for ln in t.lines])
@@ -148,12 +174,22 @@ def _page(raw: RawPage, warnings: list[ParseWarning]) -> Page:
         *(Mark(d.box, "curve" if d.curved else "box") for d in raw.drawings),
         *(Mark(box, "dot" if max(box[2] - box[0], box[3] - box[1]) <= 2.5 else "rule") for box in raw.rules),
     ]
-    page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number)
+    page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number, outline.names)
     page.lines = _without(page.lines, [ln for f in page.figures for ln in f.lines])
     unruled = unruled_tables(page.lines, raw.number)
     page.tables += unruled
-    page.lines = rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines]))
-    return page
+    page.lines = outline.cut_run_ins(rejoin(_without(page.lines, [ln for t in unruled for ln in t.lines])))
+    return page, navigation
+
+
+def _navigation(page: Page) -> tuple[str, int, Box]:
+    """The page's contents or index entries as one piece of furniture, an entry a line."""
+    box = None
+    for entry in page.navigation:
+        for line in entry:
+            box = line.box if box is None else union(box, line.box)
+    assert box is not None
+    return "\n".join(entry_text(entry) for entry in page.navigation), page.number, round_box(*box)
 
 
 def _without(lines: list[Any], taken: list[Any]) -> list[Any]:
@@ -169,7 +205,7 @@ def _order(page: Page, furniture: set[Any], named: Callable[[Line], bool]) -> li
     for table in page.tables:
         if mostly_rtl([cell for row in table.rows for cell in row]):
             table.rows = [row[::-1] for row in table.rows]  # a row read from the right
-    return order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines]))
+    return join_labels(order_blocks(blocks, rtl=mostly_rtl([ln.text for ln in lines])), named)
 
 
 def _metadata(pdf: pdfium.PdfDocument, builder: Builder) -> dict[str, Any]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import itertools
 import re
-import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsegate.parsers.model import Element, ListData, TextBuilder, TextData
+from parsegate.parsers.model import Element, FurnitureData, ListData, TextBuilder, TextData
+from parsegate.parsers.pdf.build_code import listing_text
 from parsegate.parsers.pdf.build_tables import SENTENCE_END, emit_table
 from parsegate.parsers.pdf.confidence import CAPTION
 from parsegate.parsers.pdf.layout import Box, Line, Style, Table, round_box, union
@@ -54,6 +55,7 @@ class Builder(TextBuilder):
     paragraph_lines: int = 0  # and has this many lines
     last_style: Style | None = None  # and in this type
     page_body: list[Box] = field(default_factory=list)  # the page's lines in body type (or larger)
+    words: frozenset[str] = frozenset()  # the document's words, lower case (what a hyphen may join)
 
     def emit(self, kind: str, text: str, page: int, box: Box, sep: str = _SEP, **fields: Any) -> Element:
         if kind != "list_item":
@@ -168,12 +170,14 @@ def _flush_footnotes(b: Builder) -> None:
     b.footnotes = []
 
 
-def finish(b: Builder, furniture: list[tuple[str, int, Box]]) -> None:
+def finish(b: Builder, furniture: list[tuple[str, int, Box]], navigation: Sequence[tuple[str, int, Box]] = ()) -> None:
     """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
-    slice) can take it in."""
+    slice) can take it in. Navigation (a page's contents or index entries) says what it is."""
     _flush_footnotes(b)
-    for text, page, box in sorted([*furniture, *b.furniture], key=lambda f: f[1]):
-        b.emit("furniture", text, page, box)
+    pieces: list[tuple[str, int, Box, str | None]] = [(text, page, box, "navigation") for text, page, box in navigation]
+    pieces += [(text, page, box, None) for text, page, box in [*furniture, *b.furniture]]
+    for text, page, box, reason in sorted(pieces, key=lambda f: f[1]):
+        b.emit("furniture", text, page, box, data=FurnitureData(reason=reason) if reason else FurnitureData())
 
 
 def _box(lines: list[Line]) -> Box:
@@ -191,7 +195,11 @@ def _emit_heading(b: Builder, block: Block, heading: Heading) -> None:
 
 def _emit_figure_text(b: Builder, block: Block) -> None:
     lines = sorted(block.lines, key=lambda ln: (round(ln.top), ln.x0))
-    b.emit("figure_text", "\n".join(ln.text for ln in lines), lines[0].page, _box(lines))
+    text = lines[0].text
+    for prev, line in itertools.pairwise(lines):
+        # a word hyphenated at a line's end goes on on the next (a text box's "pream-" / "ble")
+        text += ("" if prev.hyphen and line.text[:1].islower() else "\n") + line.text
+    b.emit("figure_text", text, lines[0].page, _box(lines))
 
 
 # -- text blocks -----------------------------------------------------------------------------------
@@ -201,7 +209,7 @@ def _emit_text(b: Builder, block: Block, notes_after_first: bool = False) -> Non
     """The block's paragraphs, list items, notes or listing; with ``notes_after_first``, the
     page before's notes go right after the first (the rest of that page's last sentence)."""
     lines = block.lines
-    code = all(ln.style.mono for ln in lines)
+    code = lines[0].listing and all(ln.listing or ln.letterless for ln in lines)
     for n, unit in enumerate([lines] if code else _units(lines, block, b.body)):
         if code:
             _emit_code(b, unit)
@@ -265,13 +273,51 @@ def _emit_unit(b: Builder, lines: list[Line], block: Block) -> None:
         b.footnotes[-1] = (f"{note} {text}", page, union(note_box, box))
     elif _ITEM.match(text):
         _emit_item(b, text, page, box)
-    elif _continues_paragraph(b, lines, text):
-        return
-    elif CAPTION.match(text):
+        b.hyphenated = lines[-1].hyphen
+    elif not _continues_paragraph(b, lines, text):
+        rest = _after_rest_of_word(b, text, page)
+        if rest:
+            _emit_unit_text(b, rest, lines, page, box)
+
+
+def _emit_unit_text(b: Builder, text: str, lines: list[Line], page: int, box: Box) -> None:
+    if CAPTION.match(text):
         b.emit("caption", text, page, box)
     else:
         b.emit("paragraph", text, page, box)
         b.hyphenated, b.last_style, b.paragraph_lines = lines[-1].hyphen, lines[-1].style, len(lines)
+
+
+def _after_rest_of_word(b: Builder, text: str, page: int) -> str:
+    """The text, less the rest of a word hyphenated at the foot of a page (or of a column the
+    paragraph does not go on in): that rest, up to the first space, joins the paragraph (or the
+    list item) before
+    (the builder's last piece: the page's notes wait after it while its sentence runs on), and
+    never a paragraph break stands inside a word. What follows stays a paragraph of its page."""
+    last = b.elements[-1] if b.elements else None
+    before = b.pieces[-1] if b.pieces else ""
+    if last is None or last.kind not in ("paragraph", "list_item") or not text[:1].islower():
+        return text
+    word, _, rest = text.partition(" ")
+    if not b.hyphenated:
+        # A hyphen PDFium did not mark as a line end's: the word's, where the document has the
+        # halves joined elsewhere; else a compound's, joined with it on one page only (across
+        # a page break it reads as well apart).
+        if not (before.endswith("-") and before[-2:-1].isalnum()):
+            return text
+        head, tail = re.search(r"\w+-$", before), re.match(r"\w+", word)
+        if head and tail and (head.group(0)[:-1] + tail.group(0)).lower() in b.words:
+            before = before[:-1]
+            b.size -= 1
+        elif last.page != page:
+            return text
+    b.pieces[-1] = before + word
+    b.size += len(word)
+    last.end = b.size
+    if b.open_list is not None and last.parent == b.open_list.id:
+        b.open_list.end = b.size
+    b.hyphenated = False
+    return rest
 
 
 def _at_foot(b: Builder, box: Box) -> bool:
@@ -319,7 +365,7 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
         return False
     if b.hyphenated:
         joined = before + text
-    elif before.endswith("-") and before[-2:-1].isalpha():
+    elif before.endswith("-") and before[-2:-1].isalnum():
         joined = before[:-1] + text
     else:
         joined = f"{before} {text}"
@@ -335,19 +381,5 @@ def _continues_paragraph(b: Builder, lines: list[Line], text: str) -> bool:
 
 
 def _emit_code(b: Builder, lines: list[Line]) -> None:
-    """A listing keeps its line breaks and indentation (in character widths)."""
-    left = min(ln.x0 for ln in lines)
-    width = _char_width(lines)
-    rows = [" " * max(0, round((ln.x0 - left) / width)) + ln.text for ln in lines]
-    b.emit("code", "\n".join(rows), lines[0].page, _box(lines))
-
-
-def _char_width(lines: list[Line]) -> float:
-    """The listing's advance: the usual step from one glyph's left edge to the next's."""
-    steps = [
-        b.x0 - a.x0
-        for ln in lines
-        for a, b in itertools.pairwise(ln.glyphs)
-        if a.text != " " and b.text != " " and b.x0 > a.x0
-    ]
-    return statistics.median(steps) if steps else 0.6 * lines[0].size
+    """A listing keeps its line breaks and its spacing (build_code.py)."""
+    b.emit("code", listing_text(lines), lines[0].page, _box(lines))

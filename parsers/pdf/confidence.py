@@ -105,7 +105,7 @@ def _body_follows(following: Block | None, body: Style) -> bool:
     if following is None or following.item is not None or not following.lines:
         return True
     line = following.lines[0]
-    if all(ln.style.mono for ln in following.lines):
+    if all(ln.listing for ln in following.lines):
         return True  # a listing (a function's synopsis under its name)
     if abs(line.size - body.size) > 0.75 or (line.style.bold and not body.bold):
         return False

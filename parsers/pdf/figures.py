@@ -3,14 +3,15 @@ lines, several boxes), the way pymupdf4llm clusters graphics. Each region is one
 reading order, and the text inside it (labels, callouts) is figure text, out of the body flow.
 
 A region whose text reads like prose is a framed or shaded text box, not a figure; one that
-covers most of the page is a background.
+covers most of the page is a background; one that holds a heading the outline names is a
+section (an admonition's icon and a listing's shading joined around it), not a figure.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from parsegate.parsers.pdf.layout import Box, Figure, Line, Table, union
@@ -38,7 +39,13 @@ class _Cluster:
 
 
 def figure_regions(
-    marks: Sequence[Mark], lines: Sequence[Line], tables: Sequence[Table], width: float, height: float, page: int
+    marks: Sequence[Mark],
+    lines: Sequence[Line],
+    tables: Sequence[Table],
+    width: float,
+    height: float,
+    page: int,
+    named: Callable[[Line], bool] = lambda _: False,
 ) -> list[Figure]:
     page_area = width * height
     kept = [
@@ -53,7 +60,7 @@ def figure_regions(
             continue
         kinds = Counter(m.kind for m in cluster.marks)
         inside = [ln for ln in lines if _inside((ln.x0, ln.top, ln.x1, ln.bottom), box, slack=2.0)]
-        if not _drawing(kinds, inside) or _banner(box, inside):
+        if not _drawing(kinds, inside) or _banner(box, inside) or any(named(ln) for ln in inside):
             continue
         index = min((ln.index for ln in inside), default=1 << 30)
         figures.append(Figure(page, *box, lines=inside, index=index))

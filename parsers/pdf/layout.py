@@ -52,6 +52,7 @@ class Line:
     row: int = 0  # the PDFium line it was cut from; fragments of one line share it
     hyphen: bool = False  # ends in a line-end hyphen (U+FFFE, U+00AD): the word goes on
     sideways: bool = False  # runs across the page's reading direction (a rotated label)
+    listing: bool = False  # a line of a listing: monospaced, with (almost) no letter in a text font
     glyphs: list[Glyph] = field(default_factory=list, repr=False)  # with its spaces, in stream order
 
     @property
@@ -69,6 +70,11 @@ class Line:
     @property
     def box(self) -> Box:
         return round_box(self.x0, self.top, self.x1, self.bottom)
+
+    @property
+    def letterless(self) -> bool:
+        """No letter in it (a listing's closing brace in a math font, a line's number)."""
+        return not any(c.isalpha() for c in self.text)
 
     def ink(self) -> list[Glyph]:
         """Its glyphs without the spaces."""
@@ -121,6 +127,7 @@ class Page:
     lines: list[Line] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    navigation: list[list[Line]] = field(default_factory=list)  # contents and index entries (navigation.py)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import statistics
 
+from parsegate.parsers.pdf.accents import compose_accents
 from parsegate.parsers.pdf.layout import Glyph, Line, Style
 from parsegate.parsers.pdf.text import (
     has_garbage,
@@ -28,13 +29,14 @@ _MIN_SPLIT = 1.0  # ems: no gap narrower than this ever cuts a line
 _ALWAYS_SPLIT = 2.5  # ems: a gap this wide always cuts
 _OVER_WORD_GAPS = 2.0  # between the two: cut when this many times the line's median word space
 _SPACE = 0.15  # ems: glyphs further apart than this are separate words
+_PROSE_IN_LISTING = 0.1  # share of a listing line's glyphs that may be letters in a text font
 
 
 def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
     """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
     lines: list[Line] = []
     dropped = 0
-    for row, run in enumerate(_rejoin_runs(runs)):
+    for row, run in enumerate(_rejoin_runs([compose_accents(run) for run in runs])):
         if _sideways(run):
             # Text set across the page's direction (a rotated label, a margin note): one
             # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
@@ -207,6 +209,10 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         seen[id(g.style)] = g.style
     style = seen[max(counts, key=counts.__getitem__)]
     same = sum(n for key, n in counts.items() if _alike(seen[key], style))
+    # A listing's line is set in a monospaced font; a symbol or a line number from another font
+    # may stand in it, a word of prose may not (a path or a URL quoted in a sentence).
+    mono = any(s.mono for s in seen.values())
+    prose = sum(g.text.isalpha() and not g.style.mono for g in real) if mono else 0
     return Line(
         page=page,
         text=text,
@@ -219,8 +225,18 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         index=min(g.index for g in ink),
         row=row,
         hyphen=hyphen,
+        listing=mono and prose <= _PROSE_IN_LISTING * len(real),
         glyphs=glyphs,
     )
+
+
+def cut_line(line: Line, at: int) -> tuple[Line, Line] | None:
+    """The line cut before its glyph ``at`` (a run-in heading and the rest of its paragraph's
+    first line), or None where either side would hold no text."""
+    head, rest = line.glyphs[:at], line.glyphs[at:]
+    first = _line(head, line.page, line.row) if _ink(head) else None
+    second = _line(rest, line.page, line.row) if _ink(rest) else None
+    return (first, second) if first is not None and second is not None else None
 
 
 def _alike(a: Style, b: Style) -> bool:
@@ -285,7 +301,12 @@ def rejoin(lines: list[Line]) -> list[Line]:
         merged = [row[0]]
         for line in row[1:]:
             prev = merged[-1]
-            if _gutter(prev, line, lines):
+            # A listing's line is one line however wide its spaces (a comment lined up in a
+            # column, the line's number before it): its spacing is kept when it is built
+            # (build._emit_code).
+            symbols = not any(c.isalnum() for c in line.text)  # a listing's brace in a math font
+            listing = (line.listing and prev.listing) or (prev.text.isdigit() and (line.listing or symbols))
+            if _gutter(prev, line, lines) and not (listing and _apart(prev, line)):
                 merged.append(line)
             else:
                 space = [] if " " in (prev.glyphs[-1].text, line.glyphs[0].text) else [_space(prev.glyphs[-1])]
@@ -325,7 +346,7 @@ def join_lines(lines: list[Line]) -> str:
     for prev, line in itertools.pairwise(lines):
         if prev.hyphen:
             text += line.text  # PDFium's line-end hyphen mark: the hyphen is not part of the word
-        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalpha():
+        elif text.endswith("-") and line.text[:1].islower() and text[-2:-1].isalnum():
             text += line.text  # a hyphen PDFium did not mark as a line-end one: a compound word
         else:
             text += " " + line.text

@@ -27,6 +27,7 @@ from parsegate.parsers.pdf.layout import Figure, Line, Table
 
 _STREAM_SAYS = 0.7  # share of votes with which the content stream decides between two cuts
 _MIN_COLUMN_LINES = 3  # lines on each side of a gutter that make it evidence of columns
+_PITCH = 1.35  # ems from line to line within a paragraph, at the most (a listing is spaced off)
 
 
 @dataclass(eq=False)
@@ -90,7 +91,13 @@ def group_lines(lines: Sequence[Line], alone: Callable[[Line], bool] = lambda _:
 
 def _continues(block: Block, line: Line) -> bool:
     last = block.lines[-1]
-    if abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold or last.style.mono != line.style.mono:
+    code = block.lines[0].listing
+    # A listing goes on with its lines, and with its braces or numbers set in another font.
+    if code and not (line.listing or line.letterless):
+        return False
+    if not code and line.listing and not _runs_on(block, line):
+        return False
+    if not (code and line.letterless) and (abs(last.size - line.size) > 0.6 or last.style.bold != line.style.bold):
         return False
     if line.top < last.bottom - 0.3 * line.size:
         return False  # beside it, not below
@@ -106,6 +113,20 @@ def _continues(block: Block, line: Line) -> bool:
     overlap = min(last.x1, line.x1) - max(last.x0, line.x0)
     # Under it, or starting a little left of it (the line after an indented first line).
     return overlap > 0.5 * min(last.width, line.width) or -3 * line.size < line.x0 - last.x0 < 0.5 * line.size
+
+
+def _runs_on(block: Block, line: Line) -> bool:
+    """A line of prose that a path or a URL in typewriter type fills, or one of prose after
+    such a line, goes on with its paragraph: at the paragraph's line spacing and left edge,
+    after a line that introduces no listing. A listing stands apart, indented or spaced off."""
+    first, last = block.lines[0], block.lines[-1]
+    return (
+        not first.listing
+        and abs(line.x0 - block.x0) <= 0.5 * line.size
+        # by baselines or tops, whichever a note's raised mark or a subscript leaves alone
+        and min(line.top - last.top, line.bottom - last.bottom) <= _PITCH * max(line.size, last.size)
+        and not last.text.endswith(":")
+    )
 
 
 def _stray(line: Line) -> bool:

@@ -22,7 +22,9 @@ _FORCE_BOLD, _ITALIC, _FIXED_PITCH = 1 << 18, 1 << 6, 1 << 0
 _FILL_STROKE = 2  # text render mode that fakes bold by stroking the outline
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|-bd\b|bd$|cmbx|cmb\d|sfbx|^bx|\bbx\d", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique|-it$|-it\b|cmti|sfti|cmsl|sfsl|ital", re.IGNORECASE)
-_MONO_NAME = re.compile(r"mono|courier|cmtt|sftt|consol|code|typewriter|menlo|inconsolata", re.IGNORECASE)
+_MONO_NAME = re.compile(
+    r"mono|courier|cmtt|cmsltt|cmitt|sftt|consol|code|typewriter|menlo|inconsolata|nimbusmon", re.IGNORECASE
+)
 
 
 @dataclass

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from parsegate.parsers.pdf.confidence import THRESHOLD, Weighing, weigh
 from parsegate.parsers.pdf.layout import Bookmark, Line, Page, Style
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
-from parsegate.parsers.pdf.text import normalize
+from parsegate.parsers.pdf.outline import Outline, tree_levels
 
 _BAND = 0.08  # outer share of the page where anything may be furniture
 _WIDE_BAND = 0.15  # outer share where an isolated line may be furniture
@@ -37,7 +37,6 @@ _NUMBERED = re.compile(
     r"^((?P<dec>\d{1,2}(\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-H]\.|(chapter|section|part|appendix|annex)\s+[\dIVXA-H]+[.:]?)\s+\S",
     re.I,
 )
-_OUTLINE_NUMBER = re.compile(r"^\s*((\d+|[ivxlc]+|[a-z])([.)]\d+)*[.)]?\s+)", re.IGNORECASE)
 
 
 def is_folio(text: str) -> bool:
@@ -188,18 +187,6 @@ class Heading:
     confidence: float = 1.0  # confidence.py: how sure it is to start a section
 
 
-def outline_lines(outline: Sequence[Bookmark]) -> Callable[[Line], bool]:
-    """Whether a line is one the outline names (on the page it points to, where it says)."""
-    keys = {(_outline_key(b.title), b.page) for b in outline}
-    anywhere = {k for k, _ in keys}
-
-    def named(line: Line) -> bool:
-        key = _outline_key(line.text)
-        return key in anywhere and ((key, line.page) in keys or (key, None) in keys)
-
-    return named
-
-
 def heading_text(block: Block) -> str:
     return join_lines(block.lines)
 
@@ -214,7 +201,10 @@ def find_headings(
     for block, _ in doubtful:
         del found[block]
         marked.pop(block, None)
-    headings = _levels(found, marked)
+    headings, front = _levels(found, marked)
+    for block in front:
+        weighed[block].against.append("not in the outline, and before its first heading")
+        doubtful.append((block, weighed[block]))
     for block, heading in headings.items():
         heading.confidence = weighed[block].score
     return headings, doubtful
@@ -225,10 +215,8 @@ def _candidates(
 ) -> tuple[dict[Block, Style], dict[Block, int], dict[Block, Weighing]]:
     """Heading blocks with their style, the outline's level for those it names, and how sure
     each is."""
-    marks: dict[tuple[str, int | None], int] = {}
-    for b in outline:
-        marks.setdefault((_outline_key(b.title), b.page), b.level)
-        marks.setdefault((_outline_key(b.title), None), b.level)
+    index = Outline.of(outline)
+    used: set[int] = set()  # a bookmark names one heading: the first that reads as its title
     found: dict[Block, Style] = {}
     marked: dict[Block, int] = {}
     weighed: dict[Block, Weighing] = {}
@@ -238,8 +226,10 @@ def _candidates(
         for n, block in enumerate(blocks):
             if block.item is not None or not block.lines:
                 continue
-            key = _outline_key(heading_text(block))
-            level = marks.get((key, page.number)) or marks.get((key, None))
+            hit = index.match(heading_text(block), page.number)
+            level = index.level(hit) if hit is not None and hit not in used else None
+            if hit is not None:
+                used.add(hit)
             if level:
                 marked[block] = level
             following = blocks[n + 1] if n + 1 < len(blocks) else None
@@ -261,10 +251,11 @@ def _leads(following: Block | None, body: Style) -> bool:
     )
 
 
-def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> dict[Block, Heading]:
+def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> tuple[dict[Block, Heading], list[Block]]:
     """Levels by style rank; within one style deeper section numbers go deeper ("1.2.3" set
-    like "1.2"); outline levels keep their steps but start where the style ranks put those
-    headings (a title the outline leaves out stays above them)."""
+    like "1.2"). Where an outline names headings it is the section tree (outline.py): its
+    levels keep their steps but start where the style ranks put those headings (a title the
+    outline leaves out stays above them). Also the candidates the outline rules out."""
     ranks = _style_ranks(found)
     depths: dict[tuple[float, bool, bool], int] = {}
     for block, style in found.items():
@@ -272,17 +263,15 @@ def _levels(found: dict[Block, Style], marked: dict[Block, int]) -> dict[Block, 
         if depth is not None:
             depths[_rank_key(style)] = min(depth, depths.get(_rank_key(style), depth))
     shift = max(0, min((ranks[_rank_key(found[b])] - level for b, level in marked.items()), default=0))
-    out = {}
+    styled = {}
     for block, style in found.items():
-        text = heading_text(block)
         style_key = _rank_key(style)
-        depth = _numbering_depth(text)
-        if block in marked:
-            level = marked[block] + shift
-        else:
-            level = ranks[style_key] + (depth - depths[style_key] if depth is not None else 0)
-        out[block] = Heading(text, min(level, _MAX_LEVEL))
-    return out
+        depth = _numbering_depth(heading_text(block))
+        styled[block] = ranks[style_key] + (depth - depths[style_key] if depth is not None else 0)
+    if not marked:
+        return {block: Heading(heading_text(block), min(level, _MAX_LEVEL)) for block, level in styled.items()}, []
+    levels, front = tree_levels(list(found), {b: level + shift for b, level in marked.items()}, styled)
+    return {block: Heading(heading_text(block), level) for block, level in levels.items()}, front
 
 
 def _common_styles(page: Page) -> set[tuple[float, bool, bool]]:
@@ -362,8 +351,3 @@ def _numbering_depth(text: str) -> int | None:
     if m is None or m.group("dec") is None:
         return None
     return m.group("dec").count(".") + 1
-
-
-def _outline_key(text: str) -> str:
-    """Outline titles and heading lines compared without numbering, case or spacing."""
-    return " ".join(_OUTLINE_NUMBER.sub("", normalize(text)).lower().split())

@@ -34,7 +34,7 @@ _EDGE_BAND = 0.08  # of the page's height, at its head and foot: running heads, 
 def unruled_tables(lines: Sequence[Line], page: int) -> list[Table]:
     tables = []
     for run in _runs(_rows(lines)):
-        if _justified(run):
+        if _justified(run) or _listing(run):
             continue
         table = _table(run, page, _MIN_ROWS)
         if table is not None:
@@ -263,6 +263,14 @@ def _justified(run: list[list[Line]]) -> bool:
     # The first row may be a header PDFium left whole (its cells a word space apart).
     uncut = any(len(row) == 1 and len(row[0].text.split()) >= 4 for row in full if row is not run[0])
     return uncut and len(full) >= 0.8 * len(run)
+
+
+def _listing(run: list[list[Line]]) -> bool:
+    """Rows of a listing in a monospaced font (its lines numbered or not, a brace in a math
+    font): its word spaces, a character wide in every row, line up into blank strips like a
+    table's; it is code, kept as such."""
+    lines = [ln for row in run for ln in row]
+    return any(ln.listing for ln in lines) and all(ln.listing or ln.letterless for ln in lines)
 
 
 def _splits(line: Line, run: list[list[Line]]) -> bool:

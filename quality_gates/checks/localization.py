@@ -14,6 +14,7 @@ chunk words, joined, are one word of the reference, or when it begins or ends a 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from parsegate.quality_gates.thresholds import Thresholds
 
 FAULTS = "localization"
+_OPEN_END = re.compile(r"(\w+)[\x02\ufffe\u00ad-]\s*$")  # the last word, hyphenated
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ def measure(s: Subject) -> LocalizationFacts:
     if s.doc.format in TEXT_FORMATS:
         problems = [_in_source(ref, c) for c in s.chunks]
     elif ref.pdf is not None:
-        inside: dict[tuple[int, tuple[float, ...]], str] = {}
+        inside: dict[tuple[int, tuple[float, ...]], tuple[str, str]] = {}
         problems = [_in_boxes(ref, c, inside) for c in s.chunks]
     else:
         sequence = ref.export_words
@@ -85,9 +87,11 @@ def _in_source(ref: Reference, c: Chunk) -> str | None:
     return None
 
 
-def _in_boxes(ref: Reference, c: Chunk, inside: dict[tuple[int, tuple[float, ...]], str]) -> str | None:
+def _in_boxes(ref: Reference, c: Chunk, inside: dict[tuple[int, tuple[float, ...]], tuple[str, str]]) -> str | None:
     """A word counts as inside when PDFium's text in the boxes has it as a word, or has it run
-    together with its neighbours as one word (table cells "2,839" and "5" come out "2,8395")."""
+    together with its neighbours as one word (table cells "2,839" and "5" come out "2,8395"),
+    or begins with the word a box's text ends with a hyphen (the last line of a page or a
+    column: a parser may join the word with its rest, which stands in a box elsewhere)."""
     assert ref.pdf is not None
     wanted = set(words(c.text))
     boxes = c.boxes or []
@@ -101,10 +105,17 @@ def _in_boxes(ref: Reference, c: Chunk, inside: dict[tuple[int, tuple[float, ...
             return f"a box on page {page}, which the chunk does not name or the file does not have"
         key = (page, bbox)
         if key not in inside:
-            inside[key] = " ".join(words(ref.pdf.pages[page].text_in(bbox)))  # type: ignore[arg-type]
+            text = ref.pdf.pages[page].text_in(bbox)  # type: ignore[arg-type]
+            end = _OPEN_END.search(text)
+            inside[key] = (" ".join(words(text)), " ".join(words(end.group(1))) if end else "")
         texts.append(inside[key])
-    inside_words = set(" ".join(texts).split())
-    absent = sorted(wanted - present(words(c.text), inside_words))
+    inside_words = set(" ".join(t for t, _ in texts).split())
+    open_ends = [end for _, end in texts if end]
+    absent = sorted(
+        w
+        for w in wanted - present(words(c.text), inside_words)
+        if not any(len(w) > len(end) and w.startswith(end) for end in open_ends)
+    )
     if absent:
         return f"{len(absent)} words not inside its boxes on the page: {' '.join(absent[:12])}"
     return None

@@ -14,6 +14,7 @@ furniture: the report shows what was dropped and why.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
     from parsegate.quality_gates.thresholds import Thresholds
 
 FAULTS = "extraction_recall"
+# A word a page's line ends with a hyphen mark (or a hyphen at the line's end) that no lower-case
+# rest follows: the last line of the page, or of a column (elsewhere PDFium's text runs the word
+# on, "con\ufffetaining").
+_OPEN_END = re.compile(r"(\w+)(?:[\ufffe\u00ad\x02]|-(?=[ \t]*(?:\r?\n|$)))\s*+(\w*)")
 _MISSING_BOXES = 400  # lost words drawn on page images, per document
 
 
@@ -135,9 +140,10 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
             chunked.setdefault(number, Counter()).update(held)
     total = found = 0
     drawn = 0
+    bridged = _across_pages(ref, chunked)
     for number, page in ref.pdf.pages.items():
         reference = Counter(words(page.text)) - furniture.get(number, Counter())
-        lost = reference - chunked.get(number, Counter())
+        lost = reference - chunked.get(number, Counter()) - bridged.get(number, Counter())
         total += reference.total()
         found += reference.total() - lost.total()
         if lost:
@@ -151,6 +157,31 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
                 boxes=[[round(v, 1) for v in box] for _, box in boxes],
             )
     return total, found
+
+
+def _across_pages(ref: Reference, chunked: dict[int, Counter[str]]) -> dict[int, Counter[str]]:
+    """Words a parser joined across a page break: a page's line ends a word with a hyphen mark
+    that no lower-case rest follows ("filesys\ufffe", or a note's mark run on after it:
+    "filesys\ufffe1Both") and a chunk of that page holds it whole ("filesystems"), its rest a word
+    of the next page ("tems"). Both count as found, each on its own page."""
+    assert ref.pdf is not None
+    out: dict[int, Counter[str]] = {}
+    for number, page in ref.pdf.pages.items():
+        after = ref.pdf.pages.get(number + 1)
+        if after is None:
+            continue
+        rests = set(words(after.text))
+        for m in _OPEN_END.finditer(page.text):
+            if m.group(2)[:1].islower():
+                continue  # the word goes on here
+            # the reference's word: the head, or the head run on with what follows it
+            head, reference = " ".join(words(m.group(1))), words(m.group(0))[0]
+            for word in chunked.get(number, Counter()):
+                if len(word) > len(head) and word.startswith(head) and word[len(head) :] in rests:
+                    out.setdefault(number, Counter())[reference] += 1
+                    out.setdefault(number + 1, Counter())[word[len(head) :]] += 1
+                    break
+    return out
 
 
 def _whole(

@@ -86,3 +86,32 @@ def test_notes_at_the_foot_of_the_left_column_are_read_before_the_right_column()
     emit_page(b, [text_block([cut]), text_block([note]), text_block([rest])], {})
     assert [e.kind for e in b.elements] == ["paragraph", "footnote"]
     assert b.text().startswith("The claims rose sharply in the first quarter.")
+
+
+def _pages_of(*pages: list[object], words: frozenset[str] = frozenset()) -> list[tuple[str, int, str]]:
+    b = Builder(body=Style("Body", 10.0), words=words)
+    for blocks in pages:
+        emit_page(b, blocks, {})  # type: ignore[arg-type]
+    return [(e.kind, e.page or 0, b.text()[e.start : e.end]) for e in b.elements]
+
+
+def test_a_plain_hyphen_at_a_page_foot_joins_the_word_the_document_knows() -> None:
+    # docbook-xsl's reference: "For exam-" at a page's foot, "ple, this allows ..." at the next
+    # page's head, a hyphen PDFium did not mark as a line end's. The document has "example"
+    # elsewhere: a word's halves, joined without the hyphen. "character-" / "map" across a
+    # page break is a compound the document never writes whole: left apart.
+    first = glyph_line("For exam-", 62, 700, 0)
+    rest = glyph_line("ple, this allows you to process only chapter 4.", 62, 100, 10)
+    rest.page = 2
+    words = frozenset({"for", "example", "this", "exam", "ple"})
+    assert _pages_of([text_block([first])], [text_block([rest])], words=words) == [
+        ("paragraph", 1, "For example,"),
+        ("paragraph", 2, "this allows you to process only chapter 4."),
+    ]
+    compound = glyph_line("apply-character-", 62, 700, 0)
+    after = glyph_line("map read-character-map", 62, 100, 10)
+    after.page = 2
+    assert _pages_of([text_block([compound])], [text_block([after])], words=words) == [
+        ("paragraph", 1, "apply-character-"),
+        ("paragraph", 2, "map read-character-map"),
+    ]

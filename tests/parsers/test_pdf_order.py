@@ -117,6 +117,18 @@ def test_a_band_behind_one_line_of_text_is_no_figure() -> None:
     assert figure_regions([Mark((65.0, 421.0, 299.0, 449.0), "image")], [number, title], [], 595, 842, 1) == []
 
 
+def test_a_region_holding_a_heading_the_outline_names_is_no_figure() -> None:
+    # AMC's manual: an admonition's icon (an image) and a listing's shaded box joined into one
+    # region around a section heading, its prose and its listing; all of it became figure text
+    # and the section "Simple questions" had no heading.
+    heading = box_line(72, 300, 200, 1, size=12, text="5.4.3.1 Simple questions")
+    code = [box_line(90, 320 + 12 * n, 300, 2 + n, text="\\correctchoice{x}") for n in range(6)]
+    marks = [Mark((60.0, 290.0, 90.0, 320.0), "image"), Mark((85.0, 318.0, 320.0, 395.0), "box")]
+    assert len(figure_regions(marks, [heading, *code], [], 595, 842, 1)) == 1
+    named = figure_regions(marks, [heading, *code], [], 595, 842, 1, lambda ln: ln is heading)
+    assert named == []
+
+
 def test_a_page_read_from_the_right_reads_its_right_column_first_and_its_rows_from_the_right() -> None:
     # A Persian form: label cells on the right, values on the left. Read left first, every
     # value came before its label and each table row read backwards.

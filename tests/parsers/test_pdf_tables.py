@@ -105,13 +105,15 @@ def test_a_grid_ruled_inside_only_takes_its_columns_from_the_text_and_its_header
 
 def test_text_no_cell_took_stays_a_line() -> None:
     from parsegate.parsers.pdf import _page
+    from parsegate.parsers.pdf.navigation import Navigation
+    from parsegate.parsers.pdf.outline import Outline
     from parsegate.parsers.pdf.read import RawPage
 
     # A partial grid (three cells of four): the page keeps all six words.
     glyphs = [ln.glyphs for ln in grid_lines()]
     edges = [(50, 100, 250, 100), (50, 120, 250, 120), (50, 140, 150, 140), (50, 100, 50, 140), (150, 100, 150, 140)]
     raw = RawPage(1, 595, 842, runs=glyphs, edges=edges)
-    page = _page(raw, [])
+    page, _ = _page(raw, [], 1, Outline(), Navigation())
     kept = [ln.text for ln in page.lines] + [c for t in page.tables for r in t.rows for c in r]
     assert sorted(" ".join(kept).split()) == ["100", "Level", "S1", "Station"]
 

@@ -141,3 +141,21 @@ def test_a_table_title_in_any_of_its_languages_is_no_heading() -> None:
     ):
         lines = [*body(300), line(title, 400, big), *body(420)]
         assert headings([lines]) == [] and doubts(lines) == [(title, ["a figure or table label"])]
+
+
+def test_a_bookmark_names_one_heading_the_first_that_reads_as_its_title() -> None:
+    # R's data manual: a sentence ending "... binary files." on the page of the bookmark "5
+    # Binary files" was a heading at the chapter's level (its lower-case start against the
+    # title's capital); gnuplot's part "Gnuplot" named its heading and, again, a later line.
+    big = Style("Serif-Bold", 14.0, bold=True)
+    page = [
+        line("5 Binary files", 60, big),
+        *body(80, 2),
+        line("binary files.", 110),
+        line("Gnuplot", 130, big),
+        *body(150, 2),
+        line("Gnuplot", 180, big),
+        *body(200, 2),
+    ]
+    outline = [Bookmark("5 Binary files", 1, 1), Bookmark("I Gnuplot", 1, 1)]
+    assert headings([page], outline) == [("5 Binary files", 1), ("Gnuplot", 1), ("Gnuplot", 2)]

@@ -1,0 +1,3 @@
+from benchmarks.suites.manuals.run import main
+
+main()
