@@ -72,3 +72,23 @@ def test_a_cut_avoids_the_sentence_that_says_also() -> None:
         "Class methods are bound to their class. Static methods are also transformed there.",
         "Then the topic changes to something else.",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # A list item's number opens the item: after a line break (real, or an escaped "\n" of a
+        # chat export) or after the sentence before it on the same line (a list run together).
+        ("Many events.\n\n3. Clapham Grand is a theatre.", ["Many events.", "3. Clapham Grand is a theatre."]),
+        (
+            "Many events.\\n\\n3. Clapham Grand is a theatre.",
+            ["Many events.\\n\\n3. Clapham Grand is a theatre."],  # (one span: the escapes are no stop)
+        ),
+        ("The steps: 1. Log in. 2. Click Save.", ["The steps: 1. Log in.", "2. Click Save."]),
+        ("Open the store. 2. Click Customize.", ["Open the store.", "2. Click Customize."]),
+        # A number that ends a sentence is still its end.
+        ("The team scored 3. Then it rained.", ["The team scored 3.", "Then it rained."]),
+    ],
+)
+def test_a_list_enumerator_is_never_a_sentence_end(text: str, expected: list[str]) -> None:
+    assert split(text) == expected
