@@ -353,6 +353,35 @@ def descend(
     return out
 
 
+def is_title(text: str, piece: Piece, after: Piece) -> bool:
+    """Whether ``piece`` is a title line of its own, naming what follows it: one line, short and
+    ending in no stop ("2. Portland, USA" above its paragraph, a wiki's "= = History = =" in text
+    read as one paragraph), with a line break or a blank line (real or escaped) after it."""
+    if after.level not in (Level.BLANK, Level.LINE):
+        return False
+    line = text[piece.start : piece.end]
+    return "\n" not in line and "\\n" not in line and is_label(line.strip())
+
+
+def titles_first(text: str, pieces: list[Piece], index: SpanIndex, limit: int) -> list[Piece]:
+    """``pieces`` with the piece after each title line cut finer where the two are over ``limit``
+    together: the title then takes the first sentences of what it names (a chunk never ends with
+    a title, nor holds it alone), as a heading takes the first piece of its paragraph."""
+    out: list[Piece] = []
+    for n, piece in enumerate(pieces):
+        title = out[-1] if n and out and out[-1] == pieces[n - 1] and is_title(text, pieces[n - 1], piece) else None
+        if title is not None and index.count(title.start, piece.end) > limit:
+            finer = descend(
+                text, piece.start, piece.end, PROSE, max(1, limit - index.count(title.start, piece.start)), index
+            )
+            if len(finer) > 1:
+                out.append(Piece(finer[0].start, finer[0].end, piece.level))
+                out.extend(finer[1:])
+                continue
+        out.append(piece)
+    return out
+
+
 def _sentence_cuts(text: str, start: int, end: int) -> list[tuple[Cut, Level]]:
     """Sentence ends, each with its level: before a sentence that leans on this one (an
     exception, a pronoun) or after a fragment too short to stand alone ("Yes.", "1.") they

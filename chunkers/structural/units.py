@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.structural.boundaries import LINES, Level, descend
+from parsegate.chunkers.structural.boundaries import LINES, PROSE, Level, descend, is_title, titles_first
 from parsegate.chunkers.structural.context import EMPTY, Context
 from parsegate.chunkers.structural.kinds import CODE_KINDS, rule
 from parsegate.chunkers.structural.sentences import sentence_spans
@@ -245,10 +245,15 @@ def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room) -> list[Unit
     later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
     limit = min(room(unit), room(later))
     pieces = descend(doc.text, unit.start, unit.end, plan, limit, index)
+    prose = plan is PROSE
+    if prose:
+        pieces = titles_first(doc.text, pieces, index, limit)
+    # A title line of its own glues to what it names, as a heading does (boundaries.is_title).
     out = [
-        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, glue_next=False)
+        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level,
+                glue_next=prose and n + 1 < len(pieces) and is_title(doc.text, p, pieces[n + 1]))
         for n, p in enumerate(pieces)
-    ]
+    ]  # fmt: skip
     if out:
         out[0].level = unit.level
         out[-1].glue_next = unit.glue_next

@@ -4,6 +4,8 @@ boundary purposes, and a chunk ends at one instead of mid-sentence (issue 35).""
 
 from __future__ import annotations
 
+import re
+
 import parsegate
 from parsegate.chunkers.structural.boundaries import escaped_lines
 
@@ -64,3 +66,32 @@ def test_a_numbered_item_of_an_escaped_chat_opens_its_chunk() -> None:
     ]:
         chunks = parsegate.chunk(text=LANDMARKS, format="txt", max_tokens=budget)
         assert [(c.start, c.end) for c in chunks] == expected, budget
+
+
+# Titled items: each city's name on a line of its own, then its paragraph.
+CITIES = (
+    "[{'content': 'Write a blog post about eco-friendly cities.', 'role': 'user'}, "
+    "{'content': 'Here are cities leading the way:\\n\\n"
+    "1. Vancouver, Canada\\nVancouver is known for its natural beauty, and it is committed to renewable energy,"
+    " green buildings and clean transport. Its Renewable City Strategy aims to run the city on renewable energy"
+    " before 2050.\\n\\n"
+    "2. Portland, USA\\nPortland has long been known for its eco-friendliness, with bike lanes, light rail and a"
+    " plan to reduce its carbon emissions by 80% by 2050.\\n\\n"
+    "3. San Francisco, USA\\nSan Francisco has always been at the forefront of sustainability, and it aims to be a"
+    " zero-waste city, composting and recycling most of what it throws away.\\n\\n"
+    "4. Copenhagen, Denmark\\nCopenhagen wants to be carbon neutral, and more of its people cycle to work than"
+    " drive.', 'role': 'assistant'}]"
+)
+
+
+def test_a_title_line_stays_with_the_paragraph_it_names() -> None:
+    # A short line that ends in no stop ("2. Portland, USA") names what follows it: a chunk never
+    # ends with it, and it never stands alone, when its paragraph is too long to join it whole.
+    titles = [m.start() for m in re.finditer(r"\d\. [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][A-Za-z]+\\n", CITIES)]
+    assert len(titles) == 4
+    for budget in range(30, 50, 4):
+        chunks = parsegate.chunk(text=CITIES, format="txt", max_tokens=budget)
+        for c in chunks:
+            assert not re.search(r"(^|\\n)\d\. [A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][A-Za-z]+$", c.text), (budget, c.text)
+    chunks = parsegate.chunk(text=CITIES, format="txt", max_tokens=38)
+    assert [c.start for c in chunks if c.start in titles] == titles
