@@ -158,8 +158,9 @@ def _parent(by_id: dict[str, Element], unit: Unit) -> str | None:
 
 def _whole_with(index: SpanIndex, unit: Unit, above: Unit | None, whole: Room) -> bool:
     """Does the unit fit whole in the larger room, with the headings or lead-in above it (which
-    stay with it)? A paragraph kept whole away from its heading would leave the heading alone."""
-    first = above or unit
+    stay with it)? A paragraph kept whole away from its heading would leave the heading alone. A
+    table row is asked alone: its header rides along in its prefix wherever it goes."""
+    first = unit if unit.context.header else above or unit
     return index.count(first.start, unit.end) <= whole(first)
 
 
