@@ -55,7 +55,8 @@ _CONTINUES = re.compile(
     r"(?:however|but|except|unless|otherwise|this|that|these|those|such|it|its|they|them|their|"
     r"he|she|his|her|therefore|thus|hence|also|in that case|in this case|if so|then|instead|"
     r"nevertheless|notwithstanding|exceptions?|note|moreover|furthermore|likewise|similarly|additionally|"
-    r"in addition|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
+    r"in addition|alternatively|consequently|accordingly|nonetheless|conversely|in contrast|for example|"
+    r"for instance|as a result|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
     r"dieses|daher|deshalb|sie|er|es|cependant|mais|sauf|sin embargo|pero|excepto)\b",
     re.IGNORECASE,
 )

@@ -92,3 +92,14 @@ def test_a_cut_avoids_the_sentence_that_says_also() -> None:
 )
 def test_a_list_enumerator_is_never_a_sentence_end(text: str, expected: list[str]) -> None:
     assert split(text) == expected
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["Alternatively, you can search", "Consequently, the city", "Accordingly, the board", "Nonetheless, it grew",
+     "Conversely, a", "In contrast, Portland", "For example, the museum", "For instance, a", "As a result, the team"],
+)  # fmt: skip
+def test_a_sentence_opening_with_a_connective_leans_on_the_one_before(opening: str) -> None:
+    # An alternative, a consequence, a contrast or an example presupposes the sentence before it.
+    assert continues_previous(opening, 0)
+    assert not continues_previous("Alternative energy is cheap.", 0)
