@@ -64,7 +64,7 @@ def parent_child(
     parent_records = finalize(doc, parents.drafts(groups), counter, parent_tokens, chunk_set, parent_builder, index)
     child_groups = [
         chunk
-        for inside in assign(doc.text, fit_units(doc, units, index, children.room, children.bare_room), parent_records)
+        for inside in assign(doc.text, fit_units(doc, units, index, children.room, children.whole_room), parent_records)
         for chunk in pack_children(children, inside)
     ]
     child_records = finalize(doc, children.drafts(child_groups), counter, opts.max_tokens, chunk_set, builder, index)

@@ -90,7 +90,7 @@ def semantic(
     packer = Packer(doc, index, builder, counter.specials, opts)
     units = leaf_units(doc)
     builder.warm([(u.section, u.context, int(u.kind == "heading")) for u in units])
-    runs = packer.runs(fit_units(doc, units, index, packer.room, packer.bare_room))
+    runs = packer.runs(fit_units(doc, units, index, packer.room, packer.whole_room))
     shifts = topic_shifts(doc, runs, detector, shift)
     chunks: list[list[Unit]] = []
     for run, starts in zip(runs, shifts, strict=True):

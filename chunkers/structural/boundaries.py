@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Callable
 from enum import IntEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from parsegate.chunkers.structural.sentences import STRONG, boundaries, continues_previous, mentions_exception
@@ -134,12 +135,26 @@ _ESCAPED_MIN = 3
 
 
 def escaped_lines(text: str, start: int, end: int) -> list[Cut]:
-    """The literal ``\\n`` escapes of a span that is escaped text (at least three, and more than
-    four for every real line break), as line breaks; none in any other span."""
+    """The literal ``\\n`` escapes of a span that is escaped text, as line breaks; none in any other
+    span. Escaped text is judged on the real lines the span sits on (at least three escapes, and
+    more than four for every real line break): a short span of a chat export's message (a draft cut
+    again, two items of a list) holds one escape or two, and they are still its line breaks."""
     found = [m for m in _ESCAPED_BREAK.finditer(text, start, end)]
-    if len(found) < _ESCAPED_MIN or text.count("\n", start, end) * 4 > len(found):
+    if not found:
+        return []
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    if not _escaped_text(text, lo, len(text) if hi < 0 else hi):
         return []
     return [_cut(text, start, end, m.start(), m.end()) for m in found]
+
+
+@lru_cache(maxsize=32)
+def _escaped_text(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (whole real lines) is escaped text. (Cached: every span on one long
+    line of a JSON export asks about the same line; a str keeps its hash, so the key is cheap.)"""
+    escapes = sum(1 for _ in _ESCAPED_BREAK.finditer(text, start, end))
+    return escapes >= _ESCAPED_MIN and text.count("\n", start, end) * 4 <= escapes
 
 
 def prose_lines(text: str, start: int, end: int) -> list[Cut]:
@@ -335,6 +350,35 @@ def descend(
                 go(a, b, step + 1, level if n == 0 else found_level)
 
     go(start, end, 0, Level.ELEMENT)
+    return out
+
+
+def is_title(text: str, piece: Piece, after: Piece) -> bool:
+    """Whether ``piece`` is a title line of its own, naming what follows it: one line, short and
+    ending in no stop ("2. Portland, USA" above its paragraph, a wiki's "= = History = =" in text
+    read as one paragraph), with a line break or a blank line (real or escaped) after it."""
+    if after.level not in (Level.BLANK, Level.LINE):
+        return False
+    line = text[piece.start : piece.end]
+    return "\n" not in line and "\\n" not in line and is_label(line.strip())
+
+
+def titles_first(text: str, pieces: list[Piece], index: SpanIndex, limit: int) -> list[Piece]:
+    """``pieces`` with the piece after each title line cut finer where the two are over ``limit``
+    together: the title then takes the first sentences of what it names (a chunk never ends with
+    a title, nor holds it alone), as a heading takes the first piece of its paragraph."""
+    out: list[Piece] = []
+    for n, piece in enumerate(pieces):
+        title = out[-1] if n and out and out[-1] == pieces[n - 1] and is_title(text, pieces[n - 1], piece) else None
+        if title is not None and index.count(title.start, piece.end) > limit:
+            finer = descend(
+                text, piece.start, piece.end, PROSE, max(1, limit - index.count(title.start, piece.start)), index
+            )
+            if len(finer) > 1:
+                out.append(Piece(finer[0].start, finer[0].end, piece.level))
+                out.extend(finer[1:])
+                continue
+        out.append(piece)
     return out
 
 

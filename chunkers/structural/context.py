@@ -131,6 +131,12 @@ class ContextBuilder:
             n = self._tokens[prefix] = self.counter.count_many([prefix + "\n\n"])[0]
         return n
 
+    def least(self, line: str) -> int:
+        """The fewest tokens a line cut short still costs in a prefix: its first word and an
+        ellipsis (a table header cut before its row is, packing.Packer.whole_room)."""
+        word = _WORD_END.search(line)
+        return max(_MIN_PART, self.tokens(f"{word.group()} {ELLIPSIS}")) if word else 0
+
     def warm(self, keys: list[tuple[tuple[str, ...], Context, int]]) -> None:
         """Count the unbudgeted prefixes of many chunk starts in one batch (most fit whole)."""
         todo = sorted({self._rendered(key) for key in set(keys)} - self._tokens.keys() - {""})

@@ -19,7 +19,7 @@ from typing import Any
 
 from parsegate.chunkers.ids import ChunkIds
 from parsegate.chunkers.record import Chunk
-from parsegate.chunkers.structural.boundaries import PROSE, descend
+from parsegate.chunkers.structural.boundaries import PROSE, descend, is_title, titles_first
 from parsegate.chunkers.structural.context import EMPTY, Context, ContextBuilder
 from parsegate.chunkers.tokens.counter import Counter
 from parsegate.chunkers.tokens.index import SpanIndex
@@ -115,14 +115,25 @@ class Finalizer:
         prefix_cost = n - self._span_tokens(draft)
         limit = max(1, self.max_tokens - prefix_cost)
         index = _Scaled(self.index or self.counter.index(text), draft, n - prefix_cost)
-        pieces = descend(text, draft.start, draft.end, PROSE, limit, index)
+        pieces = titles_first(text, descend(text, draft.start, draft.end, PROSE, limit, index), index, limit)
         if len(pieces) <= 1:
             return _halves(text, draft)
-        # The descent gives its finest pieces (words, say); join them back up to the limit.
+        # The descent gives its finest pieces (words, say); join them back up to the limit. A
+        # title line goes on with what it names (boundaries.is_title), not at the end of a span.
         spans: list[list[int]] = []
-        for p in pieces:
+        for n, p in enumerate(pieces):
             if spans and index.count(spans[-1][0], p.end) <= limit:
                 spans[-1][1] = p.end
+                continue
+            title = pieces[n - 1] if n else None
+            if (
+                title is not None
+                and is_title(text, title, p)
+                and spans[-1][0] < title.start
+                and index.count(title.start, p.end) <= limit
+            ):
+                spans[-1][1] = pieces[n - 2].end  # (the title moves into the span it names)
+                spans.append([title.start, p.end])
             else:
                 spans.append([p.start, p.end])
         return [

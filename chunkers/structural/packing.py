@@ -80,6 +80,16 @@ class Packer:
             return self.room(first, reserve=reserve)
         return self._content(reserve)
 
+    def whole_room(self, first: Unit, reserve: bool = True) -> int:
+        """The room within which a unit stays whole (units.fit_units' ``whole``): prose's bare room,
+        and for a table row all of the chunk's content but the least of its header (a word and an
+        ellipsis). A row is atomic: while it fits alone with a header cut short, the header gives
+        way, not the row (drafts() then gives the prefix what the row leaves)."""
+        header = first.context.header if first.kind == "table_row" else None
+        if header:
+            return max(self.room(first, reserve=reserve), self._content(reserve) - self.builder.least(header))
+        return self.bare_room(first, reserve)
+
     def tokens(self, units: list[Unit]) -> int:
         return self.index.count(units[0].start, units[-1].end)
 

@@ -55,7 +55,8 @@ _CONTINUES = re.compile(
     r"(?:however|but|except|unless|otherwise|this|that|these|those|such|it|its|they|them|their|"
     r"he|she|his|her|therefore|thus|hence|also|in that case|in this case|if so|then|instead|"
     r"nevertheless|notwithstanding|exceptions?|note|moreover|furthermore|likewise|similarly|additionally|"
-    r"in addition|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
+    r"in addition|alternatively|consequently|accordingly|nonetheless|conversely|in contrast|for example|"
+    r"for instance|as a result|jedoch|aber|außer|ausgenommen|dies|diese|dieser|"
     r"dieses|daher|deshalb|sie|er|es|cependant|mais|sauf|sin embargo|pero|excepto)\b",
     re.IGNORECASE,
 )
@@ -164,6 +165,8 @@ def _not_a_stop(text: str, floor: int, dot: int, nxt: int, end: int, closed: boo
     laufen", "pears, etc.) and"; but "see Fig.) The", "env.] [what's")."""
     begin = dot
     while begin > floor and (text[begin - 1].isalnum() or text[begin - 1] in "._"):
+        if _escape_before(text, begin):
+            break  # "…\\n3.": an escaped line break ends the word before the number
         begin -= 1
     word = text[begin:dot].lower()
     if not word:
@@ -174,7 +177,7 @@ def _not_a_stop(text: str, floor: int, dot: int, nxt: int, end: int, closed: boo
     if len(word) == 1 and word.isalpha():
         return True  # an initial: "J. Smith"
     if word.isdigit() and len(word) <= 2:
-        if _line_start(text, begin):
+        if _opens_item(text, begin):
             return True  # "1. Install the package": a numbered list item, not a sentence
         if _previous_word(text, begin).lower() in _BEFORE_ORDINAL:
             return True  # "am 3. Mai", "im 2. Stock"
@@ -184,6 +187,29 @@ def _not_a_stop(text: str, floor: int, dot: int, nxt: int, end: int, closed: boo
     if word in _AMBIGUOUS:
         return not text[nxt].isupper()
     return True
+
+
+def _opens_item(text: str, begin: int) -> bool:
+    """Whether the number at ``begin`` opens a list item: it starts a line (after a real line
+    break or an escaped one, a chat export's "\\n"), or it follows the end of the sentence before
+    it (a list run together on one line: "Open the store. 2. Click Customize."). An enumerator is
+    never a sentence's end."""
+    if _line_start(text, begin) or _escape_before(text, begin):
+        return True
+    before = begin  # (the sentence before ends at or before ``floor``: look past it)
+    while before > 0 and text[before - 1] in " \t":
+        before -= 1
+    return before > 0 and before < begin and text[before - 1] in ".!?:;" + _CLOSERS
+
+
+def _escape_before(text: str, offset: int) -> bool:
+    """Whether an escaped line break ("\\n", "\\r": backslash and letter) ends right before ``offset``."""
+    return (
+        offset >= 2
+        and text[offset - 1] in "nr"
+        and text[offset - 2] == "\\"
+        and (offset < 3 or text[offset - 3] != "\\")
+    )
 
 
 def _line_start(text: str, offset: int) -> bool:

@@ -28,7 +28,7 @@ def structural(
     packer = Packer(doc, index, builder, counter.specials, opts)
     units = leaf_units(doc)
     builder.warm([(u.section, u.context, int(u.kind == "heading")) for u in units])
-    chunks = packer.pack(fit_units(doc, units, index, packer.room, packer.bare_room, packer.least_room()))
+    chunks = packer.pack(fit_units(doc, units, index, packer.room, packer.whole_room, packer.least_room()))
     if opts.min_tokens > 0:
         chunks = packer.merge_small(chunks)
     drafts = packer.drafts(chunks)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from parsegate.chunkers.structural.boundaries import LINES, Level, descend
+from parsegate.chunkers.structural.boundaries import LINES, PROSE, Level, descend, is_title, titles_first
 from parsegate.chunkers.structural.context import EMPTY, Context
 from parsegate.chunkers.structural.kinds import CODE_KINDS, DEFINITION_KINDS, rule
 from parsegate.chunkers.structural.sentences import sentence_spans
@@ -169,8 +169,9 @@ def _parent(by_id: dict[str, Element], unit: Unit) -> str | None:
 
 def _whole_with(index: SpanIndex, unit: Unit, above: Unit | None, whole: Room) -> bool:
     """Does the unit fit whole in the larger room, with the headings or lead-in above it (which
-    stay with it)? A paragraph kept whole away from its heading would leave the heading alone."""
-    first = above or unit
+    stay with it)? A paragraph kept whole away from its heading would leave the heading alone. A
+    table row is asked alone: its header rides along in its prefix wherever it goes."""
+    first = unit if unit.context.header else above or unit
     return index.count(first.start, unit.end) <= whole(first)
 
 
@@ -256,12 +257,17 @@ def _split(doc: Document, unit: Unit, index: SpanIndex, room: Room, whole: Room 
     later = replace(unit, context=_later_context(doc, unit), level=Level.ELEMENT)
     limit = min(room(unit), room(later))
     pieces = descend(doc.text, unit.start, unit.end, plan, limit, index)
+    prose = plan is PROSE
+    if prose:
+        pieces = titles_first(doc.text, pieces, index, limit)
     # A piece of a definition cut at lines is code, not the definition (it does not parse alone).
+    # A title line of its own glues to what it names, as a heading does (boundaries.is_title).
     kind = "code" if unit.kind in DEFINITION_KINDS and len(pieces) > 1 else unit.kind
     out = [
-        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, glue_next=False, kind=kind)
+        replace(unit if n == 0 else later, start=p.start, end=p.end, level=p.level, kind=kind,
+                glue_next=prose and n + 1 < len(pieces) and is_title(doc.text, p, pieces[n + 1]))
         for n, p in enumerate(pieces)
-    ]
+    ]  # fmt: skip
     if out:
         out[0].level = unit.level
         out[-1].glue_next = unit.glue_next

@@ -72,3 +72,34 @@ def test_a_cut_avoids_the_sentence_that_says_also() -> None:
         "Class methods are bound to their class. Static methods are also transformed there.",
         "Then the topic changes to something else.",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # A list item's number opens the item: after a line break (real, or an escaped "\n" of a
+        # chat export) or after the sentence before it on the same line (a list run together).
+        ("Many events.\n\n3. Clapham Grand is a theatre.", ["Many events.", "3. Clapham Grand is a theatre."]),
+        (
+            "Many events.\\n\\n3. Clapham Grand is a theatre.",
+            ["Many events.\\n\\n3. Clapham Grand is a theatre."],  # (one span: the escapes are no stop)
+        ),
+        ("The steps: 1. Log in. 2. Click Save.", ["The steps: 1. Log in.", "2. Click Save."]),
+        ("Open the store. 2. Click Customize.", ["Open the store.", "2. Click Customize."]),
+        # A number that ends a sentence is still its end.
+        ("The team scored 3. Then it rained.", ["The team scored 3.", "Then it rained."]),
+    ],
+)
+def test_a_list_enumerator_is_never_a_sentence_end(text: str, expected: list[str]) -> None:
+    assert split(text) == expected
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["Alternatively, you can search", "Consequently, the city", "Accordingly, the board", "Nonetheless, it grew",
+     "Conversely, a", "In contrast, Portland", "For example, the museum", "For instance, a", "As a result, the team"],
+)  # fmt: skip
+def test_a_sentence_opening_with_a_connective_leans_on_the_one_before(opening: str) -> None:
+    # An alternative, a consequence, a contrast or an example presupposes the sentence before it.
+    assert continues_previous(opening, 0)
+    assert not continues_previous("Alternative energy is cheap.", 0)

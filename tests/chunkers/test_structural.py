@@ -194,6 +194,27 @@ def test_flattened_table_rows_stay_whole_and_carry_the_first_row_as_header() -> 
         assert c.embed_text.startswith("Sales by region\nregion | 2009 | 2008 | trend\n\n")
 
 
+def test_a_flattened_row_stays_whole_with_its_header_cut_short() -> None:
+    """A row that fits the budget alone is never cut at a pipe because its long header rides along:
+    the header is cut at a word, with an ellipsis, to what the row leaves (issue 35)."""
+    rows = (
+        "north america enterprise software and cloud subscriptions | 1,234 | 1,100 | up\neurope services | 7 | 6 | up\n"
+    )
+    source = "Revenue by segment\n\nsegment | revenue this fiscal year | revenue prior fiscal year | change\n" + rows
+    doc = text.parse(source.encode(), "t.txt")
+    assert [(e.start, e.end) for e in doc.elements if e.kind == "table_row"] == [(20, 91), (92, 170), (171, 199)]
+    prefixes = {
+        16: "segment | …",
+        20: "segment | revenue this fiscal year …",
+        24: "segment | revenue this fiscal year | …",
+    }
+    for budget, prefix in prefixes.items():
+        chunks = Chunker(ChunkConfig(tokenizer="words", max_tokens=budget)).chunk(doc)
+        assert [(c.start, c.end) for c in chunks] == [(0, 91), (92, 170), (171, 199)], budget
+        assert all(c.tokens <= budget for c in chunks)
+        assert chunks[1].embed_text == prefix + "\n\n" + doc.text[92:170]
+
+
 def test_one_tokenizer_pass_per_document(chunker_factory) -> None:
     """The document is tokenized once (with offsets); embed_texts are counted off that pass, and
     only a sample of them is tokenized again to check it."""
