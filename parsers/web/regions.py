@@ -52,6 +52,7 @@ _CHROME_WORDS = {
     "newsletter": "newsletter sign-up", "subscribe": "newsletter sign-up", "pagination": "pagination",
     "pager": "pagination", "footer": "page footer", "masthead": "page header", "banner": "banner",
     "advert": "advertising", "ads": "advertising", "sponsored": "advertising", "related": "related links",
+    "navheader": "navigation", "navfooter": "navigation",  # DocBook's Prev | Up | Home | Next tables
 }  # fmt: skip
 _WORD = re.compile(r"[a-z]+")
 _SKIP_LINK = re.compile(r"^\s*(skip|jump)\s+(to|over)\b", re.IGNORECASE)
@@ -224,6 +225,10 @@ def _chrome(body: Node, inside: set[Node]) -> Iterator[tuple[Node, str]]:
     for el in body.xpath(_TOC_LISTS):
         if _table_of_contents(el):
             found[el] = "table of contents (links to this page's own headings)"
+    for el in body.iter("table"):
+        nav = _navigation_table(el)
+        if nav is not None:
+            found[el] = nav
     names: dict[str, str | None] = {}  # class and id strings repeat: each is read once
     for el in body.iter():
         tag = el.tag
@@ -238,7 +243,8 @@ def _chrome(body: Node, inside: set[Node]) -> Iterator[tuple[Node, str]]:
             key = f"{el.get('class') or ''} {el.get('id') or ''}"
             if key not in names:
                 names[key] = _by_name(key)
-            reason = names[key] or reason
+            if names[key] is not None and not _in_text(el):
+                reason = names[key]
         if tag in _OUTER_LANDMARKS:
             if el not in inside:
                 reason = _OUTER_LANDMARKS[str(tag)]
@@ -252,6 +258,16 @@ def _chrome(body: Node, inside: set[Node]) -> Iterator[tuple[Node, str]]:
         if reason is not None:
             found[el] = reason
     return iter(found.items())
+
+
+# Inline tags: a run of words named like chrome ("hljs-comment", a highlighter's comment in a code
+# block) is part of the text around it, not a region.
+_INLINE = frozenset({"span", "em", "strong", "b", "i", "u", "code", "kbd", "samp", "var", "tt", "small", "mark"})
+
+
+def _in_text(el: Node) -> bool:
+    """Whether an element is inline text or lies inside a code block (never chrome by its name)."""
+    return el.tag in _INLINE or any(a.tag in ("pre", "code") for a in el.iterancestors())
 
 
 def _hidden(el: Node) -> str | None:
@@ -281,6 +297,31 @@ def _table_of_contents(el: Node) -> bool:
     local = sum(1 for a in links if (a.get("href") or "").startswith("#"))
     size = _size(el)
     return local >= 0.6 * len(links) and size > 0 and _link_size(el) >= 0.8 * size
+
+
+_NAV_SUMMARY = re.compile(r"\bnavigation\b", re.IGNORECASE)
+_NAV_LINKS = 2  # links a table of links only needs to be navigation
+
+
+def _navigation_table(table: Node) -> str | None:
+    """A table that is navigation: one that says so (``summary`` or ``aria-label``: DocBook's
+    "Navigation header"), or one of links only: every cell a link, empty, or the link's own page
+    title repeated as a header ("Prev | Up | Home | Next"), with no cell of prose."""
+    label = f"{table.get('summary') or ''} {table.get('aria-label') or ''}"
+    if _NAV_SUMMARY.search(label):
+        return "navigation (a table that says so)"
+    if table.find(".//table") is not None:
+        return None  # a layout table around content
+    links = cells = 0
+    for cell in table.iter("td"):
+        text = " ".join(" ".join(cell.itertext()).split())
+        if not text:
+            continue
+        cells += 1
+        if _link_size(cell) < 0.9 * len(text):
+            return None  # a cell with text of its own beside or instead of its link
+        links += 1
+    return "navigation (a table of links only)" if links >= _NAV_LINKS and links == cells else None
 
 
 # -- measures ---------------------------------------------------------------------------
