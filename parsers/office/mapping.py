@@ -36,6 +36,7 @@ _LABEL_KINDS = {
     "formula": "paragraph", "reference": "paragraph", "page_header": "furniture", "page_footer": "furniture",
     "checkbox_selected": "list_item", "checkbox_unselected": "list_item",
 }  # fmt: skip
+_CHECKBOXES = {"checkbox_selected": "[x] ", "checkbox_unselected": "[ ] "}
 _LAYER_REASONS = {
     ContentLayer.FURNITURE: "page header or footer (docling's furniture layer)",
     ContentLayer.BACKGROUND: "background (a watermark)",
@@ -234,6 +235,9 @@ class _Walk:
             _, spans = joined(pieces_of(self.ddoc, item), None)
         if not text:
             return
+        box = _CHECKBOXES.get(label)
+        if box is not None:  # a task list's state is what the item says: "[x] Design"
+            text, spans = box + text, [{**s, "start": s["start"] + len(box), "end": s["end"] + len(box)} for s in spans]
         kind = _LABEL_KINDS.get(label, "paragraph")
         reason = suspect_heading(text) if kind == "heading" else None
         if reason is not None:

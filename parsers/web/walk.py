@@ -176,6 +176,10 @@ class Walker:
                 self.frames.append(_Frame(tag, "mark"))
             else:
                 self.frames.append(_Frame(tag, "inline"))
+        elif tag == "input" and (el.get("type") or "").lower() in ("checkbox", "radio"):
+            # A task list's state is what the item says ("[x] Design" done, "[ ] Build" not).
+            self.text("[x] " if el.get("checked") is not None else "[ ] ")
+            self.frames.append(_INLINE)
         elif tag in _SPECIAL_INLINE and tag != "a" and tag != "br":
             label = control_label(el)
             if label:  # a picture or a form control is not text; what it says is kept, out of the body
