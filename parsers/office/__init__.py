@@ -66,9 +66,11 @@ def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str, options: ParseOpti
 
     check_zip(data, fmt, options.max_inflated_mb)
     if fmt == "docx":
+        from parsegate.parsers.office.numbering import numbers_written_in
         from parsegate.parsers.office.unwrap import body_text_brought_in
 
         data = body_text_brought_in(data)  # custom XML unwrapped, alternative chunks imported
+        data = numbers_written_in(data)  # Word's list numbers ("2.3.8.1.") in their paragraphs' text
     ddoc, gaps = convert(data, doc_id, fmt)
     anchors = None
     if fmt == "docx":

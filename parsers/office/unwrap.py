@@ -55,7 +55,7 @@ def body_text_brought_in(data: bytes, depth: int = 0) -> bytes:
     changed = _import_chunks(root, package, depth) or changed
     if not changed:
         return data
-    return _rewritten(package, etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True))
+    return rewritten(package, etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True))
 
 
 def _unwrap(root: etree._Element) -> bool:
@@ -158,7 +158,7 @@ def _paragraph(text: str) -> etree._Element:
     return p
 
 
-def _rewritten(package: zipfile.ZipFile, document: bytes) -> bytes:
+def rewritten(package: zipfile.ZipFile, document: bytes) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for item in package.infolist():

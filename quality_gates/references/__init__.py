@@ -114,5 +114,12 @@ def open_reference(
                 why = "docling could not read the page" if docling else "docling is not installed"
             reading = "\n".join(nodes)  # libxml2's reading alone
             return Reference(f"libxml2 reading ({why})", reading, reading, html_nodes=nodes)
-        return Reference("docling export", *exported, html_nodes=nodes)
+        body, everything = exported
+        if fmt == "docx":
+            from parsegate.parsers.office.numbering import labels
+
+            # Word's list numbers ("2.1.a)"), which the parser writes into its items' text:
+            # docling's export leaves them out (its markers are its own count).
+            everything = "\n".join([everything, *labels(data)])
+        return Reference("docling export", body, everything, html_nodes=nodes)
     return None
