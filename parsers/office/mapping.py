@@ -275,8 +275,12 @@ class _Walk:
             cells = []
             for cell in row:
                 text = cell.text.strip()
-                if not text and isinstance(cell, RichTableCell):
-                    text = joined(pieces_of(self.ddoc, cell.ref.resolve(self.ddoc)), None)[0]
+                if isinstance(cell, RichTableCell):
+                    group = cell.ref.resolve(self.ddoc)
+                    if _holds_table(self.ddoc, group):
+                        text = _cell_text(self.ddoc, group)
+                    elif not text:
+                        text = joined(pieces_of(self.ddoc, group), None)[0]
                 cells.append(text)
             rows.append(cells)
         return rows
@@ -352,3 +356,41 @@ def _notes_slide(ddoc: Any, item: Any) -> ContentLayer | None:
 def _label(item: Any) -> str:
     """docling's label of an item as a plain name ("section_header", "footnote")."""
     return str(getattr(item, "label", "")).rsplit(".", 1)[-1].lower()
+
+
+_MAX_NESTING = 8  # tables inside tables' cells read as text, this deep (deeper ones are skipped)
+
+
+def _holds_table(ddoc: Any, group: Any) -> bool:
+    return any(isinstance(item, TableItem) for item, _ in ddoc.iterate_items(root=group, with_groups=False))
+
+
+def _cell_text(ddoc: Any, group: Any, depth: int = 0) -> str:
+    """A rich cell's text with the tables inside it: their cells run together in reading order
+    ("A B C Cell 1 Cell 2 Cell 3"), as docling's export reads them; the outer row stays a row."""
+    parts: list[str] = []
+    for ref in getattr(group, "children", ()):
+        item = ref.resolve(ddoc)
+        if isinstance(item, TableItem):
+            if depth < _MAX_NESTING:
+                parts.extend(_grid_text(ddoc, item, depth + 1))
+        elif isinstance(item, TextItem):
+            parts.append(item.text.strip())
+        elif isinstance(item, GroupItem) and depth < _MAX_NESTING:
+            parts.append(_cell_text(ddoc, item, depth + 1))
+    return " ".join(" ".join(parts).split())
+
+
+def _grid_text(ddoc: Any, table: Any, depth: int) -> list[str]:
+    out: list[str] = []
+    for row in table.data.grid:
+        seen: set[int] = set()
+        for cell in row:
+            if id(cell) in seen:
+                continue  # a merged cell, once
+            seen.add(id(cell))
+            if isinstance(cell, RichTableCell):
+                out.append(_cell_text(ddoc, cell.ref.resolve(ddoc), depth))
+            elif cell.text.strip():
+                out.append(cell.text.strip())
+    return out

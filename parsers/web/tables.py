@@ -1,7 +1,8 @@
 """HTML tables: data tables become a grid (merged cells repeated in every cell they cover, as
 docling does), with header rows from ``<thead>`` or rows of ``<th>`` only (or, with neither, a first row set in bold
 over rows that are not); layout tables (a
-table inside a table, or headings inside cells) are read as ordinary blocks.
+table inside a table with no header row, or headings inside cells) are read as ordinary blocks; a
+table inside a headed table's cell is that cell's text.
 """
 
 from __future__ import annotations
@@ -92,9 +93,22 @@ def layout_tables(body: etree._Element) -> set[etree._Element]:
     """Tables used for page layout: one that holds another table, or a heading in a table of
     one column (a page wrapped in ``<table><tr><td>``). Each path upwards is walked only to a
     node already seen, and each row is looked at once: linear in the page."""
-    with_table = _tables_above(body.iter("table"))
+    with_table = {t for t in _tables_above(body.iter("table")) if not _headed(t)}
     with_heading = _tables_above(body.iter("h1", "h2", "h3", "h4", "h5", "h6"))
     return with_table | {t for t in with_heading if _one_column(t)}
+
+
+def _headed(table: etree._Element) -> bool:
+    """A table that says what its columns are (a ``<thead>``, or a first row of ``<th>`` cells over
+    more than one column) is data even when a cell holds a table of its own: the inner table is
+    that cell's text (docling reads it so too)."""
+    if table.find("thead") is not None:
+        return True
+    first = next(iter(table.xpath("./tr|./tbody/tr")), None)
+    if first is None:
+        return False
+    cells = first.xpath("./td|./th")
+    return len(cells) > 1 and all(c.tag == "th" for c in cells)
 
 
 def _tables_above(starts: Iterable[etree._Element]) -> set[etree._Element]:

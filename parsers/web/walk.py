@@ -215,6 +215,11 @@ class Walker:
             if tag == "dd" and self.term is not None and self.term is self.b.last():
                 frame.element = self.term  # a description is read with its term: one item
             self.frames.append(frame)
+        elif tag in _TABLE_PARTS and self.flat and any(f.role == "cell" for f in self.frames):
+            # A table inside a data table's cell is that cell's text, its cells run together
+            # ("A B C Cell 1 Cell 2"): the outer row stays a row under its header.
+            self.space()
+            self.frames.append(_Frame(tag, "flat"))
         elif tag == "table" and el not in self.layout:
             self.flush()
             table = TableFrame()
@@ -410,6 +415,7 @@ class Walker:
 _PATH = _Frame("", "path")  # shared: a block around the main content (its own text is outside it)
 _INLINE = _Frame("", "inline")  # shared: an inline tag's end undoes nothing
 _MARK = _Frame("", "mark")  # shared: an inline tag's end closes its formatting span
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 _SPECIAL_INLINE = frozenset({"br", "img", "input", "textarea", "a"})  # ("a" only reaches here in a heading)
 _BUTTONS = frozenset({"submit", "button", "reset"})
 
