@@ -19,9 +19,13 @@ from typing import Any, TypeVar
 from parsegate.quality_gates.checks import CHECKS
 from parsegate.quality_gates.checks.base import MAX_FAULTS
 
-__all__ = ["FACTS_SCHEMA", "MAX_FAULTS", "DocFacts"]
+__all__ = ["FACTS_SCHEMA", "MAX_FAULTS", "MEASURE_VERSION", "DocFacts"]
 
 FACTS_SCHEMA = "parsegate.facts/2"
+# The gate's measurement, bumped whenever its facts can change for the same document and chunks
+# (a check or reference reads differently): a chunk store's outcomes measured by another version
+# are measured again, not reused (parsegate/runner/stored.py). CHANGELOG.md lists each.
+MEASURE_VERSION = 2
 # Fields whose meaning changed in facts/2: version 1 measured them against the chunker's own
 # data (a check that could not fail), so an old value is not evidence and is read as missing.
 _REDEFINED_IN_2 = frozenset({"heading_ok", "heading_checked", "localized", "duplicates", "text_hashes"})
@@ -98,6 +102,7 @@ class DocFacts:
         out["faults"] = self.faults
         out["reference"] = self.reference
         out["sampled"] = self.sampled
+        out["measured_by"] = MEASURE_VERSION
         return out
 
     @classmethod

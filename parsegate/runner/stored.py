@@ -17,6 +17,7 @@ from parsegate.engines.base import Engine, Task
 from parsegate.engines.local.dispatch import schedule
 from parsegate.engines.work import FileOutcome, outcome_dict, outcome_from_dict
 from parsegate.parsers.options import ParseOptions
+from parsegate.quality_gates.facts import MEASURE_VERSION
 from parsegate.quality_gates.sample import FULL, GateSample
 from parsegate.runner.discover import Source
 from parsegate.runner.plan import Planned, plan, reusable, reusable_failures, stored
@@ -175,7 +176,14 @@ def _measured_enough(item: Planned, sample: GateSample) -> Planned:
     and measured again, and the store then holds the full measurement."""
     if item.reuse and item.outcome and '"sampled":false' in item.outcome and sample.sampled(item.source.doc_id):
         return replace(item, reuse=False, outcome=None)
+    if item.reuse and item.outcome and '"facts":{' in item.outcome and _MEASURED_BY not in item.outcome:
+        # Measured by another version of the gate (its checks or references read differently):
+        # parsed and measured again, so that no verdict rests on facts this gate would not give.
+        return replace(item, reuse=False, outcome=None)
     return item
+
+
+_MEASURED_BY = f'"measured_by":{MEASURE_VERSION}'  # as orjson writes it in a stored outcome
 
 
 # Outcomes that say more about the run than about the file: never stored.

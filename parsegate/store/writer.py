@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from parsegate.quality_gates.facts import MEASURE_VERSION
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
@@ -91,13 +93,21 @@ def record_document(
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 _chunk_rows(chunk_set, doc, lines),
             )
-        elif (outcome.get("facts") or {}).get("sampled"):
+        elif outcome.get("facts"):
             # ...but for its measurement: an earlier run's gate sample left the document out (no
-            # docling reference), this run measured it whole; the chunks are the same.
+            # docling reference) and this run measured it whole, or an earlier version of the gate
+            # measured it (quality_gates.facts.MEASURE_VERSION); the chunks are the same.
             db.execute(
                 "UPDATE results SET outcome = ? WHERE chunk_set = ? AND doc_id = ? AND version = ?"
-                " AND instr(outcome, '\"sampled\":false') > 0",
-                (orjson.dumps(_threshold_free(outcome)).decode(), chunk_set, doc.doc_id, doc.version),
+                " AND ((? AND instr(outcome, '\"sampled\":false') > 0) OR instr(outcome, ?) = 0)",
+                (
+                    orjson.dumps(_threshold_free(outcome)).decode(),
+                    chunk_set,
+                    doc.doc_id,
+                    doc.version,
+                    bool(outcome["facts"].get("sampled")),
+                    f'"measured_by":{MEASURE_VERSION}',
+                ),
             )
         _upsert_member(db, chunk_set, corpus, doc, outcome, stamp)
 
