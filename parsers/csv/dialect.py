@@ -3,7 +3,8 @@ library's ``csv.Sniffer`` on the file's first lines, with fallbacks where it can
 
 - Delimiter: a ``.tsv``/``.tab`` file (format ``tsv``) is tab-separated by its name; otherwise the sniffer chooses
   among ``, ; <tab> |`` (a file it cannot read, one column, is comma-separated: each line one cell).
-- Quoting: the sniffer's quote character (``"`` or ``'``), doubled quotes inside a quoted field.
+- Quoting: the sniffer's quote character (``"`` or ``'``); a quote inside a quoted field is
+  doubled (RFC 4180), whatever the sniffer guesses.
 - Header: ``Sniffer.has_header`` votes column by column (a first-row cell that is text where the
   column holds numbers, or of another length where its values all have one length, is a header
   cell). Where it has nothing to vote on (every column text of varying length) it says no; then
@@ -63,7 +64,10 @@ def sniff(sample: str, fmt: str) -> Dialect:
     except csv.Error:  # "Could not determine delimiter": one column, or no regular structure
         return Dialect(",", '"', True, False, "default")
     quotechar = found.quotechar if found.quotechar in ('"', "'") else '"'
-    return Dialect(found.delimiter, quotechar, bool(found.doublequote), bool(found.skipinitialspace), "sniffed")
+    # Doubled quotes, always: the sniffer says no when the field holding them also holds a
+    # delimiter ("27"" cable, black"), and without them (and no escape character, which it never
+    # finds) a quote inside a quoted field cannot be written at all.
+    return Dialect(found.delimiter, quotechar, True, bool(found.skipinitialspace), "sniffed")
 
 
 class _KnownDialect(csv.Sniffer):

@@ -99,4 +99,4 @@ def _dialect(text: str, tab: bool) -> dict[str, object]:
     except csv.Error:
         return {"delimiter": ",", "quotechar": '"', "doublequote": True}
     quote = sniffed.quotechar if sniffed.quotechar in ('"', "'") else '"'
-    return {"delimiter": sniffed.delimiter, "quotechar": quote, "doublequote": bool(sniffed.doublequote)}
+    return {"delimiter": sniffed.delimiter, "quotechar": quote, "doublequote": True}  # RFC 4180's escape
