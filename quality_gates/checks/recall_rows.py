@@ -31,17 +31,18 @@ def by_record(faults: Faults, key: str, doc: Document, chunks: Sequence[Chunk], 
     under ``key``, by its lines."""
     held = _chunked_rows(doc, chunks)
     total = found = 0
-    lost: list[list[int]] = []  # runs of lost records: first line, last record's line, records, words, index
-    for i, (line, count, row) in enumerate(zip(records.lines, records.word_counts, records.keys, strict=True)):
+    lost: list[list[int]] = []  # runs of lost records: first line, last line, records, words, index
+    listed = zip(records.lines, records.last_lines, records.word_counts, records.keys, strict=True)
+    for i, (line, last, count, row) in enumerate(listed):
         total += count
         if held[row] > 0:
             held[row] -= 1
             found += count
         elif lost and lost[-1][4] == i - 1:
             run = lost[-1]
-            run[1], run[2], run[3], run[4] = line, run[2] + 1, run[3] + count, i
+            run[1], run[2], run[3], run[4] = last, run[2] + 1, run[3] + count, i
         else:
-            lost.append([line, line, 1, count, i])
+            lost.append([line, last, 1, count, i])
     for first, last, count, lost_words, _ in lost:
         faults.add(key, lines=[first, last], records=count, words=lost_words, why=_WHY)
     return total, found

@@ -8,7 +8,7 @@ is tab-separated). Where the reader refuses the file (a field past its size limi
 never closes (a line put after the text is taken into the last record), every line is a record,
 as the parser's own fallback reads it. For each record the reading keeps its first line, its
 field and word counts and a key of its words (the gate's words, words.py: quotes, delimiters and
-doubled quotes are no words), in arrays: a million records cost some 32 MB, not a list of lists
+doubled quotes are no words), in arrays: a million records cost some 40 MB, not a list of lists
 of strings.
 """
 
@@ -33,9 +33,11 @@ def row_key(found: list[str]) -> int:
 
 @dataclass
 class Records:
-    """The records of a file: per record, its first line, its field and word counts and its key."""
+    """The records of a file: per record, its first and last lines, its field and word counts and
+    its key."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
+    last_lines: array[int] = field(default_factory=lambda: array("q"))
     fields: array[int] = field(default_factory=lambda: array("q"))
     word_counts: array[int] = field(default_factory=lambda: array("q"))
     keys: array[int] = field(default_factory=lambda: array("q"))
@@ -44,11 +46,12 @@ class Records:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def add(self, line: int, cells: list[str]) -> None:
+    def add(self, line: int, last: int, cells: list[str]) -> None:
         found = words(" ".join(cells))
         if not found and not any(cell.strip() for cell in cells):
             return  # a blank line, or one of delimiters only: nothing to find
         self.lines.append(line)
+        self.last_lines.append(last)
         self.fields.append(len(cells))
         self.word_counts.append(len(found))
         self.keys.append(row_key(found))
@@ -59,13 +62,13 @@ def read_records(text: str, tab: bool) -> Records:
     options = _dialect(text, tab)
     out = Records()
     try:
-        for line, cells in _read(text, options):
-            out.add(line, cells)
+        for line, last, cells in _read(text, options):
+            out.add(line, last, cells)
     except (csv.Error, _Unclosed):
         out = Records(plain=True)
         delimiter = str(options["delimiter"])
         for n, line_text in enumerate(io.StringIO(text, newline=""), start=1):
-            out.add(n, line_text.rstrip("\r\n").split(delimiter))
+            out.add(n, n, line_text.rstrip("\r\n").split(delimiter))
     return out
 
 
@@ -77,16 +80,16 @@ class _Unclosed(Exception):
 _SENTINEL = "\ue000parsegate-end"
 
 
-def _read(text: str, options: dict[str, object]) -> Iterator[tuple[int, list[str]]]:
-    """Each record with its first line; _Unclosed when the text ends inside a quoted field."""
+def _read(text: str, options: dict[str, object]) -> Iterator[tuple[int, int, list[str]]]:
+    """Each record with its first and last lines; _Unclosed when the text ends inside a quoted field."""
     closed = not text or text.endswith(("\n", "\r"))
     reader = csv.reader(io.StringIO(text + ("" if closed else "\n") + _SENTINEL, newline=""), **options)  # type: ignore[arg-type]
     line, pending = 1, None
     for cells in reader:
         if pending is not None:
             yield pending
-        pending, line = (line, cells), reader.line_num + 1
-    if pending is None or pending[1] != [_SENTINEL]:
+        pending, line = (line, reader.line_num, cells), reader.line_num + 1
+    if pending is None or pending[2] != [_SENTINEL]:
         raise _Unclosed
 
 
