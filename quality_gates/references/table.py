@@ -96,7 +96,8 @@ def _read(text: str, options: dict[str, object]) -> Iterator[tuple[int, int, lis
 def _dialect(text: str, tab: bool) -> dict[str, object]:
     if tab:
         return {"delimiter": "\t", "quotechar": '"', "doublequote": True}
-    sample = text[:_SAMPLE]
+    # its first lines, each at most 2 KB (the sniffer's patterns are quadratic in a line's length)
+    sample = "".join(line[:2048] + ("\n" if len(line) > 2048 else "") for line in text[:_SAMPLE].splitlines(True))
     try:
         sniffed = csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:

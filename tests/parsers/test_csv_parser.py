@@ -192,3 +192,13 @@ def test_parsing_keeps_no_more_than_the_document_in_memory() -> None:
         tracemalloc.stop()
     assert len(doc.elements) == 20_002 and kept > before
     assert (peak - kept) / len(data) < 1.5
+
+
+def test_the_sniffer_reads_no_line_longer_than_2048_characters() -> None:
+    """Its quote patterns are quadratic in a line's length (a 32 KB line of `, "x` took 2 s)."""
+    from parsegate.parsers.csv.dialect import sample_of
+
+    text = 'id,note\n1,"' + ', "x' * 7_000 + '"\n2,ok\n'  # 28 KB: all of it in the sample
+    sample = sample_of(text)
+    assert [len(line) for line in sample.splitlines()] == [7, 2048, 4]
+    assert sample_of("a,b\n1,2\n") == "a,b\n1,2\n"
