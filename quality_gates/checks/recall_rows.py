@@ -52,17 +52,17 @@ _WHY = "records of the file (as the csv module reads it) that no row of a chunk 
 
 
 def _chunked_rows(doc: Document, chunks: Sequence[Chunk]) -> Counter[int]:
-    """The keys of the parser's rows that lie inside the chunks' spans (a row over budget is
-    in pieces, in chunks that follow each other)."""
+    """The keys of the parser's rows that lie inside the chunks' spans. A row alone over budget
+    is in pieces, in chunks that follow each other with at most whitespace between them."""
+    text = doc.text
     merged: list[list[int]] = []
     for start, end in sorted((c.start, c.end) for c in chunks):
-        if merged and start <= merged[-1][1]:
+        if merged and (start <= merged[-1][1] or text[merged[-1][1] : start].isspace()):
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
     starts = [s for s, _ in merged]
     held: Counter[int] = Counter()
-    text = doc.text
     for e in doc.elements:
         if not isinstance(e.data, RowData):
             continue

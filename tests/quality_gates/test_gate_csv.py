@@ -5,6 +5,8 @@ fails extraction recall; words by position alone cannot see it."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from parsegate.chunkers import ChunkConfig, Chunker
@@ -102,3 +104,14 @@ def test_two_records_read_as_one_row_fail_recall(chunker: Chunker) -> None:
     recall = facts.get(RecallFacts)
     assert recall.recall_words - recall.recall_found == len(words(doc.text[second.start : second.end]))
     assert not evaluate(facts, Thresholds()).passed
+
+
+def test_a_row_over_the_budget_cut_in_pieces_is_found(chunker: Chunker) -> None:
+    """The pieces of a row alone over budget lie in chunks that follow each other, the space
+    between two pieces in neither (a real file: questions with their evidence as JSON cells)."""
+    data = b'id,text\n1,"' + b" ".join(b"word%d" % i for i in range(300)) + b'"\n2,short\n'
+    doc = csv_parser.parse(data, "long.csv")
+    facts, chunks = gate(doc, data, chunker)
+    assert len(chunks) > 3 and any(b.start > a.end for a, b in itertools.pairwise(chunks))
+    recall = facts.get(RecallFacts)
+    assert recall.recall_found == recall.recall_words == 305
