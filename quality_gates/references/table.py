@@ -103,4 +103,9 @@ def _dialect(text: str, tab: bool) -> dict[str, object]:
     except csv.Error:
         return {"delimiter": ",", "quotechar": '"', "doublequote": True}
     quote = sniffed.quotechar if sniffed.quotechar in ('"', "'") else '"'
-    return {"delimiter": sniffed.delimiter, "quotechar": quote, "doublequote": True}  # RFC 4180's escape
+    return {
+        "delimiter": sniffed.delimiter,
+        "quotechar": quote,
+        "doublequote": True,  # RFC 4180's escape (the sniffer's guess misses it beside a delimiter)
+        "skipinitialspace": bool(sniffed.skipinitialspace),  # `a, "b"`: the quote opens the field
+    }

@@ -115,3 +115,15 @@ def test_a_row_over_the_budget_cut_in_pieces_is_found(chunker: Chunker) -> None:
     assert len(chunks) > 3 and any(b.start > a.end for a, b in itertools.pairwise(chunks))
     recall = facts.get(RecallFacts)
     assert recall.recall_found == recall.recall_words == 305
+
+
+def test_quoted_fields_after_a_space_are_read_alike(chunker: Chunker) -> None:
+    """`a, "x, y"`: with the space skipped (the sniffer says so) the quote opens the field, and
+    the quoted line break is inside it; read without, the records split otherwise."""
+    data = b'name, note, n\nann, "two\nlines", 1\nbob, "x, y", 2\ncy, plain, 3\n'
+    doc = csv_parser.parse(data, "spaced.csv")
+    assert [e.lines for e in doc.elements[1:]] == [(1, 1), (2, 3), (4, 4), (5, 5)]
+    records = read_records(data.decode(), tab=False)
+    assert list(records.lines) == [1, 2, 4, 5] and list(records.last_lines) == [1, 3, 4, 5]
+    recall = gate(doc, data, chunker)[0].get(RecallFacts)
+    assert recall.recall_found == recall.recall_words == 14
