@@ -136,6 +136,13 @@ FORMATS: tuple[FormatSpec, ...] = (
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
     ),
+    FormatSpec(
+        "csv",
+        "parsegate.parsers.csv",
+        (Form("csv", (".csv",), Cost(per_mb=1.0)), Form("tsv", (".tsv", ".tab"), Cost(per_mb=1.0))),
+        output_version=1,  # 1: a table, its header carried into every piece, a row per record (CHANGELOG.md)
+        source_text=True,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

@@ -1,8 +1,9 @@
 """Extraction recall: the share of the words of an independent extraction that reach a chunk.
 
 This is the check that catches a parser losing text. The reference is the source file for text
-formats (each word by its position: inside some chunk's span or not), PDFium's raw text layer
-for PDFs (each page's words against the words embedded by the chunks that name that page, as
+formats (each word by its position: inside some chunk's span or not; for CSV and TSV, each
+record as the ``csv`` module reads it against the parser's rows in the chunks: recall_rows.py),
+PDFium's raw text layer for PDFs (each page's words against the words embedded by the chunks that name that page, as
 multisets), and docling's export for Office and HTML (the document's words against all words
 embedded; for HTML also the file's own text nodes that the export lacks, each as a whole). For
 PDF and Office a word counts when it reaches an ``embed_text``: a table header repeated on every
@@ -54,7 +55,11 @@ def measure(s: Subject) -> RecallFacts:
     furniture = _declared(doc)
     if ref is None:
         return RecallFacts(furniture=furniture)
-    if doc.format in TEXT_FORMATS:
+    if ref.records is not None:
+        from parsegate.quality_gates.checks.recall_rows import by_record
+
+        total, found = by_record(s.faults, FAULTS, doc, chunks, ref.records)
+    elif doc.format in TEXT_FORMATS:
         total, found = _by_position(s.faults, doc, chunks, ref)
     elif ref.pdf is not None:
         total, found = _by_page(s.faults, doc, chunks, ref)

@@ -1,6 +1,7 @@
 """The independent signal each check compares chunks with, opened once per document.
 
 - text formats (Markdown, plain text, code): the source file's bytes, decoded here again;
+- CSV and TSV: that decoding, and its records as the ``csv`` module reads them (table.py);
 - PDF: PDFium's raw text layer and its text inside a box;
 - Office and HTML: docling's own plain-text export of the file (docling_export.py); for HTML also
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops.
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from parsegate.parsers.formats import source_text_formats, spec
 from parsegate.quality_gates.references.docling_export import docling_text
+from parsegate.quality_gates.references.table import Records, read_records
 from parsegate.quality_gates.references.text import decode, standard_html_bytes
 from parsegate.quality_gates.words import words
 
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 TEXT_FORMATS = source_text_formats()  # parsers/formats.py: Document.text is the decoded source
 # Office and web forms docling (or lxml) reads from the source bytes; not the ones LibreOffice converts first.
 OFFICE_FORMATS = frozenset(form.name for form in spec("office").forms if form.converted_to is None)
+TABLE_FORMATS = frozenset(spec("csv").formats)  # delimited files: their records are read too
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -42,6 +45,7 @@ class Reference:
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
+    table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -57,6 +61,11 @@ class Reference:
     def export_words(self) -> list[str]:
         """The words of everything the reference holds (Office: the furniture layer too)."""
         return self.text_words if not self.everything or self.everything == self.text else words(self.everything)
+
+    @cached_property
+    def records(self) -> Records | None:
+        """CSV and TSV: the file's records as the ``csv`` module reads them (table.py)."""
+        return None if self.table is None else read_records(self.text, tab=self.table == "tsv")
 
     @cached_property
     def shown_words(self) -> list[str]:
@@ -86,6 +95,8 @@ def open_reference(
             text = decode(data)
         except UnicodeDecodeError:
             return None
+        if fmt in TABLE_FORMATS:
+            return Reference("source file, csv module reading", text.removeprefix("\ufeff"), table=fmt)
         return Reference("source file", text.removeprefix("\ufeff"))
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
