@@ -136,6 +136,13 @@ FORMATS: tuple[FormatSpec, ...] = (
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
     ),
+    FormatSpec(
+        "notebook",
+        "parsegate.parsers.notebook",
+        (Form("notebook", (".ipynb",)),),
+        output_version=1,  # 1: new (CHANGELOG.md); code cells read by the code parser when the code extra is there
+        source_text=True,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

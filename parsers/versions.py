@@ -62,4 +62,22 @@ def _pdf() -> str:
     return f"{OUTPUT_VERSIONS['pdf']}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 
 
-_VERSIONS = {"markdown": _markdown, "text": _text, "code": _code, "office": _office, "pdf": _pdf}
+def _notebook() -> str:
+    """Its cells are read by the Markdown and (with the code extra) the code parser: their versions too."""
+    from importlib.metadata import PackageNotFoundError
+
+    try:
+        code = _code()
+    except PackageNotFoundError:
+        code = "none"
+    return f"{OUTPUT_VERSIONS['notebook']}+markdown/{_markdown()}+code/{code}"
+
+
+_VERSIONS = {
+    "markdown": _markdown,
+    "text": _text,
+    "code": _code,
+    "office": _office,
+    "pdf": _pdf,
+    "notebook": _notebook,
+}

@@ -7,7 +7,10 @@ from typing import Any, ClassVar
 
 # Elements whose span encloses other elements. Chunkers pack the leaves; containers
 # only carry structure (a list's lead-in, a table's header).
-CONTAINER_KINDS = frozenset({"list", "table", "blockquote"})
+CONTAINER_KINDS = frozenset({"list", "table", "blockquote", "cell"})
+# Elements no chunk reaches beyond: a notebook's cell (its source) and each of its outputs. What
+# lies between two of them in Document.text (the notebook's JSON) is no text of either.
+BLOCK_KINDS = frozenset({"cell", "output"})
 # Kinds that are never chunk text: metadata and page furniture.
 NON_BODY_KINDS = frozenset({"front_matter", "furniture"})
 

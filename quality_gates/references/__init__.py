@@ -3,7 +3,9 @@
 - text formats (Markdown, plain text, code): the source file's bytes, decoded here again;
 - PDF: PDFium's raw text layer and its text inside a box;
 - Office and HTML: docling's own plain-text export of the file (docling_export.py); for HTML also
-  the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops.
+  the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
+- Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
+  outputs as ``json.loads`` reads them (notebook.py).
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
@@ -42,6 +44,7 @@ class Reference:
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
+    cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -86,7 +89,13 @@ def open_reference(
             text = decode(data)
         except UnicodeDecodeError:
             return None
-        return Reference("source file", text.removeprefix("\ufeff"))
+        text = text.removeprefix("\ufeff")
+        if fmt == "notebook":
+            from parsegate.quality_gates.references.notebook import notebook_texts
+
+            cells = notebook_texts(text)
+            return None if cells is None else Reference("notebook cells (json)", text, cells=cells)
+        return Reference("source file", text)
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
 
