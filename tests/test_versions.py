@@ -10,11 +10,11 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, markdown, office, pdf, text
+from parsegate.parsers import code, markdown, notebook, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
-PARSERS = {"markdown": markdown, "text": text, "code": code, "office": office, "pdf": pdf}
+PARSERS = {"markdown": markdown, "text": text, "code": code, "office": office, "pdf": pdf, "notebook": notebook}
 
 
 def versions() -> dict[str, int]:

@@ -197,8 +197,9 @@ class _Builder:
 
     def finished(self) -> list[Element]:
         """The elements, and the notebook's JSON between the leaves' spans as furniture (after
-        them: it is no part of the reading order)."""
-        spans = sorted((e.start, e.end) for e in self.elements if e.kind != "cell")
+        them: it is no part of the reading order); between two rows of a table or two items of a
+        list too, where a chunk may end."""
+        spans = sorted((e.start, e.end) for e in self.elements if not e.is_container)
         cells = sorted((e.start, e.end) for e in self.elements if e.kind == "cell")
         cursor, gaps = 0, []
         for start, end in [*spans, (len(self.text), len(self.text))]:
