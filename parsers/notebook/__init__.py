@@ -191,9 +191,9 @@ class _Builder:
         if code is None or language is None:
             start, end = trim_span(block.text, 0, len(block.text))
             return [Element("", "code", start, end, data=CodeData(language=self.language))]
-        elements, warnings = code.parse_source(block.text, language)
-        self.warnings.extend(_located(w, where) for w in warnings)
-        return elements
+        found: tuple[list[Element], list[ParseWarning]] = code.parse_source(block.text, language)
+        self.warnings.extend(_located(w, where) for w in found[1])
+        return found[0]
 
     def finished(self) -> list[Element]:
         """The elements, and the notebook's JSON between the leaves' spans as furniture (after

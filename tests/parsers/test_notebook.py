@@ -3,6 +3,7 @@ text outputs kept, the rest counted, and every malformed file a ParseError."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ def test_no_chunk_runs_from_one_cell_into_another() -> None:
 
 
 def test_a_source_in_one_string_with_escapes_maps_exactly() -> None:
-    cell = {"cell_type": "markdown", "metadata": {}, "source": "## T\u00e9\nTab\there \U0001f600 \"q\" \\ end"}
+    cell = {"cell_type": "markdown", "metadata": {}, "source": '## T\u00e9\nTab\there \U0001f600 "q" \\ end'}
     data = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 2}).encode()
     doc = notebook.parse(data, "nb.ipynb")  # ensure_ascii: \u00e9, \ud83d\ude00 in the file
     assert "\\ud83d\\ude00" in doc.text
@@ -164,7 +165,7 @@ def test_every_string_span_decodes_to_its_value(value: Any, ascii_only: bool, in
         assert json.loads(f'"{text[s.start : s.end]}"') == s.value
         starts = char_starts(text, s)
         if starts is not None:  # each decoded character from its own escape or character
-            assert [json.loads(f'"{text[a:b]}"') for a, b in zip(starts, starts[1:], strict=False)] == list(s.value)
+            assert [json.loads(f'"{text[a:b]}"') for a, b in itertools.pairwise(starts)] == list(s.value)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

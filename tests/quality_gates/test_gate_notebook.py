@@ -11,6 +11,7 @@ import pytest
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import notebook
 from parsegate.parsers.model import Document, Element, FurnitureData
+from parsegate.quality_gates.checks.chunks import empty
 from parsegate.quality_gates.measure import measure
 from parsegate.quality_gates.references import open_reference
 from parsegate.quality_gates.references.notebook import notebook_texts, unescaped
@@ -88,3 +89,13 @@ def test_the_reference_reads_cells_and_text_outputs_with_json() -> None:
 def test_unescaped_reads_a_slice_of_one_list_exactly_and_any_other_roughly() -> None:
     assert unescaped('a \\"b\\"\\n",\n    "c\\u00e9 \\ud83d\\ude00') == 'a "b"\nc\u00e9 \U0001f600'
     assert unescaped('x\\n"\n ],\n "k": "y') == 'x\n"\n ],\n "k": "y'  # two strings of no one list
+
+
+def test_a_notebook_whose_cells_hold_no_text_is_empty_not_failed() -> None:
+    data = b'{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+    doc = notebook.parse(data, "blank.ipynb")
+    chunker = Chunker(ChunkConfig(max_tokens=128))
+    records = chunker.chunk(doc)
+    facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
+    assert records == [] and empty(facts)
+    assert evaluate(facts, Thresholds()).passed
