@@ -27,6 +27,7 @@ from parsegate.parsers.model import (
     Element,
     ItemData,
     ListData,
+    OutputData,
     RowData,
     TableData,
     TurnData,
@@ -225,6 +226,8 @@ def _context(
         return found
     if how == "code":
         return _code_context(el, by_id)
+    if how == "output" and isinstance(el.data, OutputData) and el.data.source:
+        return Context(label=f"Output of: {el.data.source}")  # "870000" says nothing alone
     return EMPTY
 
 

@@ -113,6 +113,15 @@ class TurnData(Data):
 
 
 @dataclass(slots=True)
+class OutputData(Data):
+    """A notebook cell's output kept as text (its ``ref``: ``cells[3].outputs[0]``)."""
+
+    output: str | None = None  # its output type: stream, execute_result, display_data, error
+    name: str | None = None  # stdout or stderr; the mime type; ename or evalue
+    source: str | None = None  # the last line of the cell's code that made it: what a chunk of it is the output of
+
+
+@dataclass(slots=True)
 class FurnitureData(Data):
     reason: str | None = None  # why it is not body text: "running header", "navigation", …
     html: str | None = None  # HTML: the markup it was
@@ -130,6 +139,7 @@ KIND_DATA: dict[str, type[Data]] = {
     "method": CodeData,
     "turn": TurnData,
     "furniture": FurnitureData,
+    "output": OutputData,
 }
 
 

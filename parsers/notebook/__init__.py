@@ -37,6 +37,7 @@ from parsegate.parsers.model import (
     Element,
     FurnitureData,
     ListData,
+    OutputData,
     ParseWarning,
     TableData,
     content_version,
@@ -82,6 +83,12 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     if encoding_note is not None:
         doc.warnings.insert(0, encoding_note)
     return doc
+
+
+def _last_line(code: str) -> str | None:
+    """The last line of a cell's code that is not blank or a comment (a result is its value)."""
+    lines = [line.strip() for line in code.splitlines()]
+    return next((line for line in reversed(lines) if line and not line.startswith("#")), None)
 
 
 def _located(warning: ParseWarning, where: str) -> ParseWarning:
@@ -142,11 +149,12 @@ class _Builder:
             else:  # raw: text for nbconvert, kept as it is
                 parts = [Element("", "paragraph", *trim_span(block.text, 0, len(block.text)))]
             self._place(block, parts, container)
+        made_by = _last_line(block.text) if block is not None else None
         for output in cell.outputs:
             start, end = self._trimmed(output.block)
             if end > start:
-                el = self._add(Element("", "output", start, end, section_path=self.headings.path()))
-                el.data.ref = output.ref
+                data = OutputData(ref=output.ref, output=output.kind, name=output.name, source=made_by)
+                self._add(Element("", "output", start, end, section_path=self.headings.path(), data=data))
 
     def _trimmed(self, block: Block) -> tuple[int, int]:
         return block.raw_span(*trim_span(block.text, 0, len(block.text)))

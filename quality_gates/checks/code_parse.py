@@ -196,7 +196,7 @@ CHECK = Definition(
     measure=measure,
     parts=parts,
     faults=FAULTS,
-    formats=frozenset({"code"}),
+    formats=frozenset({"code", "notebook"}),  # a notebook's code cells too
     needs_source=True,
     stored="code_parsed",
 )

@@ -225,3 +225,17 @@ def test_any_json_or_bytes_is_a_document_or_a_parse_error(value: Any) -> None:
             continue
         for e in doc.elements:
             assert 0 <= e.start <= e.end <= len(doc.text)
+
+
+def test_an_output_chunk_names_the_code_that_made_it() -> None:
+    outputs = [{"data": {"text/plain": ["11"]}, "execution_count": 1, "metadata": {}, "output_type": "execute_result"}]
+    data = ipynb([code("x = 5\n# the sum\nx + 6\n", outputs), code("y = 10\ny + 1", outputs)])
+    doc = notebook.parse(data, "nb.ipynb")
+    out = [e for e in doc.elements if e.kind == "output"]
+    assert [(e.data.output, e.data.name, e.data.source) for e in out] == [
+        ("execute_result", "text/plain", "x + 6"),
+        ("execute_result", "text/plain", "y + 1"),
+    ]
+    chunks = [c for c in Chunker(ChunkConfig(max_tokens=64)).chunk(doc) if c.kinds == ["output"]]
+    # Two outputs "11" are two pieces of evidence, not one embedded twice.
+    assert [c.embed_text for c in chunks] == ["Output of: x + 6\n\n11", "Output of: y + 1\n\n11"]
