@@ -98,7 +98,7 @@ def _split_tree(packer: Packer, runs: list[list[Unit]], depth: int) -> list[list
     one level down, neighbours that fit together joined, a section that does not fit split in
     turn, and a section with no subsections left packed at its blocks."""
     whole = [u for run in runs for u in run]
-    if _fits(packer, whole):
+    if _one_block(whole) and _fits(packer, whole):
         return [whole]
     if len(runs) == 1:
         return packer.pack_run(runs[0])
@@ -109,13 +109,13 @@ def _split_tree(packer: Packer, runs: list[list[Unit]], depth: int) -> list[list
     pending: list[Unit] = []
     for group in groups:
         units = [u for run in group for u in run]
-        if pending and _fits(packer, pending + units):
+        if pending and _one_block(pending + units) and _fits(packer, pending + units):
             pending += units
             continue
         if pending:
             out.append(pending)
             pending = []
-        if _fits(packer, units):
+        if _one_block(units) and _fits(packer, units):
             pending = units
         else:
             out.extend(_split_tree(packer, group, depth + 1))
@@ -138,6 +138,11 @@ def _sections(runs: list[list[Unit]], depth: int) -> list[list[list[Unit]]]:
             groups.append([run])
         last = key
     return groups
+
+
+def _one_block(units: list[Unit]) -> bool:
+    """No parent either runs from one notebook cell or output into another (units.py)."""
+    return all(u.block == units[0].block for u in units)
 
 
 def _fits(packer: Packer, units: list[Unit]) -> bool:

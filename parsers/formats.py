@@ -143,6 +143,13 @@ FORMATS: tuple[FormatSpec, ...] = (
         output_version=1,  # 1: a table, its header carried into every piece, a row per record (CHANGELOG.md)
         source_text=True,
     ),
+    FormatSpec(
+        "notebook",
+        "parsegate.parsers.notebook",
+        (Form("notebook", (".ipynb",)),),
+        output_version=1,  # 1: new (CHANGELOG.md); code cells read by the code parser when the code extra is there
+        source_text=True,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

@@ -66,4 +66,23 @@ def _csv() -> str:
     return str(OUTPUT_VERSIONS["csv"])
 
 
-_VERSIONS = {"markdown": _markdown, "text": _text, "code": _code, "office": _office, "pdf": _pdf, "csv": _csv}
+def _notebook() -> str:
+    """Its cells are read by the Markdown and (with the code extra) the code parser: their versions too."""
+    from importlib.metadata import PackageNotFoundError
+
+    try:
+        code = _code()
+    except PackageNotFoundError:
+        code = "none"
+    return f"{OUTPUT_VERSIONS['notebook']}+markdown/{_markdown()}+code/{code}"
+
+
+_VERSIONS = {
+    "markdown": _markdown,
+    "text": _text,
+    "code": _code,
+    "office": _office,
+    "pdf": _pdf,
+    "notebook": _notebook,
+    "csv": _csv,
+}

@@ -10,11 +10,19 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, markdown, office, pdf, text
+from parsegate.parsers import code, csv, markdown, notebook, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
-PARSERS = {"markdown": markdown, "text": text, "code": code, "office": office, "pdf": pdf, "csv": csv}
+PARSERS = {
+    "markdown": markdown,
+    "text": text,
+    "code": code,
+    "office": office,
+    "pdf": pdf,
+    "csv": csv,
+    "notebook": notebook,
+}
 
 
 def versions() -> dict[str, int]:

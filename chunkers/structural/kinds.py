@@ -35,6 +35,7 @@ KINDS: dict[str, KindRule] = {
     "class": KindRule(LINES, context="code"),
     "method": KindRule(LINES, context="code"),
     "html": KindRule(LINES),
+    "output": KindRule(LINES, context="output"),  # a notebook cell's output, and the code that made it
 }
 DEFAULT = KindRule(PROSE)
 

@@ -270,7 +270,11 @@ class Packer:
             if prev is not None and (self.tokens(chunk) < small or self.tokens(prev) < small):
                 common = _common(prev[0].section, chunk[0].section)
                 related = len(common) >= max(len(prev[0].section), len(chunk[0].section)) - 1
-                if related and self.cost(prev + chunk) <= self.room(prev[0], common):
+                if (
+                    related
+                    and prev[0].block == chunk[0].block
+                    and self.cost(prev + chunk) <= self.room(prev[0], common)
+                ):
                     out[-1] = prev + chunk
                     continue
             out.append(chunk)
@@ -328,6 +332,8 @@ class Packer:
             prev, draft = drafts[i - 1], drafts[i]
             if prev.section_path != draft.section_path or draft.own_headings:
                 continue
+            if chunks[i - 1][-1].block != chunks[i][0].block:
+                continue  # never into another notebook cell
             if any(u.kind == "table_row" for u in chunks[i - 1][-1:]):
                 continue  # a row is repeated whole or not at all; its header is context already
             tail = sentence_spans(text, prev.start, prev.end)[-self.opts.overlap :]
@@ -408,7 +414,9 @@ def _continues(current: list[Unit], unit: Unit) -> bool:
     """May ``unit`` join the chunk being built? Not across sections — except that a chunk
     of bare headings takes the subsection that opens under them (its first block), and an
     empty section (a heading with nothing under it) goes on into the sibling that follows it
-    rather than stand alone as a scrap."""
+    rather than stand alone as a scrap. Never from one notebook cell or output into another."""
+    if unit.block != current[-1].block:
+        return False
     if unit.kind != "heading" and unit.section == current[-1].section:
         return True
     last = current[-1]

@@ -21,11 +21,13 @@ from parsegate.chunkers.structural.kinds import CODE_KINDS, DEFINITION_KINDS, ru
 from parsegate.chunkers.structural.sentences import sentence_spans
 from parsegate.chunkers.tokens.index import SpanIndex
 from parsegate.parsers.model import (
+    BLOCK_KINDS,
     CodeData,
     Document,
     Element,
     ItemData,
     ListData,
+    OutputData,
     RowData,
     TableData,
     TurnData,
@@ -48,6 +50,7 @@ class Unit:
     language: str | None = None
     symbol: str | None = None  # code: the qualified name of the definition it belongs to
     provides: str | None = None  # code: the signature this piece holds (others need not repeat it)
+    block: str | None = None  # the notebook cell or output it is in: no chunk spans two (BLOCK_KINDS)
 
 
 # ``room(unit)`` → how many content tokens a chunk that starts with this unit can hold.
@@ -76,7 +79,22 @@ def leaf_units(doc: Document) -> list[Unit]:
             context = _context(doc, el, how.context, by_id, lists) if how.context else EMPTY
             units.append(_unit(doc, el, context, glue))
         goes_on = paged and _goes_on(doc, el, leaves[n + 1] if n + 1 < len(leaves) else None)
+    if any(el.kind in BLOCK_KINDS for el in doc.elements):
+        blocks = _blocks(doc)
+        for unit in units:
+            unit.block = blocks.get(unit.element)
     return units
+
+
+def _blocks(doc: Document) -> dict[str, str]:
+    """Each element's block: the cell or output it is, or is inside (parents come first)."""
+    out: dict[str, str] = {}
+    for el in doc.elements:
+        if el.kind in BLOCK_KINDS:
+            out[el.id] = el.id
+        elif el.parent in out:
+            out[el.id] = out[el.parent]
+    return out
 
 
 def _goes_on(doc: Document, el: Element, after: Element | None) -> bool:
@@ -208,6 +226,8 @@ def _context(
         return found
     if how == "code":
         return _code_context(el, by_id)
+    if how == "output" and isinstance(el.data, OutputData) and el.data.source:
+        return Context(label=f"Output of: {el.data.source}")  # "870000" says nothing alone
     return EMPTY
 
 

@@ -9,6 +9,7 @@ trimming, a text built piece by piece); the names below are the model's public f
 from parsegate.parsers.model.document import Document, ParseError, ParseWarning, content_version
 from parsegate.parsers.model.element import Element
 from parsegate.parsers.model.kinds import (
+    BLOCK_KINDS,
     CONTAINER_KINDS,
     KIND_DATA,
     NON_BODY_KINDS,
@@ -17,6 +18,7 @@ from parsegate.parsers.model.kinds import (
     FurnitureData,
     ItemData,
     ListData,
+    OutputData,
     RowData,
     TableData,
     TextData,
@@ -26,6 +28,7 @@ from parsegate.parsers.model.kinds import (
 from parsegate.parsers.model.spans import TextBuilder, byte_line_starts, line_starts, trim_span
 
 __all__ = [
+    "BLOCK_KINDS",
     "CONTAINER_KINDS",
     "KIND_DATA",
     "NON_BODY_KINDS",
@@ -36,6 +39,7 @@ __all__ = [
     "FurnitureData",
     "ItemData",
     "ListData",
+    "OutputData",
     "ParseError",
     "ParseWarning",
     "RowData",

@@ -7,7 +7,10 @@ from typing import Any, ClassVar
 
 # Elements whose span encloses other elements. Chunkers pack the leaves; containers
 # only carry structure (a list's lead-in, a table's header).
-CONTAINER_KINDS = frozenset({"list", "table", "blockquote"})
+CONTAINER_KINDS = frozenset({"list", "table", "blockquote", "cell"})
+# Elements no chunk reaches beyond: a notebook's cell (its source) and each of its outputs. What
+# lies between two of them in Document.text (the notebook's JSON) is no text of either.
+BLOCK_KINDS = frozenset({"cell", "output"})
 # Kinds that are never chunk text: metadata and page furniture.
 NON_BODY_KINDS = frozenset({"front_matter", "furniture"})
 
@@ -110,6 +113,15 @@ class TurnData(Data):
 
 
 @dataclass(slots=True)
+class OutputData(Data):
+    """A notebook cell's output kept as text (its ``ref``: ``cells[3].outputs[0]``)."""
+
+    output: str | None = None  # its output type: stream, execute_result, display_data, error
+    name: str | None = None  # stdout or stderr; the mime type; ename or evalue
+    source: str | None = None  # the last line of the cell's code that made it: what a chunk of it is the output of
+
+
+@dataclass(slots=True)
 class FurnitureData(Data):
     reason: str | None = None  # why it is not body text: "running header", "navigation", …
     html: str | None = None  # HTML: the markup it was
@@ -127,6 +139,7 @@ KIND_DATA: dict[str, type[Data]] = {
     "method": CodeData,
     "turn": TurnData,
     "furniture": FurnitureData,
+    "output": OutputData,
 }
 
 

@@ -22,6 +22,10 @@ class ChunksFacts:
 
 
 def measure(s: Subject) -> ChunksFacts:
+    if s.doc.format == "notebook" and s.reference is not None and s.reference.cells is not None:
+        # A notebook's file is never empty (its JSON): it has nothing to say when its cells and
+        # outputs, as json.loads reads them, hold no text (references/notebook.py).
+        return ChunksFacts(not s.reference.cells)
     return ChunksFacts(not s.doc.text.strip())
 
 

@@ -55,6 +55,6 @@ CHECK = Definition(
     measure=measure,
     parts=parts,
     faults=FAULTS,
-    formats=frozenset({"code"}),
+    formats=frozenset({"code", "notebook"}),  # a notebook's code cells too
     stored="code_context",
 )

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
     from parsegate.chunkers.record import Chunk
+    from parsegate.parsers.model import Document
     from parsegate.quality_gates.facts import DocFacts
     from parsegate.quality_gates.thresholds import Thresholds
 
@@ -31,6 +32,7 @@ FAULTS = "code_parse"
 # Languages whose methods only parse inside a class body.
 _MEMBERS_NEED_CLASS = frozenset({"java", "csharp", "kotlin", "typescript", "tsx", "javascript", "php"})
 _PREAMBLE = {"php": "<?php\n"}
+_CLAIMS = "though it claims whole definitions ({kinds})"
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,19 @@ def measure(s: Subject) -> CodeParseFacts:
             continue  # holds module code or a piece of a split definition (kind "code")
         language = c.language or ""
         checked += 1
+        if s.doc.format == "notebook":
+            if _notebook_parses(s.doc, c, language):
+                parsed += 1
+            else:
+                s.faults.add(
+                    FAULTS,
+                    chunk=c.id,
+                    start=c.start,
+                    end=c.end,
+                    symbol=c.symbol,
+                    why="does not parse on its own (its cell does) " + _CLAIMS.format(kinds=", ".join(sorted(kinds))),
+                )
+            continue
         error = _first_error(_standalone(ref.text, c), language)
         if error is None:
             parsed += 1
@@ -68,16 +83,31 @@ def measure(s: Subject) -> CodeParseFacts:
             start=c.start,
             end=c.end,
             symbol=c.symbol,
-            why=f"does not parse on its own ({error}) though it claims whole definitions ({', '.join(sorted(kinds))})",
+            why=f"does not parse on its own ({error}) " + _CLAIMS.format(kinds=", ".join(sorted(kinds))),
         )
     return CodeParseFacts(checked, parsed)
 
 
-def _standalone(source: str, c: Chunk) -> str:
-    """The chunk's text as a file of its own: first-line indentation restored, then dedented."""
-    start, text, language = c.start, c.text, c.language or ""
-    line_start = source.rfind("\n", 0, start) + 1
-    indent = source[line_start:start]
+def _notebook_parses(doc: Document, c: Chunk, language: str) -> bool:
+    """A notebook's chunk, its JSON escapes undone (references/notebook.py), parses alone, or the
+    cell it is in does not parse as a whole either (IPython's ``%magic`` and ``!shell`` lines)."""
+    from parsegate.quality_gates.references.notebook import line_prefix, unescaped
+
+    text = _standalone(doc.text, c, unescaped(c.text), line_prefix(doc.text, c.start))
+    if _first_error(text, language) is None:
+        return True
+    cell = next((e for e in doc.elements if e.kind == "cell" and e.start <= c.start and c.end <= e.end), None)
+    return cell is not None and _first_error(unescaped(doc.text[cell.start : cell.end]), language) is not None
+
+
+def _standalone(source: str, c: Chunk, text: str | None = None, indent: str | None = None) -> str:
+    """The chunk's text as a file of its own: first-line indentation restored, then dedented
+    (a notebook's chunk: its decoded ``text`` and the ``indent`` of its first line are given)."""
+    start, language = c.start, c.language or ""
+    text = c.text if text is None else text
+    if indent is None:
+        line_start = source.rfind("\n", 0, start) + 1
+        indent = source[line_start:start]
     body = (indent if not indent.strip() else "") + text
     if language == "python":
         # Comment lines above a definition say nothing about blocks: leave them out of the
@@ -166,7 +196,7 @@ CHECK = Definition(
     measure=measure,
     parts=parts,
     faults=FAULTS,
-    formats=frozenset({"code"}),
+    formats=frozenset({"code", "notebook"}),  # a notebook's code cells too
     needs_source=True,
     stored="code_parsed",
 )

@@ -39,6 +39,6 @@ CHECK = Definition(
     facts=CodeWholeFacts,
     measure=measure,
     parts=parts,
-    formats=frozenset({"code"}),
+    formats=frozenset({"code", "notebook"}),  # a notebook's code cells too
     stored="code_whole",
 )

@@ -56,6 +56,11 @@ def measure(s: Subject) -> HeadingFacts:
             return HeadingFacts(has_headings=any(e.kind == "heading" for e in doc.elements))
         text = s.reference.text
         headings = markdown_headings(text)
+    elif doc.format == "notebook":
+        from parsegate.quality_gates.references.notebook import blank_line_joins
+
+        headings = _notebook_headings(doc)
+        text = blank_line_joins(text)  # between two blocks of a cell: no text of either
     else:
         headings = [
             Heading(e.start, e.end, e.level or 1, doc.text[e.start : e.end])
@@ -83,6 +88,20 @@ def measure(s: Subject) -> HeadingFacts:
                 f"{' > '.join(expected) or '(no heading)'}",
             )
     return HeadingFacts(True, checked, ok)
+
+
+def _notebook_headings(doc: Document) -> list[Heading]:
+    """A notebook's heading elements by position and level, each titled as markdown-it reads its
+    text with the JSON escapes undone (the file writes ``# Caf\\u00e9 \\"guide\\"``)."""
+    from parsegate.quality_gates.references.notebook import unescaped
+
+    out = []
+    for e in doc.elements:
+        if e.kind == "heading":
+            text = unescaped(doc.text[e.start : e.end])
+            read = markdown_headings(text)
+            out.append(Heading(e.start, e.end, e.level or 1, read[0].title if read else text))
+    return sorted(out, key=lambda h: (h.start, h.end))
 
 
 def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:

@@ -59,6 +59,8 @@ def measure(s: Subject) -> RecallFacts:
         from parsegate.quality_gates.checks.recall_rows import by_record
 
         total, found = by_record(s.faults, FAULTS, doc, chunks, ref.records)
+    elif ref.cells is not None:
+        total, found = _by_cell_words(s.faults, chunks, ref.cells)
     elif doc.format in TEXT_FORMATS:
         total, found = _by_position(s.faults, doc, chunks, ref)
     elif ref.pdf is not None:
@@ -129,6 +131,23 @@ def _by_position(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Re
     for start, end in lost:
         faults.add(FAULTS, start=start, end=end, text=ref.text[start:end][:200])
     return total, found
+
+
+def _by_cell_words(faults: Faults, chunks: Sequence[Chunk], cells: list[str]) -> tuple[int, int]:
+    """Notebooks: the words of every cell and text output, as ``json.loads`` reads them, against
+    the words of the chunks' text with its JSON escapes undone (as multisets)."""
+    from parsegate.quality_gates.references.notebook import unescaped
+
+    reference: Counter[str] = Counter()
+    for text in cells:
+        reference.update(words(text))
+    chunked: Counter[str] = Counter()
+    for c in chunks:
+        chunked.update(words(unescaped(c.text)))
+    lost = reference - chunked
+    if lost:
+        faults.add(FAULTS, words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
+    return reference.total(), reference.total() - lost.total()
 
 
 def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:

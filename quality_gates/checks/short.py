@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parsegate.parsers.model import NON_BODY_KINDS
+from parsegate.parsers.model import BLOCK_KINDS, NON_BODY_KINDS
 from parsegate.quality_gates.checks.base import MAX_FAULTS, Definition, Limit, Subject
 
 if TYPE_CHECKING:
@@ -49,6 +49,13 @@ def _whole_sections(doc: Document, chunks: Sequence[Chunk]) -> list[int]:
         n = bisect.bisect_left(starts, c.start)
         if n < len(starts) and ends[n] <= c.end:
             whole.append(i)
+    # A notebook's cell or output held whole ("1 / 0", "42"): short because the source is (no
+    # chunk holds more than one, parsers/notebook).
+    blocks = {(e.start, e.end) for e in doc.elements if e.kind in BLOCK_KINDS}
+    if blocks:
+        held = set(whole)
+        whole.extend(i for i, c in enumerate(chunks) if i not in held and (c.start, c.end) in blocks)
+        whole.sort()
     return whole
 
 

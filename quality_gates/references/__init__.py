@@ -4,7 +4,9 @@
 - CSV and TSV: that decoding, and its records as the ``csv`` module reads them (table.py);
 - PDF: PDFium's raw text layer and its text inside a box;
 - Office and HTML: docling's own plain-text export of the file (docling_export.py); for HTML also
-  the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops.
+  the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
+- Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
+  outputs as ``json.loads`` reads them (notebook.py).
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
@@ -46,6 +48,7 @@ class Reference:
     pdf: PdfSource | None = None
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
+    cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -95,9 +98,15 @@ def open_reference(
             text = decode(data)
         except UnicodeDecodeError:
             return None
+        text = text.removeprefix("\ufeff")
         if fmt in TABLE_FORMATS:
-            return Reference("source file, csv module reading", text.removeprefix("\ufeff"), table=fmt)
-        return Reference("source file", text.removeprefix("\ufeff"))
+            return Reference("source file, csv module reading", text, table=fmt)
+        if fmt == "notebook":
+            from parsegate.quality_gates.references.notebook import notebook_texts
+
+            cells = notebook_texts(text)
+            return None if cells is None else Reference("notebook cells (json)", text, cells=cells)
+        return Reference("source file", text)
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
 

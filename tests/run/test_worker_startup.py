@@ -20,6 +20,7 @@ import pytest
 from parsegate.chunkers import ChunkConfig
 from parsegate.engines.local.supervisor import Supervisor
 from parsegate.parsers import registry
+from parsegate.parsers.formats import FORMATS
 from tests.hostile_plugins import ENTRY_POINTS, PACKAGE, install
 
 # What worker.main does before its first document, then one document, then the modules loaded.
@@ -87,8 +88,9 @@ def test_a_worker_uses_the_plugin_parsers_it_is_given_without_searching(tmp_path
     path = tmp_path / "notes.txt"
     path.write_text("One paragraph.\n")
     found = worker_reads(path, [("wait", f"{PACKAGE}:Wait")], str(folder))
-    assert found["parsers"] == ["markdown", "text", "code", "office", "pdf", "csv", "wait"]
-    assert worker_reads(path, [], str(folder))["parsers"] == ["markdown", "text", "code", "office", "pdf", "csv"]
+    built_in = [spec.name for spec in FORMATS]  # in the format table's order
+    assert found["parsers"] == [*built_in, "wait"]
+    assert worker_reads(path, [], str(folder))["parsers"] == built_in
 
 
 def test_the_parent_passes_the_plugin_parsers_it_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
