@@ -27,12 +27,14 @@ import pypdfium2 as pdfium
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
+from parsegate.parsers.ocr import OcrUnavailable
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
 from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
 from parsegate.parsers.pdf.navigation import Navigation, entry_text, navigation_lines
+from parsegate.parsers.pdf.ocr import OcrPages, attach_confidence, ocr_raw_page, render_page
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
@@ -62,7 +64,8 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     outline = list(read_outline(pdf, warnings))
     index = Outline.of(outline)
     named = index.names
-    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, index))
+    ocr = OcrPages()
+    pages = list(_pages(pdf, warnings, options, index, ocr))
     body = body_style(pages)
     furniture = furniture_lines(pages, body)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
@@ -97,18 +100,16 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         parser=f"{NAME} {VERSION}",
         warnings=warnings,
     )
+    attach_confidence(doc, ocr)
     if not doc.text.strip() and not any(w.code == "needs_ocr" for w in warnings):
         warnings.append(ParseWarning("empty", "the document has no text"))
     return doc
 
 
 def _pages(
-    pdf: pdfium.PdfDocument,
-    warnings: list[ParseWarning],
-    max_pages: int,
-    max_seconds: float,
-    outline: Outline,
+    pdf: pdfium.PdfDocument, warnings: list[ParseWarning], options: ParseOptions, outline: Outline, ocr: OcrPages
 ) -> Iterator[Page]:
+    max_pages, max_seconds = options.pdf_max_pages, options.pdf_max_seconds
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
@@ -123,14 +124,31 @@ def _pages(
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
+        if raw.images and not any(g.text.strip() for run in raw.runs for g in run):
+            raw = _read_by_ocr(pdf, raw, options, warnings, ocr)
         page, navigation = _page(raw, warnings, len(pdf), outline, navigation)
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
-        if not page.lines and not page.tables and raw.images:
-            warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?)", where))
         _let_go_of_glyphs(page)
         yield page
+
+
+def _read_by_ocr(
+    pdf: pdfium.PdfDocument, raw: RawPage, options: ParseOptions, warnings: list[ParseWarning], ocr: OcrPages
+) -> RawPage:
+    """A page with images and no text layer (a scan), read by OCR; kept as it is, with a
+    ``needs_ocr`` warning saying why, when OCR is off or not installed."""
+    where = f"page {raw.number}"
+    pixels = raw.width * raw.height * (options.ocr_dpi / 72) ** 2
+    try:
+        if pixels > options.max_image_pixels:
+            raise OcrUnavailable(f"at {options.ocr_dpi} dpi its image would be over {options.max_image_pixels} pixels")
+        image = render_page(pdf, raw.number - 1, options.ocr_dpi)
+        return ocr_raw_page(image, raw.number, options.ocr_dpi, options, ocr)
+    except OcrUnavailable as exc:
+        warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?): {exc}", where))
+        return raw
 
 
 def _let_go_of_glyphs(page: Page) -> None:
