@@ -136,6 +136,16 @@ FORMATS: tuple[FormatSpec, ...] = (
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
     ),
+    FormatSpec(
+        "image",
+        "parsegate.parsers.image",
+        # OCR: about 0.7 s of CPU a 300 dpi page (benchmarks/suites/ocr); a PNG page is ~0.3 MB
+        (Form("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff"), Cost(per_mb=3.0, per_file=0.7, first_use=0.3)),),
+        output_version=1,  # 1: new (issue 36)
+        source_text=False,
+        extra="ocr",
+        extra_modules=("pypdfium2", "PIL"),
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

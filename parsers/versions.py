@@ -62,4 +62,8 @@ def _pdf() -> str:
     return f"{OUTPUT_VERSIONS['pdf']}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 
 
-_VERSIONS = {"markdown": _markdown, "text": _text, "code": _code, "office": _office, "pdf": _pdf}
+def _image() -> str:
+    return f"{OUTPUT_VERSIONS['image']}+pdf/{_pdf()}+pillow/{version('pillow')}"
+
+
+_VERSIONS = {"markdown": _markdown, "text": _text, "code": _code, "office": _office, "pdf": _pdf, "image": _image}
