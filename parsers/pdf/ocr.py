@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parsegate.parsers.ocr import Reading, read_image
+from parsegate.parsers.ocr import Reading, TextLine, read_image
 from parsegate.parsers.pdf.layout import Box, Glyph, Style
 from parsegate.parsers.pdf.read import RawPage
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 _POINTS = 72.0
 _FONT = "ocr"  # every OCR glyph's font: OCR tells no typeface
+_CELL_WORDS = 4  # a line of at most this many words may be a table cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def ocr_raw_page(image: Image, number: int, dpi: int, options: ParseOptions, pag
     out = RawPage(number, round(width * scale, 2), round(height * scale, 2))
     placed: list[PlacedWord] = []
     index = 0
-    for line in reading.lines:
+    for line in baseline_rows(reading.lines):
         size = round(line.height * scale * 2) / 2 or 1.0
         style = Style(_FONT, size)
         run: list[Glyph] = []
@@ -86,6 +87,43 @@ def ocr_raw_page(image: Image, number: int, dpi: int, options: ParseOptions, pag
         out.runs.append(run)
     pages.add(number, reading, placed, dpi)
     return out
+
+
+def baseline_rows(lines: list[TextLine]) -> list[TextLine]:
+    """The engine's lines, in its order, a short line (a cell) joined to an earlier short one on
+    the same baseline, left to right, as PDFium's content stream gives a table's row: Tesseract
+    reads a table without rules column by column (each cell a block of its own), and the table
+    steps find rows only among lines on one baseline. Two lines share it when they overlap
+    vertically by most of the smaller one's height and not horizontally. Lines of prose are
+    never joined: two columns stay the engine's lines, in its order."""
+    rows: list[TextLine] = []
+    cells: list[TextLine] = []  # the rows made of short lines only
+    for line in lines:
+        short = len(line.words) <= _CELL_WORDS
+        row = next((r for r in cells if _same_baseline(r, line)), None) if short else None
+        if row is None:
+            rows.append(TextLine(list(line.words), line.height))
+            if short:
+                cells.append(rows[-1])
+        else:
+            row.words = sorted([*row.words, *line.words], key=lambda w: w.x0)
+            row.height = max(row.height, line.height)
+    return rows
+
+
+def _same_baseline(row: TextLine, line: TextLine) -> bool:
+    overlap = min(_bottom(row), _bottom(line)) - max(_top(row), _top(line))
+    smaller = min(_bottom(row) - _top(row), _bottom(line) - _top(line))
+    apart = all(w.x1 <= line.words[0].x0 or w.x0 >= line.words[-1].x1 for w in row.words)
+    return smaller > 0 and overlap > 0.6 * smaller and apart
+
+
+def _top(line: TextLine) -> float:
+    return min(w.top for w in line.words)
+
+
+def _bottom(line: TextLine) -> float:
+    return max(w.bottom for w in line.words)
 
 
 def attach_confidence(doc: Document, pages: OcrPages) -> None:

@@ -48,7 +48,7 @@ def _born(case: str) -> Document:
     return pdf.parse((GOLDEN / "pdf" / case / "input.pdf").read_bytes(), "born.pdf")
 
 
-@pytest.mark.parametrize("case", ["footnote", "banded-table"])
+@pytest.mark.parametrize("case", ["footnote", "banded-table", "unruled-table"])
 def test_scanned_page_reads_back_the_born_digital_text_and_structure(case: str) -> None:
     _tesseract()
     doc = pdf.parse(scanned(case), "scan.pdf")
