@@ -70,8 +70,10 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         warnings=warnings,
     )
     attach_confidence(doc, ocr)
-    if not doc.text.strip():
-        warnings.append(ParseWarning("empty", "OCR found no text in the image"))
+    for raw in raw_pages:
+        if not raw.runs:
+            where = f"page {raw.number}"
+            warnings.append(ParseWarning("ocr_empty", f"{where}: OCR found no word in the image", where))
     return doc
 
 

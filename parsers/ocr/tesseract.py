@@ -60,6 +60,8 @@ class Tesseract:
         if iterator is None:  # a blank page
             return lines
         for word in iterate_level(iterator, RIL.WORD):
+            if word.Empty(RIL.WORD):  # a page with no word yields one empty (its row attributes crash)
+                continue
             if not lines or word.IsAtBeginningOf(RIL.TEXTLINE):
                 row = word.RowAttributes()
                 lines.append(TextLine(height=float(row["row_height"])))

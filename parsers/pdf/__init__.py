@@ -75,7 +75,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         warnings=warnings,
     )
     attach_confidence(doc, ocr)
-    if not doc.text.strip() and not any(w.code == "needs_ocr" for w in warnings):
+    if not doc.text.strip() and not any(w.code in ("needs_ocr", "ocr_empty") for w in warnings):
         warnings.append(ParseWarning("empty", "the document has no text"))
     return doc
 
@@ -160,7 +160,10 @@ def _read_by_ocr(
         if pixels > options.max_image_pixels:
             raise OcrUnavailable(f"at {options.ocr_dpi} dpi its image would be over {options.max_image_pixels} pixels")
         image = render_page(pdf, raw.number - 1, options.ocr_dpi)
-        return ocr_raw_page(image, raw.number, options.ocr_dpi, options, ocr)
+        read = ocr_raw_page(image, raw.number, options.ocr_dpi, options, ocr)
+        if not read.runs:
+            warnings.append(ParseWarning("ocr_empty", f"{where} has no text layer and OCR found no word in it", where))
+        return read
     except OcrUnavailable as exc:
         warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?): {exc}", where))
         return raw

@@ -7,6 +7,7 @@ from parsegate import api
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.chunkers.record import Chunk
 from parsegate.parsers import pdf
+from parsegate.parsers.options import ParseOptions
 from parsegate.quality_gates.verdict import Verdict
 from tests.parsers.test_ocr import _tesseract, scanned
 
@@ -38,3 +39,25 @@ def test_a_low_confidence_scan_fails_min_ocr_confidence_alone() -> None:
     low = [i for i, c in enumerate(chunks) if c.metadata["ocr"]["confidence"] < 0.7]
     assert low and [f["chunk_index"] for f in failed[0].faults] == low
     assert failed[0].value == min(c.metadata["ocr"]["confidence"] for c in chunks) < 0.7
+
+
+def test_a_scan_left_unread_fails_min_chunks_and_is_not_passed_as_empty() -> None:
+    data = scanned("footnote", 72)
+    doc = pdf.parse(data, "scan.pdf", ParseOptions(ocr_engine="off"))  # no OCR: needs_ocr
+    assert doc.text == "" and [w.code for w in doc.warnings] == ["needs_ocr"]
+    verdict = api.gate(doc, [], source=data, max_tokens=128)
+    assert [(c.check, c.value) for c in verdict.checks if not c.passed] == [("min_chunks", 0)]
+
+
+def test_a_page_image_with_no_word_in_it_warns_ocr_empty_and_fails() -> None:
+    _tesseract()
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("L", (600, 800), 255).save(out, "PDF", resolution=72)  # a blank scanned page
+    doc = pdf.parse(out.getvalue(), "blank.pdf")
+    assert [(w.code, w.location) for w in doc.warnings] == [("ocr_empty", "page 1")]
+    verdict = api.gate(doc, [], source=out.getvalue(), max_tokens=128)
+    assert [(c.check, c.value) for c in verdict.checks if not c.passed] == [("min_chunks", 0)]
