@@ -87,8 +87,8 @@ def test_a_worker_uses_the_plugin_parsers_it_is_given_without_searching(tmp_path
     path = tmp_path / "notes.txt"
     path.write_text("One paragraph.\n")
     found = worker_reads(path, [("wait", f"{PACKAGE}:Wait")], str(folder))
-    assert found["parsers"] == ["markdown", "text", "code", "office", "pdf", "wait"]
-    assert worker_reads(path, [], str(folder))["parsers"] == ["markdown", "text", "code", "office", "pdf"]
+    assert found["parsers"] == ["markdown", "text", "code", "office", "pdf", "image", "wait"]
+    assert worker_reads(path, [], str(folder))["parsers"] == ["markdown", "text", "code", "office", "pdf", "image"]
 
 
 def test_the_parent_passes_the_plugin_parsers_it_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
