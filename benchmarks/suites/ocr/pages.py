@@ -27,6 +27,7 @@ class Page:
     variant: str
     image: Image.Image
     known: str  # the born-digital page's text
+    dpi: int = 300
 
 
 def known_pages(pdf: Path) -> list[str]:
@@ -58,7 +59,7 @@ def noisy(image: Image.Image, seed: int) -> Image.Image:
 
 def rasterised_set(variants: tuple[str, ...] = VARIANTS) -> list[Page]:
     pages: list[Page] = []
-    for pdf in sorted(GOLDEN.glob("*/input.pdf")):
+    for pdf in sorted(p for p in GOLDEN.glob("*/input.pdf") if not p.parent.name.startswith("scanned-")):
         known = known_pages(pdf)
         for variant in variants:
             kind, dpi = variant.split("-")
@@ -66,7 +67,7 @@ def rasterised_set(variants: tuple[str, ...] = VARIANTS) -> list[Page]:
             for n, (image, text) in enumerate(zip(images, known, strict=True), start=1):
                 if kind == "noisy":
                     image = noisy(image, seed=n)
-                pages.append(Page(f"{pdf.parent.name}#{n}", variant, image, text))
+                pages.append(Page(f"{pdf.parent.name}#{n}", variant, image, text, int(dpi)))
     return pages
 
 
