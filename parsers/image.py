@@ -45,7 +45,9 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
             python_warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             frames = [frame.convert("L") for frame in _frames(image, options)]
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except UnidentifiedImageError:
+        raise ParseError("malformed", "Pillow cannot identify it as an image (damaged or cut short?)") from None
+    except (OSError, SyntaxError, ValueError) as exc:
         raise ParseError("malformed", f"Pillow cannot read it as an image: {exc}") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ParseError("too_large", f"{exc} (PARSEGATE_MAX_IMAGE_PIXELS)") from None
