@@ -54,9 +54,25 @@ ensure_libreoffice() {
   fi
 }
 
+ensure_tesseract() {
+  # OCR (the ocr extra: tesserocr bundles libtesseract) reads with Tesseract's English model,
+  # Debian's tesseract-ocr-eng; the OCR tests read scanned pages with it.
+  if [ -e /usr/share/tesseract-ocr/5/tessdata/eng.traineddata ] || [ -e /usr/share/tesseract-ocr/4.00/tessdata/eng.traineddata ]; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's tesseract-ocr-eng for OCR..." >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr-eng >/dev/null
+  else
+    echo "Tesseract's English model not found: the OCR tests will be skipped (install Debian's tesseract-ocr-eng)" >&2
+  fi
+}
+
 case "${1:-}" in
   golden)
     setup ",all"
+    ensure_tesseract
     .venv/bin/parsegate run golden_docs --glob 'input.*' --out out/golden
     ;;
   test)
@@ -67,6 +83,7 @@ case "${1:-}" in
     setup ",all,embed,parquet,ray,langchain,llamaindex,openai"
     ensure_chromium
     ensure_libreoffice
+    ensure_tesseract
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
     .venv/bin/python .ci/layout_tree.py

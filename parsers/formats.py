@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=23,  # 23: TeX manuals: accents, listings, navigation, the outline as section tree, hyphens
+        output_version=24,  # 24: pages without a text layer read by OCR (ocr extra), ocr_confidence
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
@@ -149,6 +149,16 @@ FORMATS: tuple[FormatSpec, ...] = (
         (Form("notebook", (".ipynb",)),),
         output_version=1,  # 1: new (CHANGELOG.md); code cells read by the code parser when the code extra is there
         source_text=True,
+    ),
+    FormatSpec(
+        "image",
+        "parsegate.parsers.image",
+        # OCR: about 0.7 s of CPU a 300 dpi page (benchmarks/suites/ocr); a PNG page is ~0.3 MB
+        (Form("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff"), Cost(per_mb=3.0, per_file=0.7, first_use=0.3)),),
+        output_version=1,  # 1: new (issue 36)
+        source_text=False,
+        extra="ocr",
+        extra_modules=("pypdfium2", "PIL"),
     ),
 )
 

@@ -24,6 +24,10 @@ class ParseOptions:
     max_image_pixels: int = 100_000_000  # PARSEGATE_MAX_IMAGE_PIXELS, per image
     max_html_mb: float = 200.0  # PARSEGATE_MAX_HTML_MB: our own HTML pass reads tens of MB/s; it bounds memory
     soffice_seconds: float = 120.0  # PARSEGATE_SOFFICE_SECONDS: LibreOffice conversions
+    # OCR of pages without a text layer and of image files (parsers/ocr/): "tesseract", "rapidocr", "off"
+    ocr_engine: str = "tesseract"  # PARSEGATE_OCR_ENGINE
+    ocr_dpi: int = 300  # PARSEGATE_OCR_DPI: a PDF page is rendered at this resolution for OCR
+    ocr_tessdata: str | None = None  # PARSEGATE_OCR_TESSDATA: the folder of eng.traineddata (default: Debian's)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> ParseOptions:
@@ -34,7 +38,9 @@ class ParseOptions:
         for variable, name in ENVIRONMENT.items():
             value = environ.get(variable, "")
             if value:
-                given[name] = value if name == "password" else _number(variable, value, _KINDS[name])
+                given[name] = value if name in _TEXTS else _number(variable, value, _KINDS[name])
+        if given.get("ocr_engine", "tesseract") not in OCR_ENGINES:
+            raise ValueError(f"PARSEGATE_OCR_ENGINE={given['ocr_engine']!r}: expected one of {', '.join(OCR_ENGINES)}")
         return replace(DEFAULTS, **given)  # type: ignore[arg-type]
 
 
@@ -47,7 +53,12 @@ ENVIRONMENT = {
     "PARSEGATE_MAX_IMAGE_PIXELS": "max_image_pixels",
     "PARSEGATE_MAX_HTML_MB": "max_html_mb",
     "PARSEGATE_SOFFICE_SECONDS": "soffice_seconds",
+    "PARSEGATE_OCR_ENGINE": "ocr_engine",
+    "PARSEGATE_OCR_DPI": "ocr_dpi",
+    "PARSEGATE_OCR_TESSDATA": "ocr_tessdata",
 }
+OCR_ENGINES = ("tesseract", "rapidocr", "off")
+_TEXTS = {"password", "ocr_engine", "ocr_tessdata"}
 assert set(ENVIRONMENT.values()) == {f.name for f in fields(ParseOptions)}
 _KINDS = {f.name: int if f.type == "int" else float for f in fields(ParseOptions)}
 

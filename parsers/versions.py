@@ -62,6 +62,10 @@ def _pdf() -> str:
     return f"{OUTPUT_VERSIONS['pdf']}+pypdfium2/{version('pypdfium2')}+pdfplumber/{version('pdfplumber')}"
 
 
+def _image() -> str:
+    return f"{OUTPUT_VERSIONS['image']}+pdf/{_pdf()}+pillow/{version('pillow')}"
+
+
 def _csv() -> str:
     return str(OUTPUT_VERSIONS["csv"])
 
@@ -85,4 +89,5 @@ _VERSIONS = {
     "pdf": _pdf,
     "notebook": _notebook,
     "csv": _csv,
+    "image": _image,
 }

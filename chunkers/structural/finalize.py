@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from parsegate.chunkers.ids import ChunkIds
+from parsegate.chunkers.ocr_meta import ocr_metadata
 from parsegate.chunkers.record import Chunk
 from parsegate.chunkers.structural.boundaries import PROSE, descend, is_title, titles_first
 from parsegate.chunkers.structural.context import EMPTY, Context, ContextBuilder
@@ -206,9 +207,10 @@ def _provenance(doc: Document) -> tuple[list[int], list[Element]]:
 
 
 def _pages_and_boxes(
-    starts: list[int], located: list[Element], start: int, end: int
+    starts: list[int], located: list[Element], start: int, end: int, overlapping: list[int] | None = None
 ) -> tuple[list[int] | None, list[dict[str, Any]] | None]:
-    """Pages (and boxes) of the elements a chunk overlaps, for formats that have them."""
+    """Pages (and boxes) of the elements a chunk overlaps, for formats that have them; the
+    indices of those elements go into ``overlapping`` when it is given."""
     if not located:
         return None, None
     i = max(0, bisect.bisect_right(starts, start) - 1)
@@ -221,6 +223,8 @@ def _pages_and_boxes(
                 pages.append(el.page)
             if el.bbox is not None:
                 boxes.append({"page": el.page, "bbox": list(el.bbox)})
+            if overlapping is not None:
+                overlapping.append(i)
         i += 1
     return (sorted(pages) or None), (boxes or None)
 
@@ -235,9 +239,14 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
     text = doc.text
     pages: list[int] | None = None
     boxes: list[dict[str, Any]] | None = None
+    ocr = "ocr" in base_meta  # read by OCR: each chunk gets its own pages' confidences (chunkers/ocr_meta.py)
+    metadata = base_meta
     for draft, embed, n in done:
         if located:
-            pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end)
+            overlapping: list[int] | None = [] if ocr else None
+            pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end, overlapping)
+            if overlapping is not None:
+                metadata = ocr_metadata(base_meta, located, pages, draft.start, draft.end, overlapping)
         chunks.append(
             Chunk(
                 id=draft.id or span_id(draft.start, draft.end),
@@ -257,7 +266,7 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
                 boxes=boxes,
                 language=draft.language,
                 symbol=draft.symbol,
-                metadata=base_meta,
+                metadata=metadata,
                 warnings=draft.warnings,
             )
         )

@@ -299,6 +299,20 @@ def manual_furniture(path: Path) -> None:
     pdf.output(str(path))
 
 
+def scan(source: Path, target: Path, dpi: int) -> None:
+    """``source`` as a scan would have it: each page rendered in grey by PDFium at ``dpi``, saved
+    by Pillow as an image-only PDF (JPEG inside), or as a PNG (its first page) for an image case."""
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(source)
+    images = [page.render(scale=dpi / 72, grayscale=True).to_pil() for page in pdf]
+    pdf.close()
+    if target.suffix == ".png":
+        images[0].save(target, "PNG", dpi=(dpi, dpi))
+    else:
+        images[0].save(target, "PDF", resolution=dpi, save_all=True, append_images=images[1:])
+
+
 def main() -> None:
     for folder, make in (
         ("two-column-article", two_column_article),
@@ -317,6 +331,14 @@ def main() -> None:
         target.mkdir(parents=True, exist_ok=True)
         make(target / "input.pdf")
         print("wrote", target / "input.pdf")
+    # OCR (issue 36): scans of two of them, read back by Tesseract.
+    for source, target, dpi in (
+        ("footnote", HERE / "scanned-footnote" / "input.pdf", 200),
+        ("banded-table", HERE.parent / "image" / "scanned-table" / "input.png", 200),
+    ):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scan(HERE / source / "input.pdf", target, dpi)
+        print("wrote", target)
 
 
 if __name__ == "__main__":

@@ -65,7 +65,10 @@ def _tables(gate: GateTable, width: int) -> list[Table]:
             )
         for row in gate.rows:
             shown = [row.cells[n] for n in group]
-            if len(group) < len(gate.columns) and all(c.text == "–" for c in shown):
+            # A row empty in this group shows where it has values (a row empty everywhere, say
+            # OCR confidence in a run without scans, in the first group only).
+            nowhere = all(c.text == "–" for c in row.cells)
+            if len(group) < len(gate.columns) and all(c.text == "–" for c in shown) and (number or not nowhere):
                 continue
             table.add_row(
                 row.label, row.threshold, *(Text(c.text, style="bold red" if c.misses else "") for c in shown)

@@ -69,6 +69,9 @@ def _sniff(data: bytes, source: IO[bytes] | None) -> Detected | Unrecognised:
     why = binary.pdf(data)
     if why:
         return Detected("pdf", ".pdf", why)
+    seen = binary.image(data)
+    if seen:
+        return Detected("image", *seen)
     if binary.container(data):
         form, why = binary.office_kind(data, source or io.BytesIO(data))
         return Detected(form, f".{form}", why) if form else Unrecognised(why)

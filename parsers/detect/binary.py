@@ -1,7 +1,8 @@
 """Binary containers told by their first bytes and, for zip and OLE2, by the members they hold:
 PDF (``%PDF-`` within the first kilobyte, as PDF readers allow), Office Open XML and OpenDocument
 packages (zip), Word, Excel and PowerPoint 97-2003 files (OLE2 compound files, by their streams:
-olefile, with the office extra), RTF. Each answer says what it went by."""
+olefile, with the office extra), RTF, and the images OCR reads (PNG, JPEG, TIFF: their signatures).
+Each answer says what it went by."""
 
 from __future__ import annotations
 
@@ -32,6 +33,23 @@ def pdf(head: bytes) -> str | None:
     if at < 0:
         return None
     return "content: a %PDF- header" + (f" at byte {at}" if at else "")
+
+
+# The images the image parser reads by OCR: their signatures, the suffix that reads them.
+_IMAGES = (
+    (b"\x89PNG\r\n\x1a\n", ".png", "PNG"),
+    (b"\xff\xd8\xff", ".jpg", "JPEG"),
+    (b"II*\x00", ".tif", "TIFF (little-endian)"),
+    (b"MM\x00*", ".tif", "TIFF (big-endian)"),
+)
+
+
+def image(head: bytes) -> tuple[str, str] | None:
+    """The suffix of a PNG, JPEG or TIFF image and what told it, else None."""
+    for signature, suffix, name in _IMAGES:
+        if head.startswith(signature):
+            return suffix, f"content: a {name} signature"
+    return None
 
 
 def container(head: bytes) -> str | None:

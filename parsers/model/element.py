@@ -32,7 +32,8 @@ class Element:
         """The same span as another kind (a heading read as a paragraph), with that kind's data."""
         self.kind = kind
         if not isinstance(self.data, data_class(kind)):
-            self.data = data_class(kind)(ref=self.data.ref, inline=self.data.inline)
+            old = self.data
+            self.data = data_class(kind)(ref=old.ref, inline=old.inline, ocr_confidence=old.ocr_confidence)
         return self
 
     @property

@@ -26,6 +26,7 @@ class Data:
     ref: str | None = None  # the item's own reference in the source (docling's self_ref)
     # Inline formatting: {"start", "end", "style"} with offsets into Document.text; links add "href".
     inline: list[dict[str, Any]] = field(default_factory=list)
+    ocr_confidence: float | None = None  # read by OCR: the mean confidence of its words (0-1)
 
     # Fields always written to JSON, even at their default (a row's ``header: false`` says something).
     ALWAYS: ClassVar[tuple[str, ...]] = ()

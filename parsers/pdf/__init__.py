@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import version
 from typing import Any
 
@@ -27,12 +27,14 @@ import pypdfium2 as pdfium
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
+from parsegate.parsers.ocr import OcrUnavailable
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
-from parsegate.parsers.pdf.layout import Box, Line, Page, round_box, union
+from parsegate.parsers.pdf.layout import Bookmark, Box, Line, Page, round_box, union
 from parsegate.parsers.pdf.lines import build_lines, rejoin
 from parsegate.parsers.pdf.navigation import Navigation, entry_text, navigation_lines
+from parsegate.parsers.pdf.ocr import OcrPages, attach_confidence, ocr_raw_page, render_page
 from parsegate.parsers.pdf.order import Block, group_lines, item_block, order_blocks
 from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
@@ -60,9 +62,32 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     pdf = open_pdf(data, options.password)
     warnings: list[ParseWarning] = []
     outline = list(read_outline(pdf, warnings))
+    ocr = OcrPages()
+    builder = build_pages(_raw_pages(pdf, warnings, options, ocr), len(pdf), warnings, outline)
+    doc = Document(
+        doc_id=doc_id,
+        version=content_version(data),
+        format="pdf",
+        text=builder.text(),
+        elements=builder.elements,
+        metadata=_metadata(pdf, builder),
+        parser=f"{NAME} {VERSION}",
+        warnings=warnings,
+    )
+    attach_confidence(doc, ocr)
+    if not doc.text.strip() and not any(w.code in ("needs_ocr", "ocr_empty") for w in warnings):
+        warnings.append(ParseWarning("empty", "the document has no text"))
+    return doc
+
+
+def build_pages(
+    raw_pages: Iterable[RawPage], count: int, warnings: list[ParseWarning], outline: list[Bookmark]
+) -> Builder:
+    """Steps 2-7 over ``count`` raw pages (PDFium's, or OCR's: parsers/pdf/ocr.py), into a
+    builder holding the elements and the text."""
     index = Outline.of(outline)
     named = index.names
-    pages = list(_pages(pdf, warnings, options.pdf_max_pages, options.pdf_max_seconds, index))
+    pages = list(_pages(raw_pages, count, warnings, index))
     body = body_style(pages)
     furniture = furniture_lines(pages, body)
     laid_out = [(page, _order(page, furniture, named)) for page in pages]
@@ -87,33 +112,17 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture],
         [_navigation(page) for page in pages if page.navigation],
     )
-    doc = Document(
-        doc_id=doc_id,
-        version=content_version(data),
-        format="pdf",
-        text=builder.text(),
-        elements=builder.elements,
-        metadata=_metadata(pdf, builder),
-        parser=f"{NAME} {VERSION}",
-        warnings=warnings,
-    )
-    if not doc.text.strip() and not any(w.code == "needs_ocr" for w in warnings):
-        warnings.append(ParseWarning("empty", "the document has no text"))
-    return doc
+    return builder
 
 
-def _pages(
-    pdf: pdfium.PdfDocument,
-    warnings: list[ParseWarning],
-    max_pages: int,
-    max_seconds: float,
-    outline: Outline,
-) -> Iterator[Page]:
+def _raw_pages(
+    pdf: pdfium.PdfDocument, warnings: list[ParseWarning], options: ParseOptions, ocr: OcrPages
+) -> Iterator[RawPage]:
+    """Each page's glyphs, images and paths from PDFium; a scanned page's glyphs from OCR."""
+    max_pages, max_seconds = options.pdf_max_pages, options.pdf_max_seconds
     if len(pdf) > max_pages:
         raise ParseError("too_many_pages", f"{len(pdf)} pages, over the limit of {max_pages} (PARSEGATE_PDF_MAX_PAGES)")
     started = time.perf_counter()
-    above: OpenTable | None = None  # the table the page before ended with
-    navigation = Navigation()  # the contents or index entries the page before held
     for index in range(len(pdf)):
         where = f"page {index + 1}"
         if time.perf_counter() - started > max_seconds:
@@ -123,14 +132,41 @@ def _pages(
         except pdfium.PdfiumError as exc:
             warnings.append(ParseWarning("malformed", f"{where} cannot be read: {exc}", where))
             continue
-        page, navigation = _page(raw, warnings, len(pdf), outline, navigation)
+        if raw.images and not any(g.text.strip() for run in raw.runs for g in run):
+            raw = _read_by_ocr(pdf, raw, options, warnings, ocr)
+        yield raw
+
+
+def _pages(raw_pages: Iterable[RawPage], count: int, warnings: list[ParseWarning], outline: Outline) -> Iterator[Page]:
+    above: OpenTable | None = None  # the table the page before ended with
+    navigation = Navigation()  # the contents or index entries the page before held
+    for raw in raw_pages:
+        page, navigation = _page(raw, warnings, count, outline, navigation)
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
-        if not page.lines and not page.tables and raw.images:
-            warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?)", where))
         _let_go_of_glyphs(page)
         yield page
+
+
+def _read_by_ocr(
+    pdf: pdfium.PdfDocument, raw: RawPage, options: ParseOptions, warnings: list[ParseWarning], ocr: OcrPages
+) -> RawPage:
+    """A page with images and no text layer (a scan), read by OCR; kept as it is, with a
+    ``needs_ocr`` warning saying why, when OCR is off or not installed."""
+    where = f"page {raw.number}"
+    pixels = raw.width * raw.height * (options.ocr_dpi / 72) ** 2
+    try:
+        if pixels > options.max_image_pixels:
+            raise OcrUnavailable(f"at {options.ocr_dpi} dpi its image would be over {options.max_image_pixels} pixels")
+        image = render_page(pdf, raw.number - 1, options.ocr_dpi)
+        read = ocr_raw_page(image, raw.number, options.ocr_dpi, options, ocr)
+        if not read.runs:
+            warnings.append(ParseWarning("ocr_empty", f"{where} has no text layer and OCR found no word in it", where))
+        return read
+    except OcrUnavailable as exc:
+        warnings.append(ParseWarning("needs_ocr", f"{where} has no text layer (a scan?): {exc}", where))
+        return raw
 
 
 def _let_go_of_glyphs(page: Page) -> None:

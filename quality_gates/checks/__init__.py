@@ -26,6 +26,7 @@ from parsegate.quality_gates.checks import (
     headings,
     largest,
     localization,
+    ocr_confidence,
     overhead,
     recall,
     short,
@@ -57,6 +58,7 @@ CHECKS: tuple[Definition[Any], ...] = (
     code_context.CHECK,
     code_overlaps.CHECK,
     code_parse.CHECK,
+    ocr_confidence.CHECK,
     warnings.CHECK,
 )
 

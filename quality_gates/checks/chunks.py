@@ -2,7 +2,9 @@
 nothing to say: a file whose text is empty or whitespace (an empty ``__init__.py``; the parser warns
 ``empty``) is counted and reported as empty, not failed (issue 36: every Python repository's first
 run failed on them). A scanned page, a page whose content the parser dropped as chrome, a document
-of front matter alone: text that is there and reached no chunk, and so a failure."""
+of front matter alone: text that is there and reached no chunk, and so a failure. So is a document
+with no text whose parser says it could not read what is there (``needs_ocr``: a scan without the
+OCR engine; ``ocr_empty``: a page image in which OCR found no word)."""
 
 from __future__ import annotations
 
@@ -21,12 +23,15 @@ class ChunksFacts:
     empty_text: bool = False  # Document.text is empty or whitespace: nothing a chunk could hold
 
 
+UNREAD = frozenset({"needs_ocr", "ocr_empty"})  # warnings that say content is there, unread
+
+
 def measure(s: Subject) -> ChunksFacts:
     if s.doc.format == "notebook" and s.reference is not None and s.reference.cells is not None:
         # A notebook's file is never empty (its JSON): it has nothing to say when its cells and
         # outputs, as json.loads reads them, hold no text (references/notebook.py).
         return ChunksFacts(not s.reference.cells)
-    return ChunksFacts(not s.doc.text.strip())
+    return ChunksFacts(not s.doc.text.strip() and not any(w.code in UNREAD for w in s.doc.warnings))
 
 
 def empty(facts: DocFacts) -> bool:

@@ -3,7 +3,8 @@
 - text formats: ``text`` is the slice ``[start:end]`` of the source file itself, decoded again
   here, and ``lines`` are the lines that slice covers in that file;
 - PDF: every box lies on a page the chunk names, and every word of the chunk is among the words
-  PDFium finds inside the chunk's boxes on those pages;
+  PDFium finds inside the chunk's boxes on those pages (not measured for a document with pages
+  read by OCR: they have no text layer);
 - Office and HTML: every word of the chunk is among the words of docling's own export (for HTML,
   or of the file's text nodes as libxml2 reads them: a parser may keep text docling's export drops).
 
@@ -42,6 +43,10 @@ def measure(s: Subject) -> LocalizationFacts:
     ref = s.reference
     if ref is None:
         return LocalizationFacts()  # not measured: no independent view of this document
+    if "ocr" in s.doc.metadata:
+        # Pages read by OCR have no text layer to find the chunk's words in: not measured (their
+        # own check is ocr_confidence); a second engine's reading would be the independent view.
+        return LocalizationFacts()
     if s.doc.format in TEXT_FORMATS:
         problems = [_in_source(ref, c) for c in s.chunks]
     elif ref.pdf is not None:

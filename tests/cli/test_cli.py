@@ -24,7 +24,7 @@ def corpus(tmp_path: Path) -> Path:
     (root / "latin1.md").write_bytes(
         b"# Caf\xe9 menu\n\nCaf\xe9 au lait costs three euros, the cr\xe8me br\xfbl\xe9e five.\n"
     )
-    (root / "image.png").write_bytes(b"\x89PNG\r\n")  # binary, no parser: left out (counted in run.json)
+    (root / "image.gif").write_bytes(b"GIF89a\x01\x00\x01\x00")  # binary, no parser: left out (counted in run.json)
     (root / "blank.dat").write_bytes(b"")  # no parser, no content to sniff: unsupported
     (root / "gone.md").symlink_to(root / "nowhere.md")
     return root

@@ -105,8 +105,22 @@ def test_legacy_office_files_by_the_stream_at_their_root(source: str, target: st
 
 
 def test_binary_content_no_parser_reads_is_described_by_its_first_bytes() -> None:
-    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
-    assert sniff(png) == Unrecognised("binary data starting 89 50 4e 47 0d 0a 1a 0a ('.PNG........IHDR')")
+    gif = b"GIF89a\x10\x00\x10\x00" + bytes(range(256))
+    assert sniff(gif) == Unrecognised("binary data starting 47 49 46 38 39 61 10 00 ('GIF89a..........')")
+
+
+@pytest.mark.parametrize(
+    ("head", "suffix", "by"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ".png", "content: a PNG signature"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", ".jpg", "content: a JPEG signature"),
+        (b"II*\x00\x08\x00\x00\x00", ".tif", "content: a TIFF (little-endian) signature"),
+        (b"MM\x00*\x00\x00\x00\x08", ".tif", "content: a TIFF (big-endian) signature"),
+    ],
+)
+def test_the_images_ocr_reads_by_their_signatures(head: bytes, suffix: str, by: str) -> None:
+    assert sniff(head + bytes(range(256))) == Detected("image", suffix, by)
+    assert sniff((GOLDEN / "image" / "scanned-table" / "input.png").read_bytes()).format == "image"
 
 
 # -- markup ----------------------------------------------------------------------------------

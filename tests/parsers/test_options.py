@@ -38,3 +38,11 @@ def test_an_integer_limit_stays_an_integer() -> None:
 def test_the_options_travel_to_a_worker_as_json_and_come_back_equal() -> None:
     options = ParseOptions(password="pw", pdf_max_pages=3, max_image_pixels=10)
     assert ParseOptions(**orjson.loads(orjson.dumps(asdict(options)))) == options
+
+
+def test_the_ocr_settings_are_read_and_an_unknown_engine_is_refused_by_name() -> None:
+    environ = {"PARSEGATE_OCR_ENGINE": "rapidocr", "PARSEGATE_OCR_DPI": "200", "PARSEGATE_OCR_TESSDATA": "/opt/td"}
+    assert ParseOptions.from_env(environ) == ParseOptions(ocr_engine="rapidocr", ocr_dpi=200, ocr_tessdata="/opt/td")
+    assert (DEFAULTS.ocr_engine, DEFAULTS.ocr_dpi, DEFAULTS.ocr_tessdata) == ("tesseract", 300, None)
+    with pytest.raises(ValueError, match=r"PARSEGATE_OCR_ENGINE='easyocr': expected one of tesseract, rapidocr, off"):
+        ParseOptions.from_env({"PARSEGATE_OCR_ENGINE": "easyocr"})

@@ -99,7 +99,7 @@ def test_page_without_text_layer_warns_needs_ocr() -> None:
     for _ in range(2):
         scan.add_page()
         scan.image(io.BytesIO(buffer.getvalue()), x=10, y=10, w=100)
-    doc = pdf.parse(bytes(scan.output()), "scan.pdf")
+    doc = pdf.parse(bytes(scan.output()), "scan.pdf", ParseOptions(ocr_engine="off"))
     assert [w.code for w in doc.warnings] == ["needs_ocr", "needs_ocr"]
     assert [w.location for w in doc.warnings] == ["page 1", "page 2"]
 

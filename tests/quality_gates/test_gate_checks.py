@@ -207,7 +207,7 @@ def test_the_verdict_judges_the_checks_on_by_default_first() -> None:
     judged = [c.limit.name for c in JUDGED if c.limit]
     off = ["max_overhead", "max_context_share", "fail_on_warnings"]
     assert judged[-3:] == off and not set(off) & set(judged[:-3])
-    assert [c.metric for c in METRICS][:1] == ["chunks"] and all(c.share for c in METRICS[1:-2])
+    assert [c.metric for c in METRICS][:1] == ["chunks"] and all(c.share for c in METRICS[1:-3])
 
 
 def test_the_terminal_rows_come_from_the_table_and_mark_what_misses() -> None:

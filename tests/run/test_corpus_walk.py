@@ -41,7 +41,7 @@ def tree(root: Path) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     (root / "src/__pycache__/app.cpython-311.pyc").write_bytes(b"\xa7\r\r\n\x00\x00\x00\x00" + bytes(range(256)))
-    (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200))
+    (root / "logo.gif").write_bytes(b"GIF89a\x10\x00\x10\x00" + bytes(200))
     (root / "notes.md").write_bytes(b"\x00\x01binary under a suffix a parser claims")  # the parser reports it
     return root
 
@@ -67,7 +67,7 @@ def test_walk_honours_gitignore_exclude_and_tool_folders(tmp_path: Path) -> None
         "__pycache__ folder": 1,
         "virtualenv folder": 1,
         "version-control folder": 1,
-        "binary file (no parser for its suffix, content not text)": 1,  # logo.png
+        "binary file (no parser for its suffix, content not text)": 1,  # logo.gif
     }
 
 
@@ -88,6 +88,6 @@ def test_run_counts_what_it_left_out_in_run_json(tmp_path: Path) -> None:
     assert run["left_out"]["ignored by .gitignore"] == 5
     assert run["left_out"]["binary file (no parser for its suffix, content not text)"] == 1
     paths = {f["path"]: f["status"] for f in run["files"]}
-    assert "logo.png" not in paths and not any("__pycache__" in p for p in paths)
+    assert "logo.gif" not in paths and not any("__pycache__" in p for p in paths)
     assert paths["notes.md"] == "failed"  # a claimed suffix with binary content is a failure to report
     assert "left out on purpose: 1 paths (__pycache__ folder)" in " ".join(result.stderr.split())
