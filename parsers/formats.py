@@ -150,6 +150,13 @@ FORMATS: tuple[FormatSpec, ...] = (
         output_version=1,  # 1: new (CHANGELOG.md); code cells read by the code parser when the code extra is there
         source_text=True,
     ),
+    FormatSpec(
+        "epub",
+        "parsegate.parsers.epub",
+        (Form("epub", (".epub",), Cost(per_mb=4.5, first_use=0.3)),),
+        output_version=1,  # 1: new (CHANGELOG.md); chapters in spine order through our HTML pass
+        source_text=False,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

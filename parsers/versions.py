@@ -77,6 +77,10 @@ def _notebook() -> str:
     return f"{OUTPUT_VERSIONS['notebook']}+markdown/{_markdown()}+code/{code}"
 
 
+def _epub() -> str:
+    return str(OUTPUT_VERSIONS["epub"])
+
+
 _VERSIONS = {
     "markdown": _markdown,
     "text": _text,
@@ -85,4 +89,5 @@ _VERSIONS = {
     "pdf": _pdf,
     "notebook": _notebook,
     "csv": _csv,
+    "epub": _epub,
 }

@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, markdown, notebook, office, pdf, text
+from parsegate.parsers import code, csv, epub, markdown, notebook, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
@@ -22,6 +22,7 @@ PARSERS = {
     "pdf": pdf,
     "csv": csv,
     "notebook": notebook,
+    "epub": epub,
 }
 
 
