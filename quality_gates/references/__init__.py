@@ -7,6 +7,8 @@
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
 - Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
   outputs as ``json.loads`` reads them (notebook.py).
+- EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
+  lxml reads each (epub.py, web.py's ``text_nodes``).
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
@@ -112,6 +114,14 @@ def open_reference(
 
         pdf = open_pdf(data, password=password)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
+    if fmt == "epub":
+        from parsegate.quality_gates.references.epub import epub_nodes
+
+        nodes = epub_nodes(data)
+        if not nodes:
+            return None
+        reading = "\n".join(nodes)
+        return Reference("EPUB spine's text nodes (lxml)", reading, reading, html_nodes=nodes)
     if fmt in OFFICE_FORMATS:
         if not expensive and fmt != "html":
             return None  # no cheaper reading of an Office file than docling's: not measured
