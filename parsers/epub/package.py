@@ -28,8 +28,6 @@ _DC = "{http://purl.org/dc/elements/1.1/}"
 _CONTAINER_NS = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 _ENC = "{http://www.w3.org/2001/04/xmlenc#}"
 CHAPTER_TYPES = frozenset({"application/xhtml+xml", "text/html", "application/html"})
-# Font obfuscation (the IDPF's and Adobe's): fonts mangled so they cannot be lifted, no DRM.
-_FONT_MANGLING = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
 
 
 @dataclass(frozen=True)
@@ -105,16 +103,14 @@ def _package(archive: zipfile.ZipFile, package: str, opf: etree._Element) -> Boo
 
 
 def _refuse_encrypted(archive: zipfile.ZipFile, book: Book) -> None:
-    """DRM (Adobe ADEPT, Readium LCP…) encrypts the chapters and lists them in encryption.xml."""
+    """DRM (Adobe ADEPT, Readium LCP…) encrypts the chapters and lists them in encryption.xml;
+    fonts listed there (the IDPF's and Adobe's font obfuscation, no DRM) do not keep the text from us."""
     data = read_entry(archive, ENCRYPTION)
     if data is None:
         return
     chapters = {item.path for item in book.spine}
     locked = []
     for entry in xml(data, ENCRYPTION).iter(f"{_ENC}EncryptedData"):
-        method = entry.find(f"{_ENC}EncryptionMethod")
-        if method is not None and method.get("Algorithm") in _FONT_MANGLING:
-            continue
         for ref in entry.iter(f"{_ENC}CipherReference"):
             path = posixpath.normpath(unquote(ref.get("URI") or "").lstrip("/"))
             if path in chapters:
