@@ -76,7 +76,8 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         meta["toc"] = book.toc
     if not book.title:
         meta.pop("title", None)
-    doc = Document(doc_id, content_version(data), NAME, text, elements, metadata=meta, warnings=[*b.warnings, *warnings])
+    warnings = [*b.warnings, *warnings]
+    doc = Document(doc_id, content_version(data), NAME, text, elements, metadata=meta, warnings=warnings)
     doc.parser = f"{NAME} {VERSION}"
     if not any(e.kind != "furniture" and e.page is not None for e in elements):
         doc.warnings.append(ParseWarning("empty", "the book's chapters hold no text"))

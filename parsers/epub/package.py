@@ -86,8 +86,8 @@ def _package(archive: zipfile.ZipFile, package: str, opf: etree._Element) -> Boo
         if not href or not ident:
             continue
         path = posixpath.normpath(posixpath.join(base, unquote(urlsplit(href).path)))
-        nav = "nav" in (el.get("properties") or "").split()
-        manifest[ident] = Item(path, (el.get("media-type") or "").strip().lower(), nav)
+        is_nav = "nav" in (el.get("properties") or "").split()
+        manifest[ident] = Item(path, (el.get("media-type") or "").strip().lower(), is_nav)
     spine_el = next(opf.iter(f"{_OPF}spine"), None)
     if spine_el is None:
         raise ParseError("no_spine", f"the package document {package} has no spine (no reading order)")

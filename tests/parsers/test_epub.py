@@ -59,7 +59,9 @@ def test_the_navigation_document_and_alt_text_are_furniture_naming_their_chapter
     nav = '<nav epub:type="toc"><h1>Contents</h1><ol><li><a href="one.xhtml">Arrival</a></li></ol></nav>'
     one = ONE + '<p><img src="p.jpg" alt="The station at dusk"/></p>'
     doc = epub.parse(book({"one.xhtml": one}, nav=nav), "b.epub")
-    furniture = [(doc.text[e.start : e.end], e.page, e.data.reason, e.data.ref) for e in doc.elements if e.kind == "furniture"]
+    furniture = [
+        (doc.text[e.start : e.end], e.page, e.data.reason, e.data.ref) for e in doc.elements if e.kind == "furniture"
+    ]
     assert furniture == [
         ("Contents Arrival", 1, "navigation (the book's table of contents)", "OEBPS/nav.xhtml"),
         ("The station at dusk", 2, "image (its alt text)", "OEBPS/one.xhtml"),
@@ -135,10 +137,15 @@ ENCRYPTION = (
         (book({"one.xhtml": ONE}, skip=("OEBPS/content.opf",)), "no_package"),
         (book({"one.xhtml": ONE}, files={"META-INF/container.xml": "<container/>"}), "no_package"),
         (book({"one.xhtml": ONE}, files={"OEBPS/content.opf": "<package><spine>"}), "corrupt"),
-        (book({"one.xhtml": ONE}, files={"OEBPS/content.opf": '<package xmlns="http://www.idpf.org/2007/opf"/>'}), "no_spine"),
+        (
+            book({"one.xhtml": ONE}, files={"OEBPS/content.opf": '<package xmlns="http://www.idpf.org/2007/opf"/>'}),
+            "no_spine",
+        ),
         (book({"one.xhtml": ONE}, opf_extra='<!DOCTYPE p [<!ENTITY a "aaaaaaaaaa">]>'), "unsafe_xml"),
         (
-            book({"one.xhtml": ONE}, files={"META-INF/container.xml": '<!DOCTYPE c SYSTEM "http://x/c.dtd"><container/>'}),
+            book(
+                {"one.xhtml": ONE}, files={"META-INF/container.xml": '<!DOCTYPE c SYSTEM "http://x/c.dtd"><container/>'}
+            ),
             "unsafe_xml",
         ),
         (

@@ -16,9 +16,26 @@ from tests.epub_books import CONTAINER, XHTML, opf
 from tests.epub_books import epub as book
 
 NAMES = st.sampled_from(
-    ["mimetype", "META-INF/container.xml", "META-INF/encryption.xml", "OEBPS/content.opf", "OEBPS/a.xhtml", "OEBPS/b.xhtml"]
+    [
+        "mimetype",
+        "META-INF/container.xml",
+        "META-INF/encryption.xml",
+        "OEBPS/content.opf",
+        "OEBPS/a.xhtml",
+        "OEBPS/b.xhtml",
+    ]
 )
-PIECES = [*"<>/=\"'&;!?[] \nabchp1é", "<p>", "</p>", "<h1>", "<nav>", "<!ENTITY", "<!DOCTYPE", "&amp;", "<img alt='x'/>"]
+PIECES = [
+    *"<>/=\"'&;!?[] \nabchp1é",
+    "<p>",
+    "</p>",
+    "<h1>",
+    "<nav>",
+    "<!ENTITY",
+    "<!DOCTYPE",
+    "&amp;",
+    "<img alt='x'/>",
+]
 MARKUP = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 VALID = {
     "META-INF/container.xml": CONTAINER.format(opf="OEBPS/content.opf"),
@@ -63,7 +80,9 @@ def test_any_bytes_give_a_document_or_a_parse_error(data: bytes) -> None:
 @given(st.dictionaries(NAMES, st.one_of(MARKUP, st.binary(max_size=60)), max_size=5), st.booleans())
 @example({"OEBPS/a.xhtml": "<h1"}, True)
 @example({"META-INF/encryption.xml": "<e><CipherReference URI='OEBPS/a.xhtml'/></e>"}, True)
-def test_any_zip_of_epub_parts_gives_a_document_or_a_parse_error(entries: dict[str, str | bytes], start_valid: bool) -> None:
+def test_any_zip_of_epub_parts_gives_a_document_or_a_parse_error(
+    entries: dict[str, str | bytes], start_valid: bool
+) -> None:
     files = {**VALID, **entries} if start_valid else entries
     doc = parsed(zipped(files))
     if doc is not None:

@@ -55,7 +55,10 @@ def test_a_dropped_chapter_fails_recall_by_its_words() -> None:
 def test_a_chapter_the_parser_never_read_fails_recall_too() -> None:
     # The reference walks the package itself: a book whose second chapter the parser skipped
     # (here: parsed from a copy without it) is measured against both chapters.
-    two = {"one.xhtml": "<h1>Arrival</h1><p>The train reached Ellery at dusk.</p>", "two.xhtml": "<p>Lanterns swung over the quay.</p>"}
+    two = {
+        "one.xhtml": "<h1>Arrival</h1><p>The train reached Ellery at dusk.</p>",
+        "two.xhtml": "<p>Lanterns swung over the quay.</p>",
+    }
     whole = book(two)
     doc = epub.parse(book({"one.xhtml": two["one.xhtml"]}), "b.epub")
     verdict = gate(doc, whole)
