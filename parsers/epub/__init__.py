@@ -13,6 +13,8 @@ into one ``Document.text`` (built, as for Office and PDF: ``source_text`` is Fal
   chapter's file as its ``ref`` too;
 - the navigation document (the table of contents), when the spine holds it, is furniture
   (reason navigation), not content; an NCX or a nav document outside the spine is not read;
+- a file the spine names more than once (under several manifest ids) is read once, where it first
+  comes, with a warning;
 - a spine item that is no XHTML (an SVG page, an image) or missing from the archive is skipped
   with a warning.
 
@@ -57,6 +59,10 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         b.heading(1, book.title, page=None)
         b.shift = 1
     warnings: list[ParseWarning] = []
+    if book.repeated:
+        warnings.append(
+            ParseWarning("repeated_spine_items", f"{book.repeated} spine entries name a file read already: read once")
+        )
     furniture_pages: list[int] = []
     chapters = [item.path for item in book.spine]
     for page, item in enumerate(book.spine, 1):

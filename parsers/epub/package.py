@@ -45,6 +45,7 @@ class Book:
     spine: list[Item]
     toc: str | None = None  # the nav document's or NCX's path
     metadata: dict[str, str] = field(default_factory=dict)
+    repeated: int = 0  # spine entries naming a file an earlier one named
 
     def read(self, path: str) -> bytes | None:
         return read_entry(self.archive, path)
@@ -91,7 +92,13 @@ def _package(archive: zipfile.ZipFile, package: str, opf: etree._Element) -> Boo
     spine_el = next(opf.iter(f"{_OPF}spine"), None)
     if spine_el is None:
         raise ParseError("no_spine", f"the package document {package} has no spine (no reading order)")
-    spine = [manifest[ref.get("idref", "")] for ref in spine_el.iter(f"{_OPF}itemref") if ref.get("idref") in manifest]
+    listed = [manifest[ref.get("idref", "")] for ref in spine_el.iter(f"{_OPF}itemref") if ref.get("idref") in manifest]
+    # A file the spine names again (SiSU lists "ch.xhtml#o8", "ch.xhtml#o12"… as items of their
+    # own) is read once, where it first comes: its text is the book's once.
+    first: dict[str, Item] = {}
+    for item in listed:
+        first.setdefault(item.path, item)
+    spine = list(first.values())
     nav = next((item.path for item in manifest.values() if item.nav), None)
     ncx = manifest.get(spine_el.get("toc") or "")
     meta: dict[str, str] = {}
@@ -99,7 +106,9 @@ def _package(archive: zipfile.ZipFile, package: str, opf: etree._Element) -> Boo
         value = next((" ".join("".join(el.itertext()).split()) for el in opf.iter(f"{_DC}{key}")), "")
         if value:
             meta[key] = value
-    return Book(archive, package, meta.get("title"), spine, nav or (ncx.path if ncx else None), meta)
+    book = Book(archive, package, meta.get("title"), spine, nav or (ncx.path if ncx else None), meta)
+    book.repeated = len(listed) - len(spine)
+    return book
 
 
 def _refuse_encrypted(archive: zipfile.ZipFile, book: Book) -> None:

@@ -41,13 +41,15 @@ def epub_nodes(data: bytes) -> list[str] | None:
             for el in opf.iter(f"{_OPF}item")
         }
         nodes: list[str] = []
+        seen: set[str] = set()  # a file the spine names twice is the book's text once
         title = opf.find(".//{http://purl.org/dc/elements/1.1/}title")
         if title is not None and "".join(title.itertext()).strip():
             nodes.append(" ".join("".join(title.itertext()).split()))
         for ref in opf.iter(f"{_OPF}itemref"):
             path = hrefs.get(ref.get("idref"))
-            if path is None or not path.endswith((".xhtml", ".html", ".htm", ".xml")):
+            if path is None or path in seen or not path.endswith((".xhtml", ".html", ".htm", ".xml")):
                 continue
+            seen.add(path)
             try:
                 chapter = _read(archive, path)
             except KeyError:

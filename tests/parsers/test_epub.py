@@ -179,3 +179,19 @@ def test_a_zip_bomb_is_refused_from_its_directory() -> None:
     with pytest.raises(ParseError) as caught:
         epub.parse(data, "b.epub", ParseOptions(max_inflated_mb=1))
     assert caught.value.code == "zip_bomb"
+
+
+def test_a_file_the_spine_names_again_is_read_once_where_it_first_comes() -> None:
+    # SiSU's books list "ch.xhtml#o8" as items of their own: the same file again and again.
+    from tests.epub_books import opf
+
+    items = [
+        ("a", "one.xhtml", "application/xhtml+xml", ""),
+        ("b", "two.xhtml", "application/xhtml+xml", ""),
+        ("a8", "one.xhtml#o8", "application/xhtml+xml", ""),
+    ]
+    files = {"OEBPS/content.opf": opf("A Book", items, ["a", "b", "a8"])}
+    doc = epub.parse(book({"one.xhtml": ONE, "two.xhtml": TWO}, files=files), "b.epub")
+    assert doc.metadata["chapters"] == ["OEBPS/one.xhtml", "OEBPS/two.xhtml"]
+    assert [t for k, t, _ in texts(doc) if k == "heading"] == ["A Book", "Arrival", "The Inn", "Rooms"]
+    assert [w.code for w in doc.warnings] == ["repeated_spine_items"]
