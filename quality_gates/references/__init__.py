@@ -33,6 +33,7 @@ from parsegate.quality_gates.references.text import decode, standard_html_bytes
 from parsegate.quality_gates.words import words
 
 if TYPE_CHECKING:
+    from parsegate.quality_gates.references.epub import EpubReading
     from parsegate.quality_gates.references.pdf import PdfSource
 
 TEXT_FORMATS = source_text_formats()  # parsers/formats.py: Document.text is the decoded source
@@ -51,6 +52,7 @@ class Reference:
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
+    book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -115,13 +117,13 @@ def open_reference(
         pdf = open_pdf(data, password=password)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
     if fmt == "epub":
-        from parsegate.quality_gates.references.epub import epub_nodes
+        from parsegate.quality_gates.references.epub import epub_reading
 
-        nodes = epub_nodes(data)
-        if not nodes:
+        book = epub_reading(data)
+        if book is None or not book.nodes:
             return None
-        reading = "\n".join(nodes)
-        return Reference("EPUB spine's text nodes (lxml)", reading, reading, html_nodes=nodes)
+        reading = "\n".join(book.nodes)
+        return Reference("EPUB spine's text nodes (lxml)", reading, reading, html_nodes=book.nodes, book=book)
     if fmt in OFFICE_FORMATS:
         if not expensive and fmt != "html":
             return None  # no cheaper reading of an Office file than docling's: not measured
