@@ -160,6 +160,13 @@ FORMATS: tuple[FormatSpec, ...] = (
         extra="ocr",
         extra_modules=("pypdfium2", "PIL"),
     ),
+    FormatSpec(
+        "epub",
+        "parsegate.parsers.epub",
+        (Form("epub", (".epub",), Cost(per_mb=4.5, first_use=0.3)),),
+        output_version=1,  # 1: new (CHANGELOG.md); chapters in spine order through our HTML pass
+        source_text=False,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

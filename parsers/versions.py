@@ -81,6 +81,10 @@ def _notebook() -> str:
     return f"{OUTPUT_VERSIONS['notebook']}+markdown/{_markdown()}+code/{code}"
 
 
+def _epub() -> str:
+    return str(OUTPUT_VERSIONS["epub"])
+
+
 _VERSIONS = {
     "markdown": _markdown,
     "text": _text,
@@ -90,4 +94,5 @@ _VERSIONS = {
     "notebook": _notebook,
     "csv": _csv,
     "image": _image,
+    "epub": _epub,
 }

@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, image, markdown, notebook, office, pdf, text
+from parsegate.parsers import code, csv, epub, image, markdown, notebook, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
@@ -23,6 +23,7 @@ PARSERS = {
     "csv": csv,
     "notebook": notebook,
     "image": image,
+    "epub": epub,
 }
 
 

@@ -24,6 +24,7 @@ _ODF = {
     "application/vnd.oasis.opendocument.spreadsheet": "ods",
     "application/vnd.oasis.opendocument.presentation": "odp",
 }
+_EPUB = "application/epub+zip"  # an EPUB's first member, "mimetype", as OpenDocument's
 # The stream at the root of an OLE2 compound file that names the program that wrote it.
 _OLE_STREAMS = (("WordDocument", "doc"), ("Workbook", "xls"), ("Book", "xls"), ("PowerPoint Document", "ppt"))
 
@@ -82,6 +83,8 @@ def zip_kind(source: IO[bytes]) -> tuple[str | None, str]:
         return None, "an Office Open XML package that is no Word, PowerPoint or Excel document"
     if mimetype in _ODF:
         return _ODF[mimetype], f"content: a zip package whose mimetype is {mimetype}"
+    if mimetype == _EPUB:
+        return "epub", f"content: a zip package whose mimetype is {mimetype}"
     if mimetype:
         return None, f"a zip package of {mimetype}"
     return None, f"a zip archive of {len(names)} files, not an Office or OpenDocument package"

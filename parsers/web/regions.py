@@ -82,8 +82,9 @@ class Regions:
     main_path: set[Node] = field(default_factory=set)  # the main content's ancestors
 
 
-def find_regions(body: Node) -> Regions:
-    main, how = _main_content(body)
+def find_regions(body: Node, whole: str | None = None) -> Regions:
+    """``whole``: the body is the content, so named (an EPUB's chapter); its chrome is still found."""
+    main, how = (body, whole) if whole else _main_content(body)
     regions = Regions(main, how, main_path=set(main.iterancestors()))
     inside = set(main.iter())
     holds_title = _ancestors_of(body.iter("h1"))

@@ -6,7 +6,9 @@
   PDFium finds inside the chunk's boxes on those pages (not measured for a document with pages
   read by OCR: they have no text layer);
 - Office and HTML: every word of the chunk is among the words of docling's own export (for HTML,
-  or of the file's text nodes as libxml2 reads them: a parser may keep text docling's export drops).
+  or of the file's text nodes as libxml2 reads them: a parser may keep text docling's export drops);
+- EPUB: every word of the chunk is among the words of the book's title and spine chapters' text
+  nodes (references/epub.py).
 
 Text layers and exports run some words together (PDFium's text in a box joins table cells,
 docling joins inline list items): a chunk word counts as present when two or three consecutive
@@ -59,6 +61,8 @@ def measure(s: Subject) -> LocalizationFacts:
         if ref.html_nodes is not None:
             shown |= set(ref.shown_words)
             where = "docling's export of the file nor its text (lxml)"
+        if s.doc.format == "epub":
+            where = "the book's chapters (lxml)"  # its reference is their text nodes alone
         # A word the source writes without a space between two inline items ("docling" +
         # "from") is two consecutive words of docling's export, which adds a space: the runs of
         # the export's words are made (once) only for a chunk with a word not there as it stands.

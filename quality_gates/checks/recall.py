@@ -61,6 +61,10 @@ def measure(s: Subject) -> RecallFacts:
         total, found = by_record(s.faults, FAULTS, doc, chunks, ref.records)
     elif ref.cells is not None:
         total, found = _by_cell_words(s.faults, chunks, ref.cells)
+    elif ref.book is not None:
+        from parsegate.quality_gates.checks.recall_chapters import by_chapter
+
+        total, found = by_chapter(s.faults, FAULTS, doc, chunks, ref, s.text_words, _whole)
     elif doc.format in TEXT_FORMATS:
         total, found = _by_position(s.faults, doc, chunks, ref)
     elif ref.pdf is not None:

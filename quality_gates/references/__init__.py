@@ -7,6 +7,8 @@
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
 - Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
   outputs as ``json.loads`` reads them (notebook.py).
+- EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
+  lxml reads each (epub.py, web.py's ``text_nodes``).
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
@@ -31,6 +33,7 @@ from parsegate.quality_gates.references.text import decode, standard_html_bytes
 from parsegate.quality_gates.words import words
 
 if TYPE_CHECKING:
+    from parsegate.quality_gates.references.epub import EpubReading
     from parsegate.quality_gates.references.pdf import PdfSource
 
 TEXT_FORMATS = source_text_formats()  # parsers/formats.py: Document.text is the decoded source
@@ -49,6 +52,7 @@ class Reference:
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
+    book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -112,6 +116,14 @@ def open_reference(
 
         pdf = open_pdf(data, password=password)
         return None if pdf is None else Reference("PDFium text layer", pdf=pdf)
+    if fmt == "epub":
+        from parsegate.quality_gates.references.epub import epub_reading
+
+        book = epub_reading(data)
+        if book is None or not book.nodes:
+            return None
+        reading = "\n".join(book.nodes)
+        return Reference("EPUB spine's text nodes (lxml)", reading, reading, html_nodes=book.nodes, book=book)
     if fmt in OFFICE_FORMATS:
         if not expensive and fmt != "html":
             return None  # no cheaper reading of an Office file than docling's: not measured

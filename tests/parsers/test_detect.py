@@ -65,6 +65,11 @@ def test_opendocument_packages_by_their_mimetype_member(kind: str, fmt: str) -> 
     assert detected(data) == (fmt, f"content: a zip package whose mimetype is {mimetype}")
 
 
+def test_an_epub_by_its_mimetype_member() -> None:
+    data = _zip({"mimetype": b"application/epub+zip", "META-INF/container.xml": b"<container/>"})
+    assert detected(data) == ("epub", "content: a zip package whose mimetype is application/epub+zip")
+
+
 def test_a_zip_that_is_no_office_package_says_what_it_is() -> None:
     found = sniff(_zip({"notes.txt": b"hello", "data.csv": b"a,b"}))
     assert found == Unrecognised("a zip archive of 2 files, not an Office or OpenDocument package")
