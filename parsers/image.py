@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
-from parsegate.parsers.ocr import OcrUnavailable
+from parsegate.parsers.ocr import OcrUnavailable, parser_name
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf import VERSION as PDF_VERSION
 from parsegate.parsers.pdf import build_pages
@@ -68,7 +68,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         text=builder.text(),
         elements=builder.elements,
         metadata={"pages": len(frames), "image": {"format": image.format, "size": list(image.size), "dpi": dpi}},
-        parser=f"{NAME} {VERSION}",
+        parser=parser_name(NAME, VERSION, options),
         warnings=warnings,
     )
     attach_confidence(doc, ocr)

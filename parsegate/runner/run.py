@@ -22,6 +22,7 @@ from parsegate.engines.local.supervisor import Supervisor, WorkersFailed
 from parsegate.engines.work import FileOutcome
 from parsegate.errors import CommandError, MissingExtra, RunInterrupted
 from parsegate.log import log
+from parsegate.parsers.options import ParseOptions
 from parsegate.parsers.registry import parsers
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.chunking import make_chunker
@@ -79,6 +80,16 @@ class RunResult:
         return self.out / "quarantine.jsonl"
 
 
+def _parser_name(parser: Any, options: ParseOptions) -> str:
+    """``Document.parser`` as the parser names its documents under ``options`` (the OCR set-up is
+    part of the PDF and image parsers' names: parsers/ocr)."""
+    from parsegate.parsers import ocr
+
+    if parser.NAME in ocr.FORMATS:
+        return ocr.parser_name(parser.NAME, parser.VERSION, options)
+    return f"{parser.NAME} {parser.VERSION}"
+
+
 def run_chunk_set(chunk_sets: dict[str, str]) -> str:
     """The run's one id: every format's chunk set, and the version of the content detection that
     chooses the parser of a file with no suffix (or one no parser claims), so that a store made
@@ -99,7 +110,7 @@ def run_corpus(settings: RunSettings, progress: Progress | None = None) -> RunRe
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CommandError(f"cannot create --out {out}: {exc.strerror or exc}") from None
-    chunk_sets = {p.NAME: chunker.chunk_set(f"{p.NAME} {p.VERSION}") for p in parsers()}
+    chunk_sets = {p.NAME: chunker.chunk_set(_parser_name(p, settings.parsing)) for p in parsers()}
     config_record = {**chunker.config.__dict__, "tokenizer": chunker.counter.fingerprint}
     # What the imports and the set-up made outlives the run: out of the collector's way, whose full
     # passes over it were about 4% of a re-run of 2,000 stored files (the run keeps every outcome).

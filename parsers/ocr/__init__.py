@@ -21,6 +21,29 @@ if TYPE_CHECKING:
 
 ENGINES = ("tesseract", "rapidocr", "off")
 INSTALL = "pip install 'parsegate[ocr]'"
+FORMATS = ("pdf", "image")  # the parsers whose output OCR's set-up can change
+_DISTRIBUTIONS = {"tesseract": "tesserocr", "rapidocr": "rapidocr-onnxruntime"}
+
+
+def settings_key(options: ParseOptions) -> str:
+    """What of the OCR set-up can change a scanned page's reading: the engine and its installed
+    version ("absent": scans stay ``needs_ocr``), the resolution and the model folder. It is part
+    of the parser's name in records (``Document.parser``), so the chunk set, the ids and the chunk
+    store tell a reading under one set-up from another (or from none: the extra installed later)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    distribution = _DISTRIBUTIONS.get(options.ocr_engine)
+    try:
+        found = version(distribution) if distribution else "off"
+    except PackageNotFoundError:
+        found = "absent"
+    folder = f" {options.ocr_tessdata}" if options.ocr_tessdata and options.ocr_engine == "tesseract" else ""
+    return f"ocr {options.ocr_engine}/{found} {options.ocr_dpi}dpi{folder}"
+
+
+def parser_name(name: str, version: str, options: ParseOptions) -> str:
+    """``Document.parser`` of a format OCR reads: its name and version and the OCR set-up."""
+    return f"{name} {version} {settings_key(options)}"
 
 
 class OcrUnavailable(Exception):

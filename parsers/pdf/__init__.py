@@ -27,7 +27,7 @@ import pypdfium2 as pdfium
 
 from parsegate.parsers.formats import spec
 from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
-from parsegate.parsers.ocr import OcrUnavailable
+from parsegate.parsers.ocr import OcrUnavailable, parser_name
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 from parsegate.parsers.pdf.build import Builder, emit_page, finish
 from parsegate.parsers.pdf.figures import Mark, figure_regions
@@ -71,7 +71,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         text=builder.text(),
         elements=builder.elements,
         metadata=_metadata(pdf, builder),
-        parser=f"{NAME} {VERSION}",
+        parser=parser_name(NAME, VERSION, options),
         warnings=warnings,
     )
     attach_confidence(doc, ocr)
