@@ -92,8 +92,8 @@ def convert(data: bytes, doc_id: str, fmt: str) -> tuple[Any, dict[tuple[str, ..
         if fmt == "docx":
             instance.gaps = {}
         ddoc = instance.convert()
-    except ParseError:
-        raise
+    except (ParseError, MemoryError):
+        raise  # out of memory is the run's limit, not a property of the file (the worker says "memory")
     except Exception as exc:  # the backends raise whatever their libraries raise
         raise ParseError("corrupt", f"docling could not read this .{fmt} file: {type(exc).__name__}: {exc}") from None
     return ddoc, dict(getattr(instance, "gaps", {}))
