@@ -3,7 +3,7 @@ string, a framework's text, a file with no suffix or one no parser claims).
 
 In order: binary containers by their first bytes and members (binary.py: PDF, OOXML and
 OpenDocument packages, OLE2 Office files, RTF); then, for text, markup by its first tags
-(markup.py: an HTML page, XHTML, other XML, a DoclingDocument's JSON), a shebang or ``<?php``,
+(markup.py: an HTML page, XHTML, other XML, a DoclingDocument's JSON, a Jupyter notebook), a shebang or ``<?php``,
 Markdown by its block syntax (markdown.py), code that tree-sitter reads without errors
 (code.py, with the code extra), an HTML fragment; else plain text. Every answer says what it
 went by (``Detected.by``), which the registry puts in ``Document.metadata["format_detected"]``.
@@ -23,13 +23,20 @@ from parsegate.parsers.bytes.decode import decoded_sample
 from parsegate.parsers.detect import binary
 from parsegate.parsers.detect.code import LOOSE, parsed_language, shebang_language
 from parsegate.parsers.detect.markdown import markdown_signals
-from parsegate.parsers.detect.markup import docling_json, first_tags
+from parsegate.parsers.detect.markup import docling_json, first_tags, notebook_json
 from parsegate.parsers.formats import CODE_LANGUAGES
 
-DETECT_VERSION = 1  # bumped when the same content can be read as another format
+DETECT_VERSION = 2  # bumped when the same content can be read as another format (2: notebooks)
 _TEXT_SAMPLE = 65536
 _CODE_SUFFIX = {language: suffix for suffix, language in reversed(CODE_LANGUAGES.items())}  # first suffix
-_FORM_SUFFIX = {"markdown": ".md", "text": ".txt", "html": ".html", "docling": ".json", "pdf": ".pdf"}
+_FORM_SUFFIX = {
+    "markdown": ".md",
+    "text": ".txt",
+    "html": ".html",
+    "docling": ".json",
+    "pdf": ".pdf",
+    "notebook": ".ipynb",
+}
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,9 @@ def _text_format(text: str) -> Detected:
     why = docling_json(text)
     if why:
         return Detected("docling", ".json", why)
+    why = notebook_json(text)
+    if why:
+        return Detected("notebook", ".ipynb", why)
     markup = first_tags(text)
     if markup is not None and markup.kind == "page":
         return Detected("html", ".html", markup.by)

@@ -21,6 +21,8 @@ _BLOCK_TAGS = frozenset(
     "blockquote form figure details center font".split()
 )
 _DOCLING = re.compile(r'\A\s*\{.{0,2000}?"schema_name"\s*:\s*"DoclingDocument"', re.S)
+# nbformat 4 writes its keys sorted: "cells" first, each cell naming its "cell_type".
+_NOTEBOOK = re.compile(r'\A\s*\{\s*"cells"\s*:\s*\[.{0,4000}?"cell_type"\s*:\s*"(?:markdown|code|raw)"', re.S)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,12 @@ def first_tags(text: str) -> Markup | None:
         return Markup("xml", f"content: an XML document, root <{tag.group(1)}>")
     if name in _HEAD_TAGS or name in _BLOCK_TAGS:
         return Markup("fragment", f"content: an HTML fragment, <{name}> first")
+    return None
+
+
+def notebook_json(text: str) -> str | None:
+    if _NOTEBOOK.match(text):
+        return 'content: JSON whose first key is "cells", of cells with a "cell_type" (a Jupyter notebook)'
     return None
 
 

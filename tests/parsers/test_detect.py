@@ -153,6 +153,16 @@ def test_the_images_ocr_reads_by_their_signatures(head: bytes, suffix: str, by: 
             "docling",
             'content: JSON with "schema_name": "DoclingDocument"',
         ),
+        (
+            '{\n "cells": [\n  {\n   "cell_type": "markdown",\n   "metadata": {},\n   "source": ["# Sales"]\n  }\n ],\n "nbformat": 4\n}\n',
+            "notebook",
+            'content: JSON whose first key is "cells", of cells with a "cell_type" (a Jupyter notebook)',
+        ),
+        (
+            '{"cells": "not a notebook", "cell_type": "code"}',
+            "text",
+            "content: text with no markup, Markdown block syntax or code",
+        ),
     ],
 )
 def test_markup_by_its_first_tags(text: str, fmt: str, by: str) -> None:
