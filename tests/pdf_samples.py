@@ -5,6 +5,7 @@
   objects placed with Td. Each string is (x, y, size, text) in PDF points; bytes 0x80-0xFF are
   mapped through ``extra_map`` (code → Unicode scalar) so a test can make a glyph PDFium leaves
   out of its text (U+0002) or one above U+FFFF.
+* ``assemble``: a PDF of given objects, with its xref table (hostile structures).
 * ``glyph_line``, ``box_line``: synthetic lines for the steps that never touch PDFium.
 """
 
@@ -49,6 +50,11 @@ def one_page(runs: list[Run], extra_map: dict[int, int] | None = None, width: in
         b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
         b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap),
     ]
+    return assemble(objects)
+
+
+def assemble(objects: list[bytes]) -> bytes:
+    """A PDF of these objects (numbered from 1, the first the catalog), with its xref table."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

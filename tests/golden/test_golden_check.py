@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,32 +11,17 @@ from click.testing import CliRunner
 
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli.main import app
-from parsegate.golden.cases import Case, discover
+from parsegate.golden.cases import discover
 from parsegate.golden.check import check_case, check_cases, exit_code
-from tests.golden import GOLDEN
-
-POLICY = "markdown/policy-exception"
-CHAT = "text/chat-transcript"
-runner = CliRunner()
+from tests.golden import CHAT, POLICY, case, edit_json, golden_copies
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    """A golden tree holding copies of two of our cases, at the same relative paths (so the
-    same document ids, hence the same chunk ids)."""
-    for name in (POLICY, CHAT):
-        shutil.copytree(GOLDEN / name, tmp_path / name)
-    return tmp_path
+    return golden_copies(tmp_path)
 
 
-def case(root: Path, name: str) -> Case:
-    return next(c for c in discover(root) if c.name == name)
-
-
-def edit_json(path: Path, change) -> None:
-    data = json.loads(path.read_text())
-    change(data)
-    path.write_text(json.dumps(data, indent=2))
+runner = CliRunner()
 
 
 def test_unchanged_copies_pass(root: Path) -> None:

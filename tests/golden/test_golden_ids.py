@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,32 +15,16 @@ from rich.console import Console
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.cli.golden_render import print_reports
 from parsegate.golden.add import update_case
-from parsegate.golden.cases import CHUNK_SET, EXPECTED, Case, discover
+from parsegate.golden.cases import CHUNK_SET, EXPECTED
 from parsegate.golden.check import CaseReport, check_case, exit_code, to_json
 from parsegate.golden.ids import check_ids
 from parsegate.parsers.registry import parse_file
-from tests.golden import GOLDEN, cases
-
-POLICY = "markdown/policy-exception"
-CHAT = "text/chat-transcript"
+from tests.golden import CHAT, POLICY, case, cases, edit_json, golden_copies
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    """Copies of two of our cases at the same relative paths (same document ids)."""
-    for name in (POLICY, CHAT):
-        shutil.copytree(GOLDEN / name, tmp_path / name)
-    return tmp_path
-
-
-def case(root: Path, name: str) -> Case:
-    return next(c for c in discover(root) if c.name == name)
-
-
-def edit_json(path: Path, change) -> None:
-    data = json.loads(path.read_text())
-    change(data)
-    path.write_text(json.dumps(data, indent=2))
+    return golden_copies(tmp_path)
 
 
 def rendered(report: CaseReport) -> str:

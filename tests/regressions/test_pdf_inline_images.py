@@ -11,6 +11,7 @@ import pytest
 import parsegate
 from parsegate.parsers.bytes.preflight import preflight
 from parsegate.parsers.model import ParseError
+from tests.pdf_samples import assemble
 
 
 def _pdf(content: bytes, *, compress: bool) -> bytes:
@@ -23,15 +24,7 @@ def _pdf(content: bytes, *, compress: bool) -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
         b"<< /Length %d%s >>\nstream\n" % (len(stream), filters) + stream + b"\nendstream",
     ]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return assemble(objects)
 
 
 def _inline(width: int, height: int, keys: tuple[bytes, bytes] = (b"/W", b"/H")) -> bytes:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import parsegate
+from tests.pdf_samples import assemble
 
 pytest.importorskip("pypdfium2")
 
@@ -22,15 +23,7 @@ def _kids_loop() -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
         b"<< /Length 44 >>\nstream\nBT /F1 12 Tf 10 10 Td (Hello kids) Tj ET\nendstream",
     ]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return assemble(objects)
 
 
 def test_a_page_tree_that_holds_itself_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
