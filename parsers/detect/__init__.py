@@ -3,10 +3,11 @@ string, a framework's text, a file with no suffix or one no parser claims).
 
 In order: binary containers by their first bytes and members (binary.py: PDF, OOXML and
 OpenDocument packages, OLE2 Office files, RTF); then, for text, markup by its first tags
-(markup.py: an HTML page, XHTML, other XML, a DoclingDocument's JSON, a Jupyter notebook), a shebang or ``<?php``,
-Markdown by its block syntax (markdown.py), code that tree-sitter reads without errors
-(code.py, with the code extra), an HTML fragment; else plain text. Every answer says what it
-went by (``Detected.by``), which the registry puts in ``Document.metadata["format_detected"]``.
+(markup.py: an HTML page, XHTML, other XML, a DoclingDocument's JSON, a Jupyter notebook), a shebang or
+``<?php``, a delimited table (delimited.py: CSV, TSV), Markdown by its block syntax (markdown.py),
+code that tree-sitter reads without errors (code.py, with the code extra), an HTML fragment;
+else plain text. Every answer says what it went by (``Detected.by``), which the registry puts
+in ``Document.metadata["format_detected"]``.
 
 This module imports only the standard library and parsers.bytes.decode until a check needs more
 (zipfile, olefile, tree-sitter), so asking costs a worker nothing it does not use. Whether bytes
@@ -22,11 +23,12 @@ from typing import IO
 from parsegate.parsers.bytes.decode import decoded_sample
 from parsegate.parsers.detect import binary
 from parsegate.parsers.detect.code import LOOSE, parsed_language, shebang_language
+from parsegate.parsers.detect.delimited import delimited
 from parsegate.parsers.detect.markdown import markdown_signals
 from parsegate.parsers.detect.markup import docling_json, first_tags, notebook_json
 from parsegate.parsers.formats import CODE_LANGUAGES
 
-DETECT_VERSION = 2  # bumped when the same content can be read as another format (2: notebooks)
+DETECT_VERSION = 3  # bumped when the same content can be read as another format (2: notebooks, 3: CSV/TSV)
 _TEXT_SAMPLE = 65536
 _CODE_SUFFIX = {language: suffix for suffix, language in reversed(CODE_LANGUAGES.items())}  # first suffix
 _FORM_SUFFIX = {
@@ -112,6 +114,9 @@ def _text_format(text: str) -> Detected:
     named = shebang_language(text)
     if named:
         return _code(*named)
+    table = delimited(text)
+    if table:
+        return Detected(table[0], f".{table[0]}", table[1])
     found = parsed_language(text)
     if found:
         return _code(*found)

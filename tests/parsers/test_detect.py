@@ -289,3 +289,47 @@ _PREFIXES = st.sampled_from(
 def test_detection_never_raises_on_any_bytes(prefix: bytes, data: bytes) -> None:
     found = _sniff(prefix + data, None)  # the inner function: sniff() would hide an exception as Unrecognised
     assert isinstance(found, Unrecognised) or found.format in all_formats()
+
+
+# -- delimited tables ------------------------------------------------------------------------------
+
+TABLES = {
+    "comma": ("name,qty,price\nbolt,10,0.5\nnut,200,0.1\nwasher,50,0.05\n", "csv", "3 comma-separated fields"),
+    "semicolon": ('name;qty\n"bolt";10\n"nut";200\n"washer";50\n', "csv", "2 semicolon-separated fields"),
+    "tab": ("id\tcity\tcountry\n1\tLyon\tFrance\n2\tKyiv\tUkraine\n", "tsv", "3 tab-separated fields"),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_a_delimited_table_is_told_by_rows_of_one_shape(name: str) -> None:
+    text, fmt, shape = TABLES[name]
+    rows = len(text.splitlines())
+    assert detected(text) == (fmt, f"content: {rows} of {rows} rows of {shape}")
+
+
+NOT_TABLES = {
+    # two fields in every line, but no header the sniffer can vote for: a poem, not a table
+    "poem": "Roses are red, violets are blue\nSugar is sweet, and so are you\nThe end, for now\n",
+    # a pipe table is Markdown's
+    "pipe table": "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |\n",
+    # rows that do not agree on a shape
+    "ragged": "a,b,c\n1,2\n3,4,5,6\n7\n8,9,10,11,12\n",
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_TABLES))
+def test_text_with_commas_that_is_no_table_is_not_csv(name: str) -> None:
+    assert detected(NOT_TABLES[name])[0] not in ("csv", "tsv")
+
+
+def test_a_table_in_a_file_with_no_suffix_is_read_by_the_csv_parser(tmp_path: Path) -> None:
+    from parsegate.parsers.registry import parse_file
+
+    path = tmp_path / "parts"
+    path.write_text("name,qty,price\nbolt,10,0.5\nnut,200,0.1\n")
+    doc = parse_file(path)
+    assert (doc.format, doc.metadata["header"], doc.metadata["rows"]) == ("csv", True, 2)
+    assert doc.metadata["format_detected"] == {
+        "format": "csv",
+        "by": "content: 3 of 3 rows of 3 comma-separated fields",
+    }
