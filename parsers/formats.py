@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=24,  # 24: pages without a text layer read by OCR (ocr extra), ocr_confidence
+        output_version=25,  # 25: text no reader sees is furniture (hidden.py); 24: OCR
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),

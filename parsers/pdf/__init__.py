@@ -111,6 +111,7 @@ def build_pages(
         builder,
         [(ln.text, page.number, ln.box) for page in pages for ln in page.lines if ln in furniture],
         [_navigation(page) for page in pages if page.navigation],
+        [_hidden(page) for page in pages if page.hidden],
     )
     return builder
 
@@ -178,6 +179,7 @@ def _let_go_of_glyphs(page: Page) -> None:
         *(ln for t in page.tables for ln in t.lines),
         *(ln for f in page.figures for ln in f.lines),
         *(ln for entry in page.navigation for ln in entry),
+        *page.hidden,
     ]:
         if not (line.listing or line.letterless):
             line.glyphs = []
@@ -199,6 +201,17 @@ def _page(
             )
         )
     page = Page(raw.number, raw.width, raw.height, lines)
+    if raw.hidden:
+        page.hidden, _ = build_lines([run for _, run in raw.hidden], raw.number)
+        reasons = ", ".join(sorted({why for why, _ in raw.hidden}))
+        chars = sum(1 for _, run in raw.hidden for g in run if g.text.strip())
+        warnings.append(
+            ParseWarning(
+                "hidden_text",
+                f"{chars} character(s) no reader sees ({reasons}) kept out of chunks, as furniture",
+                f"page {raw.number}",
+            )
+        )
     navigation = navigation_lines(lines, raw.height, pages, outline.names, before)
     page.navigation = navigation.entries
     page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
@@ -226,6 +239,14 @@ def _navigation(page: Page) -> tuple[str, int, Box]:
             box = line.box if box is None else union(box, line.box)
     assert box is not None
     return "\n".join(entry_text(entry) for entry in page.navigation), page.number, round_box(*box)
+
+
+def _hidden(page: Page) -> tuple[str, int, Box]:
+    """The page's text no reader sees as one piece of furniture, a line a line."""
+    box = page.hidden[0].box
+    for line in page.hidden[1:]:
+        box = union(box, line.box)
+    return "\n".join(ln.text for ln in page.hidden), page.number, round_box(*box)
 
 
 def _without(lines: list[Any], taken: list[Any]) -> list[Any]:

@@ -170,11 +170,18 @@ def _flush_footnotes(b: Builder) -> None:
     b.footnotes = []
 
 
-def finish(b: Builder, furniture: list[tuple[str, int, Box]], navigation: Sequence[tuple[str, int, Box]] = ()) -> None:
+def finish(
+    b: Builder,
+    furniture: list[tuple[str, int, Box]],
+    navigation: Sequence[tuple[str, int, Box]] = (),
+    hidden: Sequence[tuple[str, int, Box]] = (),
+) -> None:
     """Footnotes still waiting, then furniture: after the body, so that no chunk (a contiguous
-    slice) can take it in. Navigation (a page's contents or index entries) says what it is."""
+    slice) can take it in. Navigation (a page's contents or index entries) and text no reader
+    sees (parsers/pdf/hidden.py) say what they are."""
     _flush_footnotes(b)
     pieces: list[tuple[str, int, Box, str | None]] = [(text, page, box, "navigation") for text, page, box in navigation]
+    pieces += [(text, page, box, "hidden") for text, page, box in hidden]
     pieces += [(text, page, box, None) for text, page, box in [*furniture, *b.furniture]]
     for text, page, box, reason in sorted(pieces, key=lambda f: f[1]):
         b.emit("furniture", text, page, box, data=FurnitureData(reason=reason) if reason else FurnitureData())

@@ -18,6 +18,7 @@ class Style:
     bold: bool = False
     italic: bool = False
     mono: bool = False
+    ink: str = ""  # why no reader sees it (parsers/pdf/hidden.py: render mode, colour); "" when seen
 
     @property
     def key(self) -> tuple[str, float, bool, bool]:
@@ -128,6 +129,7 @@ class Page:
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     navigation: list[list[Line]] = field(default_factory=list)  # contents and index entries (navigation.py)
+    hidden: list[Line] = field(default_factory=list)  # text no reader sees (hidden.py)
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,16 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from parsegate.parsers.model import ParseError, ParseWarning
+from parsegate.parsers.pdf.hidden import CLEAR, INVISIBLE, WHITE, hide
 from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style
 
 _THIN = 2.0  # a path this thin in one direction is a rule, not a shape
 _MAX_PATHS = 4000  # past this many paths (a map, a chart) a page's paths are read by their bounds only
 _FORCE_BOLD, _ITALIC, _FIXED_PITCH = 1 << 18, 1 << 6, 1 << 0
 _FILL_STROKE = 2  # text render mode that fakes bold by stroking the outline
+_INVISIBLE_MODES = (3, 7)  # neither filled nor stroked (7 only adds to the clipping path)
+_STROKED_MODES = (1, 5)  # stroked, not filled: the stroke's colour is the ink
+_WHITE = 250  # of 255 in each channel
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|-bd\b|bd$|cmbx|cmb\d|sfbx|^bx|\bbx\d", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique|-it$|-it\b|cmti|sfti|cmsl|sfsl|ital", re.IGNORECASE)
 _MONO_NAME = re.compile(
@@ -45,6 +49,7 @@ class RawPage:
     drawings: list[Drawing] = field(default_factory=list)
     edges: list[Box] = field(default_factory=list)  # horizontal and vertical rules and box sides
     rules: list[Box] = field(default_factory=list)  # thin paths: rules, and the dots of dotted curves
+    hidden: list[tuple[str, list[Glyph]]] = field(default_factory=list)  # runs no reader sees, and why (hidden.py)
 
 
 def open_pdf(data: bytes, password: str | None = None) -> pdfium.PdfDocument:
@@ -71,6 +76,7 @@ def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:
         frame = Frame.of(page, textpage)
         out = RawPage(index + 1, frame.width, frame.height, _runs(textpage, frame))
         _shapes(ctypes.cast(page.raw, ctypes.c_void_p).value or 0, frame, out)
+        hide(out)
     finally:
         textpage.close()
         page.close()
@@ -151,6 +157,9 @@ _count_form_objects = _plain(raw.FPDFFormObj_CountObjects, _int, _void)
 _form_object = _plain(raw.FPDFFormObj_GetObject, _void, _void, ctypes.c_ulong)
 _object_type = _plain(raw.FPDFPageObj_GetType, _int, _void)
 _bounds = _plain(raw.FPDFPageObj_GetBounds, _int, _void, *[_float_p] * 4)
+_uint_p = ctypes.POINTER(ctypes.c_uint)
+_fill_colour = _plain(raw.FPDFPageObj_GetFillColor, _int, _void, *[_uint_p] * 4)
+_stroke_colour = _plain(raw.FPDFPageObj_GetStrokeColor, _int, _void, *[_uint_p] * 4)
 
 
 def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
@@ -222,8 +231,9 @@ class _Styles:
             if _matrix(address, self.matrix_ref):
                 size *= (self.matrix.c**2 + self.matrix.d**2) ** 0.5
             name, bold, italic, mono = self.font(_text_font(address))
-            bold = bold or _render_mode(address) == _FILL_STROKE
-            style = Style(name, round(size * 2) / 2, bold, italic, mono)
+            mode = _render_mode(address)
+            bold = bold or mode == _FILL_STROKE
+            style = Style(name, round(size * 2) / 2, bold, italic, mono, _ink(address, mode))
             style = self.interned.setdefault(style, style)  # one object per style: cheap to count
             self.by_object[address] = style
         return style
@@ -247,6 +257,20 @@ class _Styles:
             info = (name, bold, italic, mono)
             self.fonts[key] = info
         return info
+
+
+def _ink(address: int, mode: int) -> str:
+    """Why a text object's glyphs cannot be seen, from its render mode and colour ("" if they can)."""
+    if mode in _INVISIBLE_MODES:
+        return INVISIBLE
+    rgba = [ctypes.c_uint() for _ in range(4)]
+    read = _stroke_colour if mode in _STROKED_MODES else _fill_colour
+    if not read(address, *(ctypes.byref(c) for c in rgba)):
+        return ""
+    red, green, blue, alpha = (c.value for c in rgba)
+    if alpha == 0:
+        return CLEAR
+    return WHITE if min(red, green, blue) >= _WHITE else ""
 
 
 # -- images and paths --------------------------------------------------------------------------

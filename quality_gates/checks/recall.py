@@ -158,9 +158,11 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
     """PDF: each page's text-layer words against the words of the chunks on that page."""
     assert ref.pdf is not None
     furniture: dict[int, Counter[str]] = {}
+    hidden: dict[int, Counter[str]] = {}  # declared hidden from a reader (parsers/pdf/hidden.py)
     for e in doc.elements:
         if e.kind in NON_BODY_KINDS and e.page is not None:
-            furniture.setdefault(e.page, Counter()).update(bag(doc.text[e.start : e.end]))
+            declared = hidden if isinstance(e.data, FurnitureData) and e.data.reason == "hidden" else furniture
+            declared.setdefault(e.page, Counter()).update(bag(doc.text[e.start : e.end]))
     chunked: dict[int, Counter[str]] = {}
     for c in chunks:
         held = bag(c.embed_text)
@@ -170,7 +172,10 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
     drawn = 0
     bridged = _across_pages(ref, chunked)
     for number, page in ref.pdf.pages.items():
-        reference = Counter(words(page.text)) - furniture.get(number, Counter())
+        taken = furniture.get(number, Counter())
+        if number in hidden:  # only as far as PDFium's own characters are hidden too
+            taken = taken + (hidden[number] & page.hidden_words())
+        reference = Counter(words(page.text)) - taken
         lost = reference - chunked.get(number, Counter()) - bridged.get(number, Counter())
         total += reference.total()
         found += reference.total() - lost.total()

@@ -19,6 +19,7 @@ import pypdfium2 as pdfium
 from parsegate.quality_gates.words import located, words
 
 Box = tuple[float, float, float, float]
+_WHITE = 250  # of 255 in each channel: white ink
 _SLACK = 1.5  # points a box is widened by before asking for the text inside it (boxes are rounded)
 
 
@@ -68,6 +69,33 @@ class PdfPage:
             if len(found) >= limit:
                 break
         return found
+
+    def hidden_words(self) -> Counter[str]:
+        """Words of characters that may be hidden from a reader, by PDFium's own account of each:
+        an invisible render mode (3, 7), a transparent or white fill, a box off the page. An
+        upper bound (white on a dark box counts): what a parser declares hidden is taken out of
+        the reference only as far as these words support it."""
+        raw = pdfium.raw
+        tp = self.textpage.raw
+        rgba = [ctypes.c_uint() for _ in range(4)]
+        refs = [ctypes.byref(c) for c in rgba]
+        left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+        boxes = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+        chars: list[str] = []
+        for i in range(self.textpage.count_chars()):
+            text = chr(raw.FPDFText_GetUnicode(tp, i))
+            hidden = False
+            if text.strip():
+                obj = raw.FPDFText_GetTextObject(tp, i)
+                mode = raw.FPDFTextObj_GetTextRenderMode(obj) if obj else 0
+                filled = raw.FPDFText_GetFillColor(tp, i, *refs)
+                red, green, blue, alpha = (c.value for c in rgba)
+                white = filled and (alpha == 0 or min(red, green, blue) >= _WHITE)
+                raw.FPDFText_GetCharBox(tp, i, *boxes)
+                off = right.value <= 0 or left.value >= self.width or top.value <= 0 or bottom.value >= self.height
+                hidden = mode in (3, 7) or bool(white) or off
+            chars.append(text if hidden else " ")
+        return Counter(words("".join(chars)))
 
     def to_image(self, box: Box, scale: float) -> Box:
         """Pixel box (x0, y0, x1, y1) on this page rendered at ``scale`` of a page-space box."""
