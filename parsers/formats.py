@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=25,  # 25: text no reader sees is furniture (hidden.py); 24: OCR
+        output_version=25,  # 25: hidden text is furniture, form values read; 24: OCR
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),

@@ -14,6 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from parsegate.parsers.model import ParseError, ParseWarning
+from parsegate.parsers.pdf.annotations import annotation_runs, place
 from parsegate.parsers.pdf.hidden import CLEAR, INVISIBLE, WHITE, hide
 from parsegate.parsers.pdf.layout import Bookmark, Box, Glyph, Style
 
@@ -61,10 +62,16 @@ def open_pdf(data: bytes, password: str | None = None) -> pdfium.PdfDocument:
     # refuses any other (a --password meant for one file of a corpus locked all the others out).
     for attempt in (None, password) if password else (None,):
         try:
-            return pdfium.PdfDocument(data, password=attempt)
+            pdf = pdfium.PdfDocument(data, password=attempt)
         except pdfium.PdfiumError as exc:
             if getattr(exc, "err_code", None) != 4 and "password" not in str(exc).lower():
                 raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
+            continue
+        try:
+            pdf.init_forms()  # before any page is loaded: the values of filled form fields (annotations.py)
+        except pdfium.PdfiumError:
+            pass  # no form environment: fields read as unfilled, the page's own text as ever
+        return pdf
     raise ParseError("encrypted", "encrypted, needs a password: pass --password")
 
 
@@ -75,6 +82,8 @@ def read_page(pdf: pdfium.PdfDocument, index: int) -> RawPage:
     try:
         frame = Frame.of(page, textpage)
         out = RawPage(index + 1, frame.width, frame.height, _runs(textpage, frame))
+        form = pdf.formenv.raw if pdf.formenv else None
+        place(out.runs, annotation_runs(form, page.raw, frame, textpage.count_chars()))
         _shapes(ctypes.cast(page.raw, ctypes.c_void_p).value or 0, frame, out)
         hide(out)
     finally:
