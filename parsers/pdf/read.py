@@ -4,6 +4,7 @@ metadata. Everything after this module works on plain boxes."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import re
 from collections.abc import Iterator
@@ -67,10 +68,10 @@ def open_pdf(data: bytes, password: str | None = None) -> pdfium.PdfDocument:
             if getattr(exc, "err_code", None) != 4 and "password" not in str(exc).lower():
                 raise ParseError("malformed", f"PDFium cannot open it: {exc}") from None
             continue
-        try:
-            pdf.init_forms()  # before any page is loaded: the values of filled form fields (annotations.py)
-        except pdfium.PdfiumError:
-            pass  # no form environment: fields read as unfilled, the page's own text as ever
+        # Before any page is loaded: the values of filled form fields (annotations.py); without a
+        # form environment the fields read as unfilled, the page's own text as ever.
+        with contextlib.suppress(pdfium.PdfiumError):
+            pdf.init_forms()
         return pdf
     raise ParseError("encrypted", "encrypted, needs a password: pass --password")
 

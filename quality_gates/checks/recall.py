@@ -9,8 +9,10 @@ embedded; for HTML also the file's own text nodes that the export lacks, each as
 PDF and Office a word counts when it reaches an ``embed_text``: a table header repeated on every
 page is dropped from the text once it is known, and travels as context. What a parser *declared*
 furniture or front matter (running headers, page numbers, YAML metadata) is taken out of the
-reference and listed with its reason, so a parser cannot drop text silently by calling it
-furniture: the report shows what was dropped and why.
+reference only where the gate finds support for it on its own (recall_support.py: a PDF line on other
+pages too, front matter that is a YAML mapping…) and listed with its reason and that support, so
+a parser cannot drop text silently by calling it furniture: the report shows what was dropped and
+why, and unsupported furniture counts as lost.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from parsegate.parsers.model import NON_BODY_KINDS, Document, FurnitureData
 from parsegate.quality_gates.checks.base import Definition, Faults, Limit, Subject
+from parsegate.quality_gates.checks.recall_support import NOT_CHECKED, PdfSupport, front_matter
 from parsegate.quality_gates.words import bag, runs, spans, words
 
 if TYPE_CHECKING:
@@ -52,9 +55,9 @@ def measure(s: Subject) -> RecallFacts:
     from parsegate.quality_gates.references import TEXT_FORMATS
 
     doc, chunks, ref = s.doc, s.chunks, s.reference
-    furniture = _declared(doc)
+    support: dict[int, str | None] = {}  # id of a declared element: why the reference leaves it out
     if ref is None:
-        return RecallFacts(furniture=furniture)
+        return RecallFacts(furniture=_declared(doc, support))
     if ref.records is not None:
         from parsegate.quality_gates.checks.recall_rows import by_record
 
@@ -66,15 +69,17 @@ def measure(s: Subject) -> RecallFacts:
 
         total, found = by_chapter(s.faults, FAULTS, doc, chunks, ref, s.text_words, _whole)
     elif doc.format in TEXT_FORMATS:
-        total, found = _by_position(s.faults, doc, chunks, ref)
+        total, found = _by_position(s.faults, doc, chunks, ref, support)
     elif ref.pdf is not None:
-        total, found = _by_page(s.faults, doc, chunks, ref)
+        total, found = _by_page(s.faults, doc, chunks, ref, support)
     else:
         total, found = _whole(s.faults, doc, chunks, ref, s.text_words)
-    return RecallFacts(total, found, ref.kind, furniture)
+    return RecallFacts(total, found, ref.kind, _declared(doc, support))
 
 
-def _declared(doc: Document) -> list[dict[str, Any]]:
+def _declared(doc: Document, support: dict[int, str | None]) -> list[dict[str, Any]]:
+    """Each piece the parser declared furniture or front matter, with its reason and the
+    reference's support for leaving it out (recall_support.py; None: none found, its words counted)."""
     out = []
     for e in doc.elements:
         if e.kind in NON_BODY_KINDS:
@@ -91,6 +96,7 @@ def _declared(doc: Document) -> list[dict[str, Any]]:
                     "bbox": list(e.bbox) if e.bbox else None,
                     "start": e.start,
                     "end": e.end,
+                    "support": support.get(id(e), NOT_CHECKED),
                 }
             )
     return out
@@ -106,10 +112,20 @@ def _spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return [m[0] for m in merged], [m[1] for m in merged]
 
 
-def _by_position(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
-    """Text formats: every word of the source file, by position (front matter and furniture
-    the parser declared are left out)."""
-    declared = _spans([(e.start, e.end) for e in doc.elements if e.kind in NON_BODY_KINDS])
+def _by_position(
+    faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference, support: dict[int, str | None]
+) -> tuple[int, int]:
+    """Text formats: every word of the source file, by position (the furniture the parser declared
+    is left out, and its front matter where it is a YAML mapping: recall_support.py)."""
+    left_out = []
+    for e in doc.elements:
+        if e.kind == "front_matter":
+            support[id(e)] = front_matter(doc, e)
+            if support[id(e)] is None:
+                continue
+        if e.kind in NON_BODY_KINDS:
+            left_out.append((e.start, e.end))
+    declared = _spans(left_out)
     chunked = _spans([(c.start, c.end) for c in chunks])
     total = found = 0
     lost: list[list[int]] = []  # runs of consecutive lost words, as source spans
@@ -154,15 +170,18 @@ def _by_cell_words(faults: Faults, chunks: Sequence[Chunk], cells: list[str]) ->
     return reference.total(), reference.total() - lost.total()
 
 
-def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
-    """PDF: each page's text-layer words against the words of the chunks on that page."""
+def _by_page(
+    faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Reference, support: dict[int, str | None]
+) -> tuple[int, int]:
+    """PDF: each page's text-layer words against the words of the chunks on that page, less the
+    declared furniture the text layer supports (recall_support.py)."""
     assert ref.pdf is not None
     furniture: dict[int, Counter[str]] = {}
-    hidden: dict[int, Counter[str]] = {}  # declared hidden from a reader (parsers/pdf/hidden.py)
+    pdf = PdfSupport(ref.pdf)
     for e in doc.elements:
         if e.kind in NON_BODY_KINDS and e.page is not None:
-            declared = hidden if isinstance(e.data, FurnitureData) and e.data.reason == "hidden" else furniture
-            declared.setdefault(e.page, Counter()).update(bag(doc.text[e.start : e.end]))
+            supported, support[id(e)] = pdf.words(doc, e)
+            furniture.setdefault(e.page, Counter()).update(supported)
     chunked: dict[int, Counter[str]] = {}
     for c in chunks:
         held = bag(c.embed_text)
@@ -172,10 +191,7 @@ def _by_page(faults: Faults, doc: Document, chunks: Sequence[Chunk], ref: Refere
     drawn = 0
     bridged = _across_pages(ref, chunked)
     for number, page in ref.pdf.pages.items():
-        taken = furniture.get(number, Counter())
-        if number in hidden:  # only as far as PDFium's own characters are hidden too
-            taken = taken + (hidden[number] & page.hidden_words())
-        reference = Counter(words(page.text)) - taken
+        reference = Counter(words(page.text)) - furniture.get(number, Counter())
         lost = reference - chunked.get(number, Counter()) - bridged.get(number, Counter())
         total += reference.total()
         found += reference.total() - lost.total()

@@ -88,7 +88,7 @@ def test_a_dropped_row_fails_recall_though_every_word_lies_inside_a_chunk() -> N
     # Words by position (the other text formats' reading) find every word: a chunk runs over the gap.
     reference = open_reference("text", data, EXPENSES.name)
     assert reference is not None
-    total, found = _by_position(Faults(), doc, chunks, reference)
+    total, found = _by_position(Faults(), doc, chunks, reference, {})
     assert found == total
 
 
