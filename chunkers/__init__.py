@@ -24,7 +24,7 @@ from parsegate.parsers.model import Document
 __version__ = "0.1.0"
 # Bumped whenever chunks can change for the same elements (tests/test_versions.py checks it
 # against the golden outputs); it names every chunk set, so changed code never reuses ids.
-OUTPUT_VERSION = 31
+OUTPUT_VERSION = 32
 STRATEGIES = NAMES  # chunkers/strategies.py: what each is and which settings it reads
 # Strategies built on the structural steps (units, packing, budgeted context prefixes).
 STRUCTURED = frozenset(s.name for s in TABLE if s.structured)

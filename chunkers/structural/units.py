@@ -341,12 +341,12 @@ def _split_parts(
     by_id = doc.by_id()
     pieces: list[Unit] = []
 
-    def code_piece(start: int, end: int, context: Context) -> None:
+    def code_piece(start: int, end: int, context: Context, into: list[Unit] = pieces) -> None:
         start, end = trim_span(text, start, end)
         if end > start:
             if context is later:  # a later piece carries the imports and constants it uses itself
                 context = replace(later, imports=_used_by(data, text[start:end]))
-            pieces.append(replace(unit, start=start, end=end, kind="code", context=context, glue_next=False))
+            into.append(replace(unit, start=start, end=end, kind="code", context=context, glue_next=False))
 
     cursor = unit.start
     for start, end in data.parts:
@@ -369,10 +369,35 @@ def _split_parts(
     for n, piece in enumerate(pieces):
         piece.level = unit.level if n == 0 else max(piece.level, Level.BLANK)
     out: list[Unit] = []
-    for piece in pieces:
+    starts = {start for start, _ in data.parts}  # of parts: a definition there is a unit already
+
+    def fits(piece: Unit) -> bool:
         tokens = index.count(piece.start, piece.end)
-        if tokens <= room(piece) or (whole is not None and piece.kind in DEFINITION_KINDS and tokens <= whole(piece)):
+        return tokens <= room(piece) or (
+            whole is not None and piece.kind in DEFINITION_KINDS and tokens <= whole(piece)
+        )
+
+    for piece in pieces:
+        if fits(piece):
             out.append(piece)
-        else:
+            continue
+        # A statement over budget that holds definitions (a function defined in each branch of an
+        # ``if``): cut around them, so each stays whole where it fits, rather than at its lines.
+        inner = [
+            c
+            for c in doc.children(element.id)
+            if c.kind in DEFINITION_KINDS and piece.start <= c.start and c.end <= piece.end and c.start not in starts
+        ]
+        if piece.kind != "code" or not inner:
             out.extend(_split(doc, piece, index, room, whole))
+            continue
+        parts: list[Unit] = []
+        cursor = piece.start
+        for child in inner:
+            code_piece(cursor, child.start, later, parts)
+            parts.append(replace(_unit(doc, child, _code_context(child, by_id), False), level=Level.BLANK))
+            cursor = child.end
+        code_piece(cursor, piece.end, later, parts)
+        for part in parts:
+            out.append(part) if fits(part) else out.extend(_split(doc, part, index, room, whole))
     return out
