@@ -20,7 +20,14 @@ from parsegate.parsers import text
 from parsegate.parsers.model import Document
 
 PACKAGE = "pg_test_parsers"
-ENTRY_POINTS = {"hang": "Hang", "hog": "Hog", "crash": "Crash", "oom": "OutOfMemory", "wait": "Wait"}
+ENTRY_POINTS = {
+    "hang": "Hang",
+    "hog": "Hog",
+    "crash": "Crash",
+    "oom": "OutOfMemory",
+    "rustoom": "RustOutOfMemory",
+    "wait": "Wait",
+}
 
 
 class Hang:
@@ -55,6 +62,17 @@ class OutOfMemory:
     @staticmethod
     def parse(data: bytes, doc_id: str, options: object) -> Document:
         os.write(2, b"terminate called after throwing an instance of 'std::bad_alloc'\n")
+        os.abort()
+
+
+class RustOutOfMemory:
+    """What Rust's allocator (tokenizers, pyromark…) says before it aborts."""
+
+    NAME, VERSION, SUFFIXES = "rustoom", "1", (".rustoom",)
+
+    @staticmethod
+    def parse(data: bytes, doc_id: str, options: object) -> Document:
+        os.write(2, b"memory allocation of 1099511627776 bytes failed\n")
         os.abort()
 
 

@@ -117,7 +117,7 @@ def test_a_parser_over_the_memory_limit_fails_its_document_only(plugins: Path, t
 
 
 def test_a_worker_that_aborts_fails_its_document_only(plugins: Path, tmp_path: Path) -> None:
-    root = corpus_with(tmp_path, "a.md", "b.crash", "c.md", "d.oom", "e.md")
+    root = corpus_with(tmp_path, "a.md", "b.crash", "c.md", "d.oom", "e.md", "f.rustoom")
     out = tmp_path / "out"
     result = runner.invoke(app, ["run", str(root), "--out", str(out), "-w", "1"])
     assert result.exit_code == 1
@@ -127,6 +127,8 @@ def test_a_worker_that_aborts_fails_its_document_only(plugins: Path, tmp_path: P
     # A native allocation failure says so on stderr before it aborts: that is the memory limit.
     assert (files["d.oom"]["status"], files["d.oom"]["code"]) == ("failed", "memory")
     assert "killed by SIGABRT" in files["d.oom"]["reason"] and "std::bad_alloc" in files["d.oom"]["reason"]
+    # Rust's allocator (the tokenizers library) says it its own way (issue 39: it was worker_died).
+    assert files["f.rustoom"]["code"] == "memory" and "bytes failed" in files["f.rustoom"]["reason"]
     assert [files[n]["status"] for n in ("a.md", "c.md", "e.md")] == ["chunked"] * 3
     assert "b.crash" in result.output and "SIGABRT" in result.output
 

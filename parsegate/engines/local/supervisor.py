@@ -39,7 +39,8 @@ _STARTUP_SECONDS = 120.0
 _STARTUP_FAILURES = 3  # workers in a row that die before they are ready: the run cannot go on
 _TAIL = 4096  # bytes of a worker's stderr kept, to say why it died
 _POLL = 0.5  # seconds between looks at the deadlines when nothing arrives
-_MEMORY_WORDS = ("memoryerror", "out of memory", "bad_alloc", "cannot allocate memory")
+# what the allocators say before they abort: Python, C, C++ (std::bad_alloc), Rust (tokenizers)
+_MEMORY_WORDS = ("memoryerror", "out of memory", "bad_alloc", "cannot allocate memory", "memory allocation of")
 
 
 class WorkersFailed(RuntimeError):
