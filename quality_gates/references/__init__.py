@@ -50,6 +50,7 @@ class Reference:
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
+    paragraphs: list[str] | None = None  # DOCX: the file's own paragraphs (lxml: docx_text.py)
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
@@ -153,5 +154,8 @@ def open_reference(
             # Word's list numbers ("2.1.a)"), which the parser writes into its items' text:
             # docling's export leaves them out (its markers are its own count).
             everything = "\n".join([everything, *labels(data)])
+            from parsegate.quality_gates.references.docx_text import paragraph_texts
+
+            return Reference("docling export", body, everything, paragraphs=paragraph_texts(data))
         return Reference("docling export", body, everything, html_nodes=nodes)
     return None
