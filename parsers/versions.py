@@ -17,7 +17,11 @@ from parsegate.parsers.formats import FORMATS
 
 # Bumped (in parsers/formats.py) whenever the elements a parser makes can change (tests/test_versions.py
 # checks them against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUT_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
+OUTPUTdef _rst() -> str:
+    return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
+
+
+_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
 
 
 def light_version(name: str) -> str | None:
@@ -95,4 +99,5 @@ _VERSIONS = {
     "csv": _csv,
     "image": _image,
     "epub": _epub,
+    "rst": _rst,
 }
