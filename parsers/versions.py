@@ -17,11 +17,7 @@ from parsegate.parsers.formats import FORMATS
 
 # Bumped (in parsers/formats.py) whenever the elements a parser makes can change (tests/test_versions.py
 # checks them against the golden outputs), so that the same span under changed code gets new chunk ids.
-OUTPUTdef _rst() -> str:
-    return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
-
-
-_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
+OUTPUT_VERSIONS = {spec.name: spec.output_version for spec in FORMATS}
 
 
 def light_version(name: str) -> str | None:
@@ -87,6 +83,10 @@ def _notebook() -> str:
 
 def _epub() -> str:
     return str(OUTPUT_VERSIONS["epub"])
+
+
+def _rst() -> str:
+    return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
 
 
 _VERSIONS = {
