@@ -83,7 +83,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         format="rst",
         text=text,
         elements=elements,
-        metadata=_metadata(elements, text),
+        metadata={**walker.front, **_metadata(elements, text)},
         parser=f"{NAME} {VERSION}",
         warnings=_warnings(walker),
         _line_starts=starts,
@@ -122,14 +122,20 @@ def _elements(units: list[Unit], lines: Lines) -> list[Element]:
     text, starts = lines.text, lines.starts
     leaves: list[Unit] = []
     last = -1
-    for u in units:
-        if u.container:
-            continue
+    # In line order: docutils puts a header directive's content first in the tree, wherever it is.
+    for u in sorted((u for u in units if not u.container and u.line is not None), key=lambda u: u.line or 0):
         if u.line is None or u.line <= last or u.line >= lines.count:
             u.kept = False
         else:
             leaves.append(u)
             last = u.line
+    leaves = _after_stops(leaves, units, lines)
+    path: tuple[str, ...] = ()
+    for u in leaves:  # (in line order: a header directive's content is under the section it is in)
+        if u.kind == "heading":
+            path = u.path
+        else:
+            u.path = path
     first = leaves[0].line if leaves else len(starts)
     if first and text[: starts[first] if first < len(starts) else len(text)].strip():
         lead = Unit("paragraph", 0, TextData(recovered=True))  # text before any block docutils found
@@ -169,7 +175,7 @@ def _elements(units: list[Unit], lines: Lines) -> list[Element]:
         if isinstance(data, TableData):
             head = next((r for r in order if r.parent is u and r.kind == "table_row" and r.data.header), None)  # type: ignore[attr-defined]
             if head is not None:
-                data.header_text = text[slice(*spans[id(head)])]
+                data.header_text = _header_text(text, *spans[id(head)])
         first = bisect.bisect_right(starts, start)
         out.append(
             Element(
@@ -185,6 +191,52 @@ def _elements(units: list[Unit], lines: Lines) -> list[Element]:
             )
         )
     return renumbered(out)
+
+
+def _after_stops(leaves: list[Unit], units: list[Unit], lines: Lines) -> list[Unit]:
+    """A unit that ends at its own last line (a comment) leaves what follows it, up to the next
+    unit, to a paragraph of its own: text after a comment is never furniture."""
+    out: list[Unit] = []
+    for n, u in enumerate(leaves):
+        out.append(u)
+        if u.stop is None:
+            continue
+        end = leaves[n + 1].line if n + 1 < len(leaves) else lines.count
+        assert end is not None
+        rest = next((k for k in range(u.stop, end) if not lines.blank(k)), None)
+        if rest is not None:
+            recovered = Unit("paragraph", rest, TextData(recovered=True), path=u.path, parent=u.parent)
+            units.append(recovered)
+            out.append(recovered)
+    return out
+
+
+def _header_text(text: str, start: int, end: int) -> str | None:
+    """A table's header as its rows' context: the header row's lines without the table's borders
+    and a directive's own line and options (a ``:header:`` option is the header, then)."""
+    body = text[start:end].splitlines(keepends=True)
+    offsets = [start]
+    for line in body:
+        offsets.append(offsets[-1] + len(line))
+
+    def furniture(line: str) -> bool:
+        bare = line.strip()
+        return (
+            not bare
+            or not bare.strip("=-+|: \t")
+            or bare.startswith("..")
+            or (bare.startswith(":") and not bare.startswith(":header:") and bare.count(":") >= 2)
+        )
+
+    first, last = 0, len(body)
+    while first < last and furniture(body[first]):
+        first += 1
+    while last > first and furniture(body[last - 1]):
+        last -= 1
+    if first >= last:
+        return None
+    s, e = trim_span(text, offsets[first], offsets[last])
+    return text[s:e] or None
 
 
 def _metadata(elements: list[Element], text: str) -> dict[str, Any]:

@@ -31,13 +31,18 @@ from parsegate.parsers.rst.lines import Lines
 
 MAX_DEPTH = 8  # unknown directives inside unknown directives, parsed again: deeper ones stay text
 
+_CONTAINERS = ("list", "table", "blockquote")
 _LISTS = (nodes.bullet_list, nodes.enumerated_list, nodes.definition_list, nodes.field_list, nodes.option_list)
 _ITEMS = (nodes.list_item, nodes.definition_list_item, nodes.field, nodes.option_list_item)
 # Structure inside a list item that ends the item's own text: it becomes units of its own.
 _STRUCTURAL = (*_LISTS, nodes.table, nodes.literal_block, nodes.doctest_block, nodes.block_quote)
 _BODIES = (nodes.definition, nodes.field_body, nodes.description)  # an item's body, read part by part
-_TRANSPARENT = (nodes.Admonition, nodes.topic, nodes.sidebar, nodes.container, nodes.compound)
-_SKIPPED = (nodes.system_message, nodes.pending, nodes.colspec, nodes.decoration, nodes.docinfo)
+# (A header or footer directive's content docutils moves to the document's decoration, first.)
+_TRANSPARENT = (
+    nodes.Admonition, nodes.topic, nodes.sidebar, nodes.container, nodes.compound, nodes.decoration,
+    nodes.header, nodes.footer,
+)  # fmt: skip
+_SKIPPED = (nodes.system_message, nodes.pending, nodes.colspec, nodes.docinfo)
 
 
 @dataclass
@@ -50,12 +55,13 @@ class Unit:
     parent: Unit | None = None  # the container or list item it is in
     title: str | None = None  # a heading's title
     lead: Unit | None = None  # the paragraph that introduces a list, the list item a code block
+    stop: int | None = None  # the line it ends before, whatever follows (a comment: its own lines only)
     ident: str = ""  # set when the elements are made
     kept: bool = True
 
     @property
     def container(self) -> bool:
-        return self.kind in ("list", "table", "blockquote")
+        return self.kind in _CONTAINERS
 
 
 @dataclass
@@ -76,6 +82,7 @@ class Walker:
         self.headings: list[tuple[int, str]] = []
         self.last_line = -1  # the first line of the last unit with one
         self.claim: int | None = None  # a directive's line, which the next unit starts at
+        self.front: dict[str, str] = {}  # a leading field list's fields (front_matter)
         self.unknown: dict[str, int] = {}  # directives docutils does not know, read again
         self.disabled: dict[str, int] = {}  # include and raw: not followed, their lines kept as text
 
@@ -89,11 +96,11 @@ class Walker:
         return None
 
     def unit(self, kind: str, line: int | None, ctx: _Context, data: Data | None = None, **kw: object) -> Unit:
-        if self.claim is not None:
+        if self.claim is not None and kind not in _CONTAINERS:  # (a container's span is its leaves')
             line = self.claim if line is None else min(line, self.claim)
             self.claim = None
-        if line is not None and line > self.last_line:
-            line = self.lines.block_start(line, self.last_line)
+        if line is not None:  # (a line before the last one: docutils' tree is out of source order here)
+            line = self.lines.block_start(line, self.last_line if line > self.last_line else -1)
         path = tuple(t for _, t in self.headings)
         u = Unit(kind, line, data or TextData(), path=path, parent=ctx.parent, **kw)  # type: ignore[arg-type]
         if line is not None and line > self.last_line and not u.container:
@@ -134,6 +141,8 @@ class Walker:
             if isinstance(node, _TRANSPARENT):
                 self.walk(node, ctx)
             return  # the item's own text
+        if isinstance(node, nodes.field_list) and self.front_matter(node, ctx):
+            return
         if isinstance(node, _LISTS):
             self.list_(node, ctx)
         elif isinstance(node, nodes.table):
@@ -146,13 +155,43 @@ class Walker:
         elif isinstance(node, _TRANSPARENT):
             self.walk(node, ctx)  # its first unit starts at its directive (Lines.block_start)
         elif isinstance(node, nodes.comment):
-            self.unit("furniture", self.hint(node, ctx), ctx, data=_furniture("comment"))
+            comment = self.unit("furniture", self.hint(node, ctx), ctx, data=_furniture("comment"))
+            block = self.lines.block_at(comment.line) if comment.line is not None else None
+            comment.stop = block.end if block is not None else comment.line
+            if comment.stop is not None and comment.line is not None:
+                comment.stop = max(comment.stop, comment.line + 1)
+        elif isinstance(node, nodes.target) and not node.get("refuri") and self.label(node, ctx):
+            pass  # a label: the next unit starts at it
         elif isinstance(node, nodes.transition):
             self.unit("rule", self.hint(node, ctx), ctx)
         elif isinstance(node, (nodes.footnote, nodes.citation)):
             self.unit("footnote", self.hint(node, ctx), ctx)
         else:  # paragraphs, line blocks, rubrics, targets, substitution definitions, images, figures…
             self.unit("paragraph", self.hint(node, ctx), ctx)
+
+    def front_matter(self, node: nodes.Element, ctx: _Context) -> bool:
+        """A field list before any title or text (``:tocdepth: 2``, ``:orphan:``, an author's
+        fields) is the document's metadata, as Sphinx and docutils' DocInfo read it."""
+        if ctx.parent is not None or ctx.depth or self.headings:
+            return False
+        if any(u.kind not in ("furniture", "front_matter") for u in self.units):
+            return False
+        for field_ in node.children:
+            if isinstance(field_, nodes.field) and len(field_.children) == 2:
+                name, body = (" ".join(c.astext().split()) for c in field_.children)
+                self.front[name] = body
+        self.unit("front_matter", self.hint(node, ctx), ctx)
+        return True
+
+    def label(self, node: nodes.Element, ctx: _Context) -> bool:
+        """``.. _name:`` names what follows it (a section, a table): the next unit starts at its
+        line, so that it is read with what it names. False when it has no line of its own."""
+        line = self.hint(node, ctx)
+        if line is None or line <= self.last_line or self.lines.block_at(line) is None:
+            return False
+        if self.claim is None:
+            self.claim = line
+        return True
 
     def code(self, node: nodes.Element, ctx: _Context) -> None:
         classes = list(node.get("classes", ()))
