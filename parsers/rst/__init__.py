@@ -175,7 +175,7 @@ def _elements(units: list[Unit], lines: Lines) -> list[Element]:
         if isinstance(data, TableData):
             head = next((r for r in order if r.parent is u and r.kind == "table_row" and r.data.header), None)  # type: ignore[attr-defined]
             if head is not None:
-                data.header_text = _header_text(text, *spans[id(head)])
+                data.header_text = _header_text(text, *spans[id(head)], head.cells, lines)
         first = bisect.bisect_right(starts, start)
         out.append(
             Element(
@@ -211,31 +211,26 @@ def _after_stops(leaves: list[Unit], units: list[Unit], lines: Lines) -> list[Un
     return out
 
 
-def _header_text(text: str, start: int, end: int) -> str | None:
-    """A table's header as its rows' context: the header row's lines without the table's borders
-    and a directive's own line and options (a ``:header:`` option is the header, then)."""
-    body = text[start:end].splitlines(keepends=True)
-    offsets = [start]
-    for line in body:
-        offsets.append(offsets[-1] + len(line))
-
-    def furniture(line: str) -> bool:
-        bare = line.strip()
-        return (
-            not bare
-            or not bare.strip("=-+|: \t")
-            or bare.startswith("..")
-            or (bare.startswith(":") and not bare.startswith(":header:") and bare.count(":") >= 2)
-        )
-
-    first, last = 0, len(body)
-    while first < last and furniture(body[first]):
-        first += 1
-    while last > first and furniture(body[last - 1]):
-        last -= 1
-    if first >= last:
+def _header_text(text: str, start: int, end: int, cells: int | None, lines: Lines) -> str | None:
+    """A table's header as its rows' context, a span of the source (a chunk holding the header
+    row holds it as written): the header row's lines from the one its cells start on (else
+    without a directive's own line and options: a csv-table's ``:header:`` option is its header)
+    to its last line that is no border."""
+    first = bisect.bisect_right(lines.starts, start) - 1
+    last = bisect.bisect_right(lines.starts, max(start, end - 1)) - 1
+    kept = []
+    for n in range(cells if cells is not None and cells > first else first, last + 1):
+        bare = lines.line(n).strip()
+        if not bare or not bare.strip("=-+|: \t"):
+            continue  # a blank or border line
+        if cells is None and (bare.startswith("..") or (bare.startswith(":") and not bare.startswith(":header:"))):
+            continue  # a directive's own line, an option
+        kept.append(n)
+    if not kept:
         return None
-    s, e = trim_span(text, offsets[first], offsets[last])
+    s, e = trim_span(
+        text, max(start, lines.starts[kept[0]]), min(end, lines.starts[kept[-1]] + len(lines.line(kept[-1])))
+    )
     return text[s:e] or None
 
 

@@ -29,6 +29,10 @@ from docutils import nodes
 from parsegate.parsers.model import CodeData, Data, FurnitureData, ItemData, ListData, RowData, TableData, TextData
 from parsegate.parsers.rst.lines import Lines
 
+# Sphinx directives that set how the rest is read and show nothing themselves: furniture, declared.
+SETTINGS = frozenset(
+    {"highlight", "currentmodule", "default-domain", "sectionauthor", "codeauthor", "moduleauthor", "tabularcolumns"}
+)
 MAX_DEPTH = 8  # unknown directives inside unknown directives, parsed again: deeper ones stay text
 
 _CONTAINERS = ("list", "table", "blockquote")
@@ -55,6 +59,7 @@ class Unit:
     parent: Unit | None = None  # the container or list item it is in
     title: str | None = None  # a heading's title
     lead: Unit | None = None  # the paragraph that introduces a list, the list item a code block
+    cells: int | None = None  # a header row: the line its cells start on (after borders, a directive's own lines)
     stop: int | None = None  # the line it ends before, whatever follows (a comment: its own lines only)
     ident: str = ""  # set when the elements are made
     kept: bool = True
@@ -247,7 +252,9 @@ class Walker:
         table = self.unit("table", start, ctx, data=data)
         inner = _Context(table, None, ctx.offset, ctx.depth)
         if head or not body:
-            self.unit("table_row", start, inner, data=RowData(cells=header, header=True))
+            cells = self.hint(head[0], ctx) if head else None
+            row = self.unit("table_row", start, inner, data=RowData(cells=header, header=True))
+            row.cells = cells if cells is not None and start is not None and cells >= start else None
         lines = [self.hint(row, ctx) for row in body]
         if start is not None and not _increasing(start, lines):
             lines = self.record_lines(start, len(head), lines)
@@ -290,6 +297,12 @@ class Walker:
             return
         self.unknown[name] = self.unknown.get(name, 0) + 1
         first = self.lines.directive_content(block)
+        if first is None and name in SETTINGS:
+            setting = self.unit(
+                "furniture", block.first, ctx, data=_furniture(f"Sphinx's {name} setting, shown nowhere")
+            )
+            setting.stop = block.end
+            return
         if first is None:
             self.unit("paragraph", block.first, ctx)
             return
