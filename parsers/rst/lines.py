@@ -80,6 +80,13 @@ class Lines:
             return self.blocks[at]
         return None
 
+    def next_block(self, after: int, names: frozenset[str]) -> Block | None:
+        """The first directive of one of these names that begins after line ``after``."""
+        for block in self.blocks[bisect.bisect_right(self.firsts, after) :]:
+            if block.name in names:
+                return block
+        return None
+
     def content_lines(self, block: Block) -> list[int]:
         """The non-blank lines of a directive's content."""
         first = self.directive_content(block)

@@ -35,6 +35,7 @@ SETTINGS = frozenset(
 )
 MAX_DEPTH = 8  # unknown directives inside unknown directives, parsed again: deeper ones stay text
 
+_CODE_DIRECTIVES = frozenset({"code", "code-block", "sourcecode"})
 _CONTAINERS = ("list", "table", "blockquote")
 _LISTS = (nodes.bullet_list, nodes.enumerated_list, nodes.definition_list, nodes.field_list, nodes.option_list)
 _ITEMS = (nodes.list_item, nodes.definition_list_item, nodes.field, nodes.option_list_item)
@@ -206,7 +207,11 @@ class Walker:
         data = CodeData(language=language)
         item = ctx.item or ctx.parent
         lead = item if item is not None and item.kind == "list_item" and self.previous_leaf() is item else None
-        self.unit("code", self.hint(node, ctx), ctx, data=data, lead=lead)
+        line = self.hint(node, ctx)
+        if line is None and "code" in classes:  # (docutils names no line for some code-blocks)
+            block = self.lines.next_block(self.last_line, _CODE_DIRECTIVES)
+            line = block.first if block is not None else None
+        self.unit("code", line, ctx, data=data, lead=lead)
 
     def list_(self, node: nodes.Element, ctx: _Context) -> None:
         prev = self.previous_leaf()
