@@ -200,7 +200,7 @@ class Walker:
         return True
 
     def code(self, node: nodes.Element, ctx: _Context) -> None:
-        classes = list(node.get("classes", ()))
+        classes: list[str] = list(node.get("classes", ()))
         language = classes[classes.index("code") + 1] if "code" in classes[:-1] else None
         if isinstance(node, nodes.doctest_block):
             language = "pycon"
@@ -257,9 +257,10 @@ class Walker:
         table = self.unit("table", start, ctx, data=data)
         inner = _Context(table, None, ctx.offset, ctx.depth)
         if head or not body:
-            cells = self.hint(head[0], ctx) if head else None
-            row = self.unit("table_row", start, inner, data=RowData(cells=header, header=True))
-            row.cells = cells if cells is not None and start is not None and cells >= start else None
+            first_cells = self.hint(head[0], ctx) if head else None
+            head_row = self.unit("table_row", start, inner, data=RowData(cells=header, header=True))
+            if first_cells is not None and start is not None and first_cells >= start:
+                head_row.cells = first_cells
         lines = [self.hint(row, ctx) for row in body]
         if start is not None and not _increasing(start, lines):
             lines = self.record_lines(start, len(head), lines)
