@@ -20,6 +20,7 @@ directive's line (a directive without content is one paragraph). A role docutils
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -128,7 +129,7 @@ class Walker:
                 self.block(child, ctx)
 
     def heading(self, node: nodes.title, ctx: _Context, level: int) -> None:
-        title = " ".join(node.astext().split())
+        title = read_roles(" ".join(node.astext().split()))
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
         self.headings.append((level, title))
@@ -319,6 +320,24 @@ class Walker:
         if self.claim is not None or len(self.units) == count:  # nothing in it became a unit
             self.claim = None
             self.unit("paragraph", block.first, ctx)
+
+
+# A role docutils does not know stays as written in its title (":mod:`sphinx.ext.apidoc`"): a
+# reader sees its text ("sphinx.ext.apidoc"; "~a.b" shows "b"; "text <target>" shows "text").
+_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]*)`")
+
+
+def _role_text(match: re.Match[str]) -> str:
+    content = match.group(1)
+    if content.endswith(">") and " <" in content:
+        content = content[: content.rindex(" <")]
+    content = content.lstrip("!")
+    return content[1:].rsplit(".", 1)[-1] if content.startswith("~") else content
+
+
+def read_roles(title: str) -> str:
+    """A section title with the roles docutils did not know read as their text."""
+    return _ROLE.sub(_role_text, title) if ":`" in title else title
 
 
 def _furniture(reason: str) -> Data:

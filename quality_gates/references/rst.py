@@ -123,10 +123,28 @@ def rst_headings(text: str) -> list[RstTitle]:
                 first = _labelled(lines, first)
                 end = starts[under + 1] if under + 1 < len(starts) else len(text)
                 if 0 <= first < len(starts):
-                    out.append(RstTitle(starts[first], end, depth, " ".join(child.astext().split())))
+                    title = _roles_read(" ".join(child.astext().split()))
+                    out.append(RstTitle(starts[first], end, depth, title))
 
     visit(document, 0)
     return out
+
+
+_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]*)`")
+
+
+def _role_shown(match: re.Match[str]) -> str:
+    content = match.group(1)
+    if content.endswith(">") and " <" in content:
+        content = content[: content.rindex(" <")]
+    content = content.lstrip("!")
+    return content[1:].rsplit(".", 1)[-1] if content.startswith("~") else content
+
+
+def _roles_read(title: str) -> str:
+    """A title as a reader sees it: a role docutils does not know (Sphinx's ``:mod:`x```) shows
+    its text; an explicit title before ``<target>`` shows alone; ``~a.b`` shows ``b``."""
+    return _ROLE.sub(_role_shown, title)
 
 
 def _labelled(lines: list[str], first: int) -> int:

@@ -290,3 +290,13 @@ def test_any_mix_of_constructs_is_tiled_exactly(parts: list[str]) -> None:
     for e in doc.elements:
         assert 0 <= e.start < e.end <= len(doc.text)
     assert_tiled(doc)
+
+
+def test_roles_docutils_does_not_know_read_as_their_text_in_titles() -> None:
+    doc = parse(
+        ":mod:`sphinx.ext.apidoc` -- API docs\n=====================================\n\n"
+        "The :py:class:`~gauge.Logger` class\n-----------------------------------\n\n"
+        "See :ref:`the manual <manual>`\n------------------------------\n\nText.\n"
+    )
+    titles = [e.section_path[-1] for e in doc.elements if e.kind == "heading"]
+    assert titles == ["sphinx.ext.apidoc -- API docs", "The Logger class", "See the manual"]

@@ -122,3 +122,12 @@ def test_reference_marks_and_comments_do_not_fail_a_sound_parse() -> None:
     verdict = gate(rst.parse(text, "g.rst"), text)
     assert verdict.metrics["extraction_recall"] == 1.0
     assert verdict.metrics["heading_inheritance"] == 1.0
+
+
+def test_titles_with_sphinx_roles_are_read_as_the_parser_files_them() -> None:
+    text = (
+        b":mod:`sphinx.ext.apidoc` -- API docs\n=====================================\n\nIntro.\n\n"
+        b"The :py:class:`~gauge.Logger` class\n-----------------------------------\n\nText.\n"
+    )
+    assert [h.title for h in rst_headings(text.decode())] == ["sphinx.ext.apidoc -- API docs", "The Logger class"]
+    assert gate(rst.parse(text, "r.rst"), text).metrics["heading_inheritance"] == 1.0
