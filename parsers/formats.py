@@ -122,7 +122,7 @@ FORMATS: tuple[FormatSpec, ...] = (
             *(_legacy(name, "xlsx") for name in ("xls", "ods")),
             Form("docling", (".json",)),  # a DoclingDocument written by docling elsewhere
         ),
-        output_version=14,  # 14: Word's list numbers in their items' text (CHANGELOG.md)
+        output_version=15,  # 15: pictures' alt text (OCR of DOCX/PPTX images when asked): image_text (CHANGELOG)
         source_text=False,
         extra="office",
         extra_modules=("docling", "docling_core"),

@@ -28,16 +28,20 @@ class ParseOptions:
     ocr_engine: str = "tesseract"  # PARSEGATE_OCR_ENGINE
     ocr_dpi: int = 300  # PARSEGATE_OCR_DPI: a PDF page is rendered at this resolution for OCR
     ocr_tessdata: str | None = None  # PARSEGATE_OCR_TESSDATA: the folder of eng.traineddata (default: Debian's)
+    # PARSEGATE_OCR_OFFICE_IMAGES: the raster images inside DOCX and PPTX files read by OCR too
+    ocr_office_images: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> ParseOptions:
         """The options the ``PARSEGATE_*`` variables of ``environ`` set (an empty one sets
         nothing), the defaults for the rest. ValueError, naming the variable, for a limit that
         is not a number."""
-        given: dict[str, str | int | float] = {}
+        given: dict[str, str | int | float | bool] = {}
         for variable, name in ENVIRONMENT.items():
             value = environ.get(variable, "")
-            if value:
+            if value and name in _FLAGS:
+                given[name] = _flag(variable, value)
+            elif value:
                 given[name] = value if name in _TEXTS else _number(variable, value, _KINDS[name])
         if given.get("ocr_engine", "tesseract") not in OCR_ENGINES:
             raise ValueError(f"PARSEGATE_OCR_ENGINE={given['ocr_engine']!r}: expected one of {', '.join(OCR_ENGINES)}")
@@ -56,9 +60,12 @@ ENVIRONMENT = {
     "PARSEGATE_OCR_ENGINE": "ocr_engine",
     "PARSEGATE_OCR_DPI": "ocr_dpi",
     "PARSEGATE_OCR_TESSDATA": "ocr_tessdata",
+    "PARSEGATE_OCR_OFFICE_IMAGES": "ocr_office_images",
 }
 OCR_ENGINES = ("tesseract", "rapidocr", "off")
 _TEXTS = {"password", "ocr_engine", "ocr_tessdata"}
+_FLAGS = {"ocr_office_images"}
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 assert set(ENVIRONMENT.values()) == {f.name for f in fields(ParseOptions)}
 _KINDS = {f.name: int if f.type == "int" else float for f in fields(ParseOptions)}
 
@@ -71,3 +78,11 @@ def _number(variable: str, value: str, kind: type[int] | type[float]) -> int | f
     except ValueError:
         raise ValueError(f"{variable}={value!r}: expected a number") from None
     return int(number) if kind is int else number
+
+
+def _flag(variable: str, value: str) -> bool:
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ValueError(f"{variable}={value!r}: expected one of {', '.join(_TRUE + _FALSE)}")

@@ -241,12 +241,17 @@ def _records(doc: Document, done: list[tuple[Draft, str, int]], counter: Counter
     boxes: list[dict[str, Any]] | None = None
     ocr = "ocr" in base_meta  # read by OCR: each chunk gets its own pages' confidences (chunkers/ocr_meta.py)
     metadata = base_meta
+    # No pages (a DOCX whose images were read by OCR): the elements OCR read, for their confidences
+    read = [e for e in doc.leaves() if e.data.ocr_confidence is not None] if ocr and not located else []
     for draft, embed, n in done:
         if located:
             overlapping: list[int] | None = [] if ocr else None
             pages, boxes = _pages_and_boxes(starts, located, draft.start, draft.end, overlapping)
             if overlapping is not None:
                 metadata = ocr_metadata(base_meta, located, pages, draft.start, draft.end, overlapping)
+        elif ocr:
+            inside = [i for i, e in enumerate(read) if e.start < draft.end and e.end > draft.start]
+            metadata = ocr_metadata(base_meta, read, None, draft.start, draft.end, inside)
         chunks.append(
             Chunk(
                 id=draft.id or span_id(draft.start, draft.end),

@@ -10,6 +10,7 @@ then read the new expected outputs (PARSEGATE_REGENERATE_GOLDEN=1) before commit
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 
 from docx import Document as Docx
+from lxml import etree
+from PIL import Image, ImageDraw
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from openpyxl import Workbook
@@ -24,6 +27,7 @@ from pptx import Presentation
 from pptx.util import Inches
 
 HERE = Path(__file__).resolve().parent
+DECORATIVE = "http://schemas.microsoft.com/office/drawing/2017/decorative"
 FIXED = datetime(2026, 1, 1)  # document properties do not change from one generation to the next
 SEVERITIES = [
     ("P1", "15 minutes", "4 hours"),
@@ -157,6 +161,50 @@ def libreoffice_docx(fodt: str, path: Path) -> None:
         shutil.copyfile(Path(work) / "input.docx", path)
 
 
+def _bar_chart_png(bars: tuple[int, ...], size: tuple[int, int] = (240, 120)) -> io.BytesIO:
+    """A small bar chart drawn with Pillow (no text in it: its words are its alt text)."""
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    for n, height in enumerate(bars):
+        draw.rectangle((20 + n * 50, size[1] - 10 - height, 50 + n * 50, size[1] - 10), fill=(40, 90, 160))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    out.seek(0)
+    return out
+
+
+def docx_figures(path: Path) -> None:
+    """A report whose chart says in its alt text what the prose leaves out; a decorative rule
+    image (Word's "Mark as decorative") has alt text that must not be read."""
+    doc = Docx()
+    doc.add_heading("Backup Report", 1)
+    doc.add_heading("Nightly Duration", 2)
+    doc.add_paragraph("The nightly backup got faster after the March change.")
+    doc.add_picture(_bar_chart_png((90, 85, 40, 35)), width=Inches(3))
+    props = doc.inline_shapes[-1]._inline.docPr
+    props.set("title", "Backup duration chart")
+    props.set(
+        "descr",
+        "Bar chart of backup duration per night: 94 minutes in January, 41 minutes in April.\n\n"
+        "Description automatically generated",
+    )
+    doc.add_paragraph("Restores were tested every Friday.")
+    doc.add_picture(_bar_chart_png((4,), (480, 40)), width=Inches(5))
+    props = doc.inline_shapes[-1]._inline.docPr
+    props.set("descr", "decorative divider line")
+    ext_list = OxmlElement("a:extLst")
+    ext = OxmlElement("a:ext")
+    ext.set("uri", "{C183D7F6-B498-43B3-948B-1728B52AA6E4}")
+    mark = etree.SubElement(ext, f"{{{DECORATIVE}}}decorative", nsmap={"adec": DECORATIVE})
+    mark.set("val", "1")
+    ext_list.append(ext)
+    props.append(ext_list)
+    doc.add_heading("Storage", 2)
+    doc.add_paragraph("Backups are kept for 35 days in object storage.")
+    doc.core_properties.created = doc.core_properties.modified = FIXED
+    doc.save(path)
+
+
 def pptx_deck(path: Path) -> None:
     deck = Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[1])
@@ -225,6 +273,7 @@ def main() -> None:
         ("docx/incident-policy", docx_policy, "input.docx"),
         ("docx/footnoted-policy", docx_footnoted, "input.docx"),
         ("docx/footnoted-rates", docx_footnoted_table, "input.docx"),
+        ("docx/figure-alt-text", docx_figures, "input.docx"),
         ("pptx/quarterly-review", pptx_deck, "input.pptx"),
         ("pptx/presenter-notes", pptx_presenter_notes, "input.pptx"),
         ("xlsx/ducks-and-budget", xlsx_workbook, "input.xlsx"),

@@ -94,9 +94,18 @@ password_option = click.option(
 )
 
 
-def parse_options(password: str | None) -> ParseOptions:
+ocr_office_images_option = click.option(
+    "--ocr-office-images",
+    is_flag=True,
+    default=False,
+    help="Read the raster images inside DOCX and PPTX files by OCR too (their text at each image's place, "
+    "with its OCR confidence; also PARSEGATE_OCR_OFFICE_IMAGES=1). Needs the ocr extra.",
+)
+
+
+def parse_options(password: str | None, ocr_office_images: bool = False) -> ParseOptions:
     """The parse options: the PARSEGATE_* settings of the environment (read here, once, by the one
-    reader the library has for them), and --password over them."""
+    reader the library has for them), and --password and --ocr-office-images over them."""
     from dataclasses import replace
 
     from parsegate.parsers.options import ParseOptions
@@ -105,6 +114,8 @@ def parse_options(password: str | None) -> ParseOptions:
         options = ParseOptions.from_env(os.environ)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    if ocr_office_images:
+        options = replace(options, ocr_office_images=True)
     return replace(options, password=password) if password else options
 
 

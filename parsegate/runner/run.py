@@ -82,12 +82,11 @@ class RunResult:
 
 def _parser_name(parser: Any, options: ParseOptions) -> str:
     """``Document.parser`` as the parser names its documents under ``options`` (the OCR set-up is
-    part of the PDF and image parsers' names: parsers/ocr)."""
+    part of the PDF and image parsers' names, and of the office parser's when it reads images by
+    OCR: parsers/ocr)."""
     from parsegate.parsers import ocr
 
-    if parser.NAME in ocr.FORMATS:
-        return ocr.parser_name(parser.NAME, parser.VERSION, options)
-    return f"{parser.NAME} {parser.VERSION}"
+    return ocr.parser_name(parser.NAME, parser.VERSION, options)
 
 
 def run_chunk_set(chunk_sets: dict[str, str]) -> str:

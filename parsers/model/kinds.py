@@ -123,6 +123,15 @@ class OutputData(Data):
 
 
 @dataclass(slots=True)
+class ImageData(Data):
+    """An image's words at its place in reading order (kind ``image_text``): the alt text its
+    writer gave it, or the text OCR read in it (then with ``ocr_confidence``)."""
+
+    source: str | None = None  # "alt" (the writer's alt text) or "ocr" (read in the image's pixels)
+    image: str | None = None  # its image format as its bytes say ("PNG", "JPEG"…)
+
+
+@dataclass(slots=True)
 class FurnitureData(Data):
     reason: str | None = None  # why it is not body text: "running header", "navigation", …
     html: str | None = None  # HTML: the markup it was
@@ -141,6 +150,7 @@ KIND_DATA: dict[str, type[Data]] = {
     "turn": TurnData,
     "furniture": FurnitureData,
     "output": OutputData,
+    "image_text": ImageData,
 }
 
 

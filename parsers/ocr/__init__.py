@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 ENGINES = ("tesseract", "rapidocr", "off")
 INSTALL = "pip install 'parsegate[ocr]'"
 FORMATS = ("pdf", "image")  # the parsers whose output OCR's set-up can change
+ON_REQUEST = ("office",)  # ... and those it changes only when asked (ocr_office_images: DOCX and PPTX images)
 _DISTRIBUTIONS = {"tesseract": "tesserocr", "rapidocr": "rapidocr-onnxruntime"}
 
 
@@ -41,9 +42,17 @@ def settings_key(options: ParseOptions) -> str:
     return f"ocr {options.ocr_engine}/{found} {options.ocr_dpi}dpi{folder}"
 
 
+def reads_by_ocr(name: str, options: ParseOptions) -> bool:
+    """Whether the parser ``name`` reads anything by OCR under ``options``."""
+    return name in FORMATS or (name in ON_REQUEST and options.ocr_office_images)
+
+
 def parser_name(name: str, version: str, options: ParseOptions) -> str:
-    """``Document.parser`` of a format OCR reads: its name and version and the OCR set-up."""
-    return f"{name} {version} {settings_key(options)}"
+    """``Document.parser`` of a format OCR reads: its name and version and the OCR set-up (the
+    office parser's only when its images are read by OCR: ``images`` then ends it)."""
+    if not reads_by_ocr(name, options):
+        return f"{name} {version}"
+    return f"{name} {version} {settings_key(options)}" + (" images" if name in ON_REQUEST else "")
 
 
 class OcrUnavailable(Exception):

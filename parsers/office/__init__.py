@@ -16,7 +16,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePosixPath
 
 from parsegate.parsers.formats import Form, spec
-from parsegate.parsers.model import Document, ParseError, content_version
+from parsegate.parsers.model import Document, ParseError, ParseWarning, content_version
+from parsegate.parsers.ocr import parser_name
 from parsegate.parsers.office.checks import check_html, check_zip
 from parsegate.parsers.options import DEFAULTS, ParseOptions
 
@@ -46,7 +47,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
         raise ParseError("unsupported", f"no office or web format has the suffix '{suffix}'")
     form = _FORMS[suffix]
     if form.name == "docling":
-        return _from_json(data, doc_id)
+        return _from_json(data, doc_id, options)
     if form.converted_to is not None:
         return _legacy(data, doc_id, suffix, options)
     fmt = form.name
@@ -55,7 +56,7 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
 
         check_html(data, options.max_html_mb)
         doc = parse_html(data, doc_id)
-        doc.parser = f"{NAME} {VERSION}"
+        doc.parser = parser_name(NAME, VERSION, options)
         return doc
     return _ooxml(data, doc_id, fmt, content_version(data), options)
 
@@ -71,23 +72,31 @@ def _ooxml(data: bytes, doc_id: str, fmt: str, version_: str, options: ParseOpti
 
         data = body_text_brought_in(data)  # custom XML unwrapped, alternative chunks imported
         data = numbers_written_in(data)  # Word's list numbers ("2.3.8.1.") in their paragraphs' text
-    ddoc, gaps = convert(data, doc_id, fmt)
+    from parsegate.parsers.office.pictures import picture_words
+
+    ddoc, gaps, pictures = convert(data, doc_id, fmt)
     anchors = None
     if fmt == "docx":
         from parsegate.parsers.office.footnotes import note_anchors
 
         anchors = note_anchors(data)
-    doc = to_document(ddoc, doc_id, version_, fmt, gaps, anchors)
-    doc.parser = f"{NAME} {VERSION}"
+    words = picture_words(ddoc, pictures, options)
+    doc = to_document(ddoc, doc_id, version_, fmt, gaps, anchors, words.texts)
+    doc.parser = parser_name(NAME, VERSION, options)
+    if words.ocr is not None:
+        doc.metadata["ocr"] = words.ocr
+    if words.unavailable is not None:
+        where = "images"
+        doc.warnings.append(ParseWarning("ocr_unavailable", f"images not read by OCR: {words.unavailable}", where))
     return doc
 
 
-def _from_json(data: bytes, doc_id: str) -> Document:
+def _from_json(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS) -> Document:
     from parsegate.parsers.office.backends import from_json
     from parsegate.parsers.office.mapping import to_document
 
     doc = to_document(from_json(data), doc_id, content_version(data), "docling")
-    doc.parser = f"{NAME} {VERSION}"
+    doc.parser = parser_name(NAME, VERSION, options)
     return doc
 
 

@@ -5,7 +5,9 @@ file is met (importing them costs seconds), and run without torch: ``InputDocume
 docling strips each run of a paragraph it splits by formatting ("Customers may request a",
 "full refund", "within"), so the spacing between them is lost. For DOCX the Word backend is
 subclassed to note, for each such paragraph, the whitespace the source has between its pieces;
-docling's output itself is left exactly as docling makes it.
+docling's output itself is left exactly as docling makes it. The Word and PowerPoint backends are
+also subclassed to note what the source says of each picture they place (its alt text, whether it
+is decorative, its image format: images.py), which docling does not keep.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from parsegate.parsers.model import ParseError
+from parsegate.parsers.office.images import Picture, docx_picture, pptx_picture, vml_picture
+
+_EMBED = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed"
+_RID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
 
 @cache
@@ -27,7 +33,7 @@ def _backends() -> dict[str, tuple[Any, Any]]:
 
     return {
         "docx": (InputFormat.DOCX, _spacing_word_backend()),
-        "pptx": (InputFormat.PPTX, MsPowerpointDocumentBackend),
+        "pptx": (InputFormat.PPTX, _picture_slides_backend(MsPowerpointDocumentBackend)),
         "xlsx": (InputFormat.XLSX, MsExcelDocumentBackend),
     }
 
@@ -40,6 +46,7 @@ def _spacing_word_backend() -> Any:
         and reading a "heading" style with no level as the paragraph it is."""
 
         gaps: dict[tuple[str, ...], list[str]]
+        pictures: dict[str, Picture]
 
         def _get_label_and_level(self, paragraph: Any) -> tuple[str, int | None]:
             # docling takes every style whose id holds "Heading" for a section heading. One with
@@ -59,8 +66,46 @@ def _spacing_word_backend() -> Any:
                     self.gaps[texts] = source_gaps(self._get_paragraph_text(paragraph), texts)
             return pieces
 
+        def _handle_pictures(self, drawing_blip: Any, doc: Any) -> Any:
+            refs = super()._handle_pictures(drawing_blip, doc)
+            for blip, ref in zip(drawing_blip, refs, strict=False):
+                data = self._get_image_from_relationship(blip, _EMBED, "image")
+                self.pictures[ref.cref] = docx_picture(blip, data)
+            return refs
+
+        def _handle_vml_pictures(self, vml_imagedatas: Any, doc: Any) -> Any:
+            refs = super()._handle_vml_pictures(vml_imagedatas, doc)
+            for imagedata, ref in zip(vml_imagedatas, refs, strict=False):
+                data = self._get_image_from_relationship(imagedata, _RID, "VML image")
+                self.pictures[ref.cref] = vml_picture(imagedata, data)
+            return refs
+
     SpacingWordBackend.gaps = {}
+    SpacingWordBackend.pictures = {}
     return SpacingWordBackend
+
+
+def _picture_slides_backend(base: Any) -> Any:
+    class PictureSlidesBackend(base):  # type: ignore[misc,valid-type]
+        """docling's PowerPoint backend, noting what the source says of each picture it places."""
+
+        pictures: dict[str, Picture]
+
+        def _handle_pictures(  # type: ignore[no-untyped-def]
+            self, shape, parent_slide, slide_ind, doc, slide_size, fill_rid=None
+        ):
+            before = len(doc.pictures)
+            super()._handle_pictures(shape, parent_slide, slide_ind, doc, slide_size, fill_rid=fill_rid)
+            if len(doc.pictures) > before:
+                try:
+                    image = shape.image if fill_rid is None else shape.part.related_part(fill_rid).image
+                    data = image.blob
+                except Exception:  # docling placed it; its bytes are only for its format
+                    data = None
+                self.pictures[doc.pictures[-1].self_ref] = pptx_picture(shape._element, data)
+
+    PictureSlidesBackend.pictures = {}
+    return PictureSlidesBackend
 
 
 def source_gaps(raw: str, pieces: tuple[str, ...]) -> list[str]:
@@ -78,8 +123,9 @@ def source_gaps(raw: str, pieces: tuple[str, ...]) -> list[str]:
     return gaps
 
 
-def convert(data: bytes, doc_id: str, fmt: str) -> tuple[Any, dict[tuple[str, ...], list[str]]]:
-    """docling's DoclingDocument for the file, and the source spacing it noted (DOCX)."""
+def convert(data: bytes, doc_id: str, fmt: str) -> tuple[Any, dict[tuple[str, ...], list[str]], dict[str, Picture]]:
+    """docling's DoclingDocument for the file, the source spacing it noted (DOCX), and what the
+    source says of each picture (DOCX, PPTX), by the picture's ``self_ref``."""
     from docling.datamodel.document import InputDocument
 
     input_format, backend = _backends()[fmt]
@@ -91,12 +137,13 @@ def convert(data: bytes, doc_id: str, fmt: str) -> tuple[Any, dict[tuple[str, ..
         instance: Any = source._backend
         if fmt == "docx":
             instance.gaps = {}
+        instance.pictures = {}
         ddoc = instance.convert()
     except (ParseError, MemoryError):
         raise  # out of memory is the run's limit, not a property of the file (the worker says "memory")
     except Exception as exc:  # the backends raise whatever their libraries raise
         raise ParseError("corrupt", f"docling could not read this .{fmt} file: {type(exc).__name__}: {exc}") from None
-    return ddoc, dict(getattr(instance, "gaps", {}))
+    return ddoc, dict(getattr(instance, "gaps", {})), dict(instance.pictures)
 
 
 def from_json(data: bytes) -> Any:

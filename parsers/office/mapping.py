@@ -24,9 +24,10 @@ from docling_core.types.doc.items.text import ListItem, TextItem
 from parsegate.parsers.build.data import code_data, list_data
 from parsegate.parsers.build.document import DocBuilder
 from parsegate.parsers.build.headings import title_from_first_heading
-from parsegate.parsers.model import Data, Document, Element, ParseWarning, TextData, data_class
+from parsegate.parsers.model import Data, Document, Element, ImageData, ParseWarning, TextData, data_class
 from parsegate.parsers.office.footnotes import key
 from parsegate.parsers.office.inline import joined, pieces_of, shifted
+from parsegate.parsers.office.pictures import ImageText
 from parsegate.parsers.office.tables import Title, chart_grid, header_rows, is_title_row, title_row, xlsx_cells
 from parsegate.parsers.signals.headings import suspect_heading
 
@@ -52,8 +53,9 @@ def to_document(
     fmt: str,
     gaps: dict[tuple[str, ...], list[str]] | None = None,
     anchors: dict[str, list[str]] | None = None,
+    images: dict[str, list[ImageText]] | None = None,
 ) -> Document:
-    walk = _Walk(ddoc=ddoc, fmt=fmt, gaps=gaps or {}, anchors=anchors or {})
+    walk = _Walk(ddoc=ddoc, fmt=fmt, gaps=gaps or {}, anchors=anchors or {}, images=images or {})
     walk.run()
     text, elements = walk.b.finish()
     meta: dict[str, Any] = {}
@@ -83,6 +85,7 @@ class _Walk:
     anchors: dict[str, list[str]] = field(default_factory=dict)  # citing paragraph → its notes (footnotes.py)
     notes: dict[str, list[Any]] = field(default_factory=dict)  # docling's footnote items, by key, not yet placed
     placed: set[str] = field(default_factory=set)  # footnotes placed after the paragraph citing them
+    images: dict[str, list[ImageText]] = field(default_factory=dict)  # a picture's words (pictures.py)
 
     def run(self) -> None:
         for note in getattr(self.ddoc, "texts", []):
@@ -314,13 +317,17 @@ class _Walk:
         self.b.table(grid, headers, lead_in.id if lead_in else None, page=page, ref=item.self_ref, **extra)
 
     def picture(self, item: Any, depth: int) -> None:
-        """A chart's data (what docling reads from the chart's own cache) is a table."""
+        """A chart's data (what docling reads from the chart's own cache) is a table; an image's
+        alt text, and the words OCR read in it when asked, are ``image_text`` at its place."""
         self.close_lists(depth)
         self.flush_title()
         chart = chart_grid(item)
         if chart is not None:
             grid, headers, kind = chart
             self.emit_table(item, grid, headers, None, chart=kind)
+        for words in self.images.get(item.self_ref, ()):
+            data = ImageData(source=words.source, image=words.image or None, ocr_confidence=words.confidence)
+            self.emit_text("image_text", words.text, [], item, data)
 
     # -- XLSX one-cell rows -----------------------------------------------------------------
     def take_title(self, cells: Any) -> Title | None:

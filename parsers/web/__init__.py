@@ -33,7 +33,7 @@ def parse_html(data: bytes, doc_id: str) -> Document:
         regions = find_regions(body)
         if walker is None:
             meta["main_content"] = regions.how
-            walker = Walker(regions)
+            walker = Walker(regions, images=True)
             if regions.how == WHOLE_PAGE_FALLBACK:
                 walker.b.warnings.append(
                     ParseWarning(

@@ -17,7 +17,7 @@ from lxml import etree
 
 from parsegate.parsers.build.data import code_data, list_data
 from parsegate.parsers.build.document import DocBuilder
-from parsegate.parsers.model import Element, ItemData, ParseWarning
+from parsegate.parsers.model import Element, ImageData, ItemData, ParseWarning
 from parsegate.parsers.signals.headings import suspect_heading
 from parsegate.parsers.web.inline import InlineText
 from parsegate.parsers.web.regions import Regions
@@ -67,8 +67,9 @@ class _Frame:
 
 
 class Walker:
-    def __init__(self, regions: Regions) -> None:
+    def __init__(self, regions: Regions, images: bool = False) -> None:
         self.regions = regions
+        self.images = images  # an image standing alone: its alt text at its place (``image_text``), not furniture
         self.b = DocBuilder()
         self.inline = InlineText()
         self.frames: list[_Frame] = []
@@ -156,6 +157,25 @@ class Walker:
         self.text(el.text)
         return False
 
+    def alone(self, img: etree._Element) -> bool:
+        """An image with no text beside it in its block (a figure, ``<p><img></p>``), outside
+        lists, tables, headings and code: its alt text can stand at its place as its own element."""
+        if self.flat or not self.inline.empty() or self.item_frame() is not None:
+            return False
+        node: etree._Element | None = img
+        while node is not None:
+            if (node.tail or "").strip():
+                return False
+            for sibling in node.itersiblings():
+                if sibling.tag in _BLOCKS:
+                    break  # the block ends here
+                if "".join(sibling.itertext()).strip() or (sibling.tail or "").strip():
+                    return False
+            node = node.getparent()
+            if node is None or node.tag in _BLOCKS:
+                return True
+        return True
+
     def text(self, text: str | None) -> None:
         if self.verbatim:
             self.inline.add_verbatim(text)
@@ -182,7 +202,10 @@ class Walker:
             self.frames.append(_INLINE)
         elif tag in _SPECIAL_INLINE and tag != "a" and tag != "br":
             label = control_label(el)
-            if label:  # a picture or a form control is not text; what it says is kept, out of the body
+            if label and tag == "img" and self.images and self.alone(el):
+                # A picture that stands as a block of its own: its alt text is what it says, there
+                self.b.emit("image_text", label, data=ImageData(source="alt"))
+            elif label:  # a picture or a form control is not text; what it says is kept, out of the body
                 self.b.add_furniture(label, "image (its alt text)" if tag == "img" else "form control (its label)")
             self.frames.append(_INLINE)
         elif tag == "br":

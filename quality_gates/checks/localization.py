@@ -7,7 +7,9 @@
   read by OCR: they have no text layer);
 - Office and HTML: every word of the chunk is among the words of docling's own export (for HTML,
   or of the file's text nodes as libxml2 reads them; for DOCX, or of the file's own paragraphs:
-  a parser may keep text docling's export drops, such as Word's custom XML);
+  a parser may keep text docling's export drops, such as Word's custom XML; for DOCX and PPTX,
+  or of the pictures' alt text in the source XML); a chunk holding text OCR read in a DOCX's or
+  PPTX's image is not measured (its own check is ocr_confidence);
 - EPUB: every word of the chunk is among the words of the book's title and spine chapters' text
   nodes (references/epub.py).
 
@@ -46,9 +48,10 @@ def measure(s: Subject) -> LocalizationFacts:
     ref = s.reference
     if ref is None:
         return LocalizationFacts()  # not measured: no independent view of this document
-    if "ocr" in s.doc.metadata:
+    if "ocr" in s.doc.metadata and s.doc.format not in ("docx", "pptx"):
         # Pages read by OCR have no text layer to find the chunk's words in: not measured (their
         # own check is ocr_confidence); a second engine's reading would be the independent view.
+        # (A DOCX's or PPTX's chunks holding text OCR read in an image are not measured, below.)
         return LocalizationFacts()
     if s.doc.format in TEXT_FORMATS:
         problems = [_in_source(ref, c) for c in s.chunks]
@@ -72,8 +75,8 @@ def measure(s: Subject) -> LocalizationFacts:
         # the export's words are made (once) only for a chunk with a word not there as it stands.
         exported: set[str] | None = None
         problems = []
-        for held in s.text_words:
-            if shown.issuperset(held):
+        for c, held in zip(s.chunks, s.text_words, strict=True):
+            if shown.issuperset(held) or "ocr" in c.metadata:
                 problems.append(None)
                 continue
             if exported is None:

@@ -62,6 +62,6 @@ CHECK = Definition(
     value=value,
     total=total,
     faults_of=faults_of,
-    formats=frozenset({"pdf", "image"}),
+    formats=frozenset({"pdf", "image", "docx", "pptx"}),  # DOCX, PPTX: their images, when read by OCR
     stored="ocr_confidences",
 )

@@ -153,7 +153,10 @@ def open_reference(
             else:
                 why = "docling could not read the page" if docling else "docling is not installed"
             reading = "\n".join(nodes)  # libxml2's reading alone
-            return Reference(f"libxml2 reading ({why})", reading, reading, html_nodes=nodes)
+            from parsegate.quality_gates.references.alt_text import html_alts
+
+            everything = "\n".join([reading, *html_alts(data)])  # and the images' alt text
+            return Reference(f"libxml2 reading ({why})", reading, everything, html_nodes=nodes)
         body, everything = exported
         if fmt == "docx":
             from parsegate.parsers.office.numbering import labels
@@ -161,6 +164,17 @@ def open_reference(
             # Word's list numbers ("2.1.a)"), which the parser writes into its items' text:
             # docling's export leaves them out (its markers are its own count).
             everything = "\n".join([everything, *labels(data)])
+        if fmt in ("docx", "pptx"):
+            from parsegate.quality_gates.references.alt_text import alt_texts
+
+            # The pictures' alt text, which the parser keeps at each picture's place: docling's
+            # export leaves it out.
+            everything = "\n".join([everything, *alt_texts(data, fmt)])
+        elif fmt == "html":
+            from parsegate.quality_gates.references.alt_text import html_alts
+
+            everything = "\n".join([everything, *html_alts(data)])  # docling's export keeps some of them
+        if fmt == "docx":
             from parsegate.quality_gates.references.docx_text import paragraph_texts
 
             return Reference("docling export", body, everything, paragraphs=paragraph_texts(data))

@@ -120,17 +120,24 @@ def test_a_hostile_colspan_does_not_inflate_the_grid() -> None:
     assert len(texts(doc, "table_row")) == 3000 and texts(doc, "table_row")[0] == "| r0 |"
 
 
-def test_hidden_blocks_and_images_are_furniture_with_their_reason() -> None:
+def test_hidden_blocks_and_images_in_sentences_are_furniture_with_their_reason() -> None:
     doc = parse(
         "<main><h1>T</h1><p>Body.</p><div hidden>secret draft</div><p style='display:none'>gone</p>"
-        "<img alt='A chart of sales'></main>"
+        "<p>Sales <img alt='an up arrow'> rose.</p><img alt='A chart of sales'></main>"
     )
     furniture = {doc.text[e.start : e.end]: e.data.reason for e in doc.elements if e.kind == "furniture"}
     assert furniture == {
         "secret draft": "hidden (hidden attribute)",
         "gone": "hidden (style)",
-        "A chart of sales": "image (its alt text)",
+        "an up arrow": "image (its alt text)",
     }
+    # An image standing as a block of its own says its alt text at its place, under its heading.
+    (image,) = [e for e in doc.elements if e.kind == "image_text"]
+    assert (doc.text[image.start : image.end], image.section_path, image.data.source) == (
+        "A chart of sales",
+        ("T",),
+        "alt",
+    )
 
 
 @pytest.mark.parametrize(

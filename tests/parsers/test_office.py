@@ -110,7 +110,7 @@ def test_docling_json_is_accepted_as_input(tmp_path: Path) -> None:
 
     # docling's JSON of the package as our parser hands it to docling (Word's list numbers in
     # their items' text, which docling's own JSON of the raw file leaves out).
-    ddoc, _ = convert(numbers_written_in(DOCX.read_bytes()), "policy.docx", "docx")
+    ddoc, _, _ = convert(numbers_written_in(DOCX.read_bytes()), "policy.docx", "docx")
     exported = tmp_path / "policy.json"
     exported.write_text(json.dumps(ddoc.export_to_dict()))
     from_json = parse_file(exported)

@@ -20,7 +20,7 @@ def kinds_and_texts(data: bytes, anchors: dict[str, list[str]] | None = None) ->
     from parsegate.parsers.office.backends import convert
     from parsegate.parsers.office.mapping import to_document
 
-    ddoc, gaps = convert(data, "input.docx", "docx")
+    ddoc, gaps, _ = convert(data, "input.docx", "docx")
     doc = to_document(ddoc, "input.docx", "v", "docx", gaps, note_anchors(data) if anchors is None else anchors)
     return [(e.kind, e.section_path, doc.text[e.start : e.end]) for e in doc.elements]
 

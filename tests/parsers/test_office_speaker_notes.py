@@ -37,7 +37,7 @@ def read(data: bytes) -> Document:
     from parsegate.parsers.office.backends import convert
     from parsegate.parsers.office.mapping import to_document
 
-    ddoc, gaps = convert(data, "deck.pptx", "pptx")
+    ddoc, gaps, _ = convert(data, "deck.pptx", "pptx")
     return to_document(ddoc, "deck.pptx", "v", "pptx", gaps)
 
 

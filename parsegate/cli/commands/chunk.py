@@ -12,6 +12,7 @@ from parsegate.cli.params import (
     allow_over_model_max,
     chunk_config,
     chunking_options,
+    ocr_office_images_option,
     output_format_option,
     parse_options,
     password_option,
@@ -25,6 +26,7 @@ from parsegate.cli.params import (
 @chunking_options
 @allow_over_model_max
 @password_option
+@ocr_office_images_option
 @single_file_options
 @output_format_option
 def chunk_command(file: Path, out: Path | None, **given: Any) -> None:
@@ -42,7 +44,9 @@ def chunk_command(file: Path, out: Path | None, **given: Any) -> None:
     kind = output_format(given.pop("output_format"), out)
     config = chunk_config(given)
     chunker = make_chunker(config, given["allow_over_model_max"])
-    doc = load_document(file, given["doc_id"], given["root"], given["fmt"], parse_options(given["password"]))
+    doc = load_document(
+        file, given["doc_id"], given["root"], given["fmt"], parse_options(given["password"], given["ocr_office_images"])
+    )
     try:
         chunks = chunker.chunk(doc)
     except ValueError as exc:

@@ -19,6 +19,7 @@ from parsegate.cli.params import (
     chunking_options,
     gate_options,
     load_gate,
+    ocr_office_images_option,
     parse_options,
     password_option,
 )
@@ -87,6 +88,7 @@ from parsegate.errors import CommandError
 )
 @click.option("--allow-empty", is_flag=True, help="A run with no document to read passes (by default it fails).")
 @password_option
+@ocr_office_images_option
 @click.option(
     "--include-hidden",
     is_flag=True,
@@ -169,7 +171,7 @@ def run_command(corpus: Path, out: Path, **given: Any) -> int:
         chunking=chunk_config(given),
         gate=load_gate(given["gate_file"], given["overrides"]),
         gate_sample=GateSample(given["gate_sample"], given["gate_seed"]),
-        parsing=parse_options(given["password"]),
+        parsing=parse_options(given["password"], given["ocr_office_images"]),
         glob=tuple(given["glob"]) or ("*",),
         exclude=tuple(given["exclude"]),
         gitignore=not given["no_gitignore"],
