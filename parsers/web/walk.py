@@ -202,7 +202,7 @@ class Walker:
             self.frames.append(_INLINE)
         elif tag in _SPECIAL_INLINE and tag != "a" and tag != "br":
             label = control_label(el)
-            if label and tag == "img" and self.images and self.alone(el):
+            if label and tag == "img" and self.images and self.alone(el) and not _icon(el):
                 # A picture that stands as a block of its own: its alt text is what it says, there
                 self.b.emit("image_text", label, data=ImageData(source="alt"))
             elif label:  # a picture or a form control is not text; what it says is kept, out of the body
@@ -467,3 +467,15 @@ def _language(pre: etree._Element) -> str | None:
     classes = " ".join(filter(None, [pre.get("class"), *(c.get("class") for c in pre.iterchildren("code"))]))
     found = _LANGUAGE.search(classes)
     return found.group(1).lower() if found else None
+
+
+_ICON_PX = 32  # an image drawn smaller than this on either side is an icon, not a picture
+
+
+def _icon(el: Any) -> bool:
+    """An ``<img>`` whose width or height attribute is under 32 px (a padlock beside a title)."""
+    for name in ("width", "height"):
+        value = (el.get(name) or "").strip().removesuffix("px")
+        if value.isdigit() and int(value) < _ICON_PX:
+            return True
+    return False

@@ -123,13 +123,15 @@ def test_a_hostile_colspan_does_not_inflate_the_grid() -> None:
 def test_hidden_blocks_and_images_in_sentences_are_furniture_with_their_reason() -> None:
     doc = parse(
         "<main><h1>T</h1><p>Body.</p><div hidden>secret draft</div><p style='display:none'>gone</p>"
-        "<p>Sales <img alt='an up arrow'> rose.</p><img alt='A chart of sales'></main>"
+        "<p>Sales <img alt='an up arrow'> rose.</p><img alt='A chart of sales'>"
+        "<p><img alt='Page semi-protected' width='20' height='20'></p></main>"
     )
     furniture = {doc.text[e.start : e.end]: e.data.reason for e in doc.elements if e.kind == "furniture"}
     assert furniture == {
         "secret draft": "hidden (hidden attribute)",
         "gone": "hidden (style)",
         "an up arrow": "image (its alt text)",
+        "Page semi-protected": "image (its alt text)",  # an icon standing alone is no picture
     }
     # An image standing as a block of its own says its alt text at its place, under its heading.
     (image,) = [e for e in doc.elements if e.kind == "image_text"]
