@@ -47,7 +47,7 @@ def measure(s: Subject) -> LocalizationFacts:
         return LocalizationFacts()  # not measured: no independent view of this document
     if "ocr" in s.doc.metadata:
         # Pages read by OCR have no text layer to find the chunk's words in: not measured (their
-        # own check is ocr_confidence); a second engine's reading would be the independent view.
+        # own checks are ocr_confidence and ocr_recall, the other engine's reading of the page).
         return LocalizationFacts()
     if s.doc.format in TEXT_FORMATS:
         problems = [_in_source(ref, c) for c in s.chunks]

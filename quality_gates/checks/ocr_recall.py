@@ -38,6 +38,7 @@ FAULTS = "ocr_recall"
 GRAM = 4  # characters (measured against 3 and 5: benchmarks/suites/ocr/second_reading.py)
 LOST_LINE = 0.5  # a line with less than this share of its grams found is listed as lost
 NOT_SAMPLED = "no second reading (not in the gate's sample)"
+NO_SOURCE = "no second reading (the source file is not at hand)"
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,15 @@ def measure(s: Subject) -> OcrRecallFacts:
     from parsegate.quality_gates.references import ocr
 
     ocr_meta = s.doc.metadata.get("ocr")
-    if not isinstance(ocr_meta, dict) or s.source is None or s.doc.format not in ("pdf", "image"):
+    if not isinstance(ocr_meta, dict) or s.doc.format not in ("pdf", "image"):
         return OcrRecallFacts()
     engine = ocr.other_engine(str(ocr_meta.get("engine") or ""))
+    if s.source is None or (s.doc.format == "pdf" and (s.reference is None or s.reference.pdf is None)):
+        claimed = len(ocr_meta.get("pages") or {}) or 1  # the parser's count: the source is not at hand
+        return OcrRecallFacts(None, None, NO_SOURCE, claimed, claimed)
     source = None
     if s.doc.format == "pdf":
-        if s.reference is None or s.reference.pdf is None:
-            return OcrRecallFacts()
+        assert s.reference is not None
         source = s.reference.pdf
         pages = ocr.scanned_pages(source)
     else:
