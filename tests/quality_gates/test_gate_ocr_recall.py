@@ -128,12 +128,19 @@ def test_without_the_other_engine_ocr_recall_is_not_measured_and_says_what_to_in
     )
     verdict = api.gate(doc, chunks, source=data, max_tokens=128)
     assert "ocr_recall" in verdict.not_measured and verdict.metrics["ocr_recall"] is None
-    assert ocr_pages([facts]) == {
+    counted = ocr_pages([facts])
+    assert counted == {
         "pages": 1,
         "read_again": 0,
         "unread": 1,
         "why_unread": {"no second reading (rapidocr is not installed: pip install 'parsegate[ocr-rapidocr]')": 1},
     }
+    from parsegate.quality_gates.report.rows import _ocr
+
+    assert _ocr(counted) == (
+        "1 of the 1 pages read by OCR have no second reading (no second reading (rapidocr is not installed: "
+        "pip install 'parsegate[ocr-rapidocr]'): 1)"
+    )
 
 
 def test_a_document_outside_the_gate_sample_gets_no_second_reading() -> None:
