@@ -62,13 +62,8 @@ def measure(s: Subject) -> OcrRecallFacts:
     if s.source is None or (s.doc.format == "pdf" and (s.reference is None or s.reference.pdf is None)):
         claimed = len(ocr_meta.get("pages") or {}) or 1  # the parser's count: the source is not at hand
         return OcrRecallFacts(None, None, NO_SOURCE, claimed, claimed)
-    source = None
-    if s.doc.format == "pdf":
-        assert s.reference is not None
-        source = s.reference.pdf
-        pages = ocr.scanned_pages(source)
-    else:
-        pages = list(range(1, len(ocr.image_frames(s.source)) + 1))
+    source = s.reference.pdf if s.doc.format == "pdf" and s.reference is not None else None
+    pages = ocr.scanned_pages(source) if source is not None else list(range(1, len(ocr.image_frames(s.source)) + 1))
     if not pages:
         return OcrRecallFacts()
     if not s.expensive:
