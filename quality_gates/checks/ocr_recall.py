@@ -53,11 +53,11 @@ class OcrRecallFacts:
 
 
 def measure(s: Subject) -> OcrRecallFacts:
-    from parsegate.quality_gates.references import ocr
-
     ocr_meta = s.doc.metadata.get("ocr")
     if not isinstance(ocr_meta, dict) or s.doc.format not in ("pdf", "image"):
         return OcrRecallFacts()
+    from parsegate.quality_gates.references import ocr  # a worker reading text files never loads it
+
     engine = ocr.other_engine(str(ocr_meta.get("engine") or ""))
     if s.source is None or (s.doc.format == "pdf" and (s.reference is None or s.reference.pdf is None)):
         claimed = len(ocr_meta.get("pages") or {}) or 1  # the parser's count: the source is not at hand

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -90,6 +89,8 @@ def _rapidocr() -> tuple[str, Callable[[Image], list[Line]]]:
             xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
             lines.append(Line(str(text), (min(xs), min(ys), max(xs), max(ys))))
         return lines
+
+    from importlib.metadata import version
 
     return f"rapidocr-onnxruntime {version('rapidocr-onnxruntime')}", read
 
