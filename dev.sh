@@ -69,6 +69,21 @@ ensure_tesseract() {
   fi
 }
 
+ensure_opencv_libs() {
+  # RapidOCR (the ocr-rapidocr extra: the gate's second OCR reading of a Tesseract page) imports
+  # opencv-python, whose wheel links the system's libGL and GLib: Debian's libgl1 and libglib2.0-0.
+  if ldconfig -p 2>/dev/null | grep -q 'libGL.so.1 ' && ldconfig -p 2>/dev/null | grep -q 'libgthread-2.0.so.0 '; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian's libgl1 and libglib2.0-0 for RapidOCR's opencv..." >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libgl1 libglib2.0-0 >/dev/null
+  else
+    echo "libGL not found: the OCR recall tests will fail to import opencv (install Debian's libgl1)" >&2
+  fi
+}
+
 case "${1:-}" in
   golden)
     setup ",all"
@@ -79,11 +94,14 @@ case "${1:-}" in
     # ray: --engine ray is compared with the local engine in tests/run/test_engine_ray.py (the install
     # takes about 20 s into this venv, 70 s into a bare one; the test about 40 s). The adapters'
     # libraries and bpe-openai install in seconds (langchain-core ~3 s, llama-index-core ~8 s,
-    # bpe-openai ~1 s here).
-    setup ",all,embed,parquet,ray,langchain,llamaindex,openai"
+    # bpe-openai ~1 s here). ocr-rapidocr: the gate's second OCR reading of a page Tesseract read is
+    # RapidOCR's, and its tests run for real in CI (opencv and onnxruntime, about 170 MB: 8 s into
+    # this venv, 54 s into a bare one).
+    setup ",all,embed,parquet,ray,langchain,llamaindex,openai,ocr-rapidocr"
     ensure_chromium
     ensure_libreoffice
     ensure_tesseract
+    ensure_opencv_libs
     .venv/bin/ruff check .
     .venv/bin/ruff format --check .
     .venv/bin/python .ci/layout_tree.py

@@ -10,7 +10,9 @@ a seeded sample of the documents only, and the cheap ones on every document:
 - a web page outside it is measured against libxml2's reading alone (still independent of the
   parser's walk, and every check is measured);
 - an Office document outside it has no reference: localization and extraction recall are reported
-  *not measured* (never passed), and every other check is measured.
+  *not measured* (never passed), and every other check is measured;
+- a document with pages read by OCR outside it gets no second OCR reading (references/ocr.py:
+  RapidOCR costs about 6 CPU-seconds a page): its OCR recall is reported *not measured*.
 
 Whether a document is in the sample depends on its id and the seed only (a hash), so it is the same
 in every run, with any number of workers or engine, and a larger fraction takes in every document a

@@ -29,6 +29,8 @@ def print_gate(report: dict[str, Any], console: Console) -> None:
         console.print(head + Text(inert(line.strip())), soft_wrap=True)
     if gate.sample:
         console.print(Text("references: ", style="yellow") + Text(inert(gate.sample)), soft_wrap=True)
+    if gate.ocr:
+        console.print(Text("OCR recall: ", style="yellow") + Text(inert(gate.ocr)), soft_wrap=True)
     if gate.not_measured:
         console.print(Text("not measured: ", style="yellow") + Text(inert(gate.not_measured)), soft_wrap=True)
     style = "bold green" if gate.verdict == "pass" else "bold red"

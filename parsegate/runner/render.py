@@ -73,8 +73,11 @@ class PageDrawer:
         count: int,
         name: str,
         password: str | None = None,
+        marks: dict[str, Any] | None = None,
+        image: bool = False,
     ) -> tuple[list[dict[str, Any]], str | None]:
-        """The first ``count`` pages drawn (an encrypted PDF opened with ``password``), or none and why."""
+        """``count`` pages drawn (an encrypted PDF opened with ``password``; ``image``: the frames
+        of an image file), those ``marks`` names first (quality_gates/report/pages.py), or none and why."""
         request = orjson.dumps(
             {
                 "data": base64.b64encode(data).decode("ascii"),
@@ -83,6 +86,8 @@ class PageDrawer:
                 "lost": lost,
                 "count": count,
                 "password": password,
+                "marks": marks,
+                "image": image,
             }
         )
         seconds = self.limits.seconds_for(Path(name))
@@ -165,22 +170,26 @@ def _read_exactly(stream: IO[bytes], size: int, deadline: float | None) -> bytes
 
 def main() -> None:
     limit_memory(int(sys.argv[1]))
-    from parsegate.quality_gates.report.pages import page_images
+    from parsegate.quality_gates.report.pages import Marks, image_pages, page_images
 
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     while head := source.read(_FRAME.size):
         request = orjson.loads(source.read(_FRAME.unpack(head)[0]))
         try:
-            answer: dict[str, Any] = {
-                "pages": page_images(
-                    base64.b64decode(request["data"]),
+            data, marks = base64.b64decode(request["data"]), Marks.from_dict(request.get("marks"))
+            if request.get("image"):
+                pages = image_pages(data, request["chunks"], request["count"], marks)
+            else:
+                pages = page_images(
+                    data,
                     request["chunks"],
                     request["furniture"],
                     request["lost"],
                     request["count"],
                     request["password"],
+                    marks,
                 )
-            }
+            answer: dict[str, Any] = {"pages": pages}
         except MemoryError:
             raise  # the child's state is not to be trusted past it: the parent starts another
         except Exception as exc:  # a page PDFium or Pillow cannot draw: this document's pictures only

@@ -160,19 +160,35 @@ def _pages(
     cache: PageCache | None,
     drawer: PageDrawer,
     password: str | None,
+    failed: list[dict[str, Any]],
+    image: bool,
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """The document's first pages drawn (render.py: in a limited child), and a note if they are not."""
+    """The document's first pages drawn (render.py: in a limited child), and a note if they are
+    not; a document the gate failed on OCR pages has the pages of its low chunks and of the lines
+    its second reading found in no chunk drawn first, with those marked (``failed``: its failed
+    checks), so that a person reads there what the engine could not."""
     data, _ = _read(corpus, doc_id, version)
     if data is None or room <= 0:
         return [], None
     count = min(PAGES_PER_PDF, room)
-    if cache is not None and version is not None:
+    faults = facts.get("faults") or {}
+    low = {
+        str(f["chunk_index"]): f.get("why", "")
+        for c in failed
+        if c.get("check") == "min_ocr_confidence"
+        for f in c.get("faults") or []
+        if isinstance(f.get("chunk_index"), int)
+    }
+    ocr_failed = any(c.get("check") == "min_ocr_recall" for c in failed)
+    marks = {"low": low, "ocr_lost": faults.get("ocr_recall", []) if ocr_failed else []}
+    marked = bool(low or marks["ocr_lost"])  # drawn for this verdict: not from the cache, nor into it
+    if cache is not None and version is not None and not marked:
         drawn = cache.get(doc_id, version, count)
         if drawn is not None:
             return drawn, None
-    lost = (facts.get("faults") or {}).get("extraction_recall", [])
-    pages, note = drawer.draw(data, chunks, facts.get("furniture") or [], lost, count, doc_id, password)
-    if cache is not None and version is not None and note is None:
+    lost = faults.get("extraction_recall", [])
+    pages, note = drawer.draw(data, chunks, facts.get("furniture") or [], lost, count, doc_id, password, marks, image)
+    if cache is not None and version is not None and note is None and not marked:
         cache.put(doc_id, version, count, pages)
     return pages, note
 
@@ -191,13 +207,14 @@ def _details(
     passed = {d["doc_id"] for d in report["documents"] if d["status"] == "chunked" and d["verdict"] == "pass"}
     by_doc = _chunks_by_doc(outdir, set(wanted), passed & set(wanted))
     formats = {d["doc_id"]: d["format"] for d in report["documents"]}
+    failed = {d["doc_id"]: d.get("failed_checks") or [] for d in report["documents"]}
     details: dict[str, dict[str, Any]] = {}
     budget = DETAIL_CHARS
     pages_left = PAGES_IN_REPORT
     with PageDrawer(limits) as drawer:
         for doc_id in wanted:
             details[doc_id], pages_left, budget = _detail(
-                corpus, doc_id, by_doc, formats, facts, page_cache, drawer, password, pages_left, budget
+                corpus, doc_id, by_doc, formats, facts, page_cache, drawer, password, pages_left, budget, failed
             )
     return details
 
@@ -213,6 +230,7 @@ def _detail(
     password: str | None,
     pages_left: int,
     budget: int,
+    failed: dict[str, list[dict[str, Any]]],
 ) -> tuple[dict[str, Any], int, int]:
     """One document's detail: its source view or chunk texts within ``budget`` characters, and its
     first pages within ``pages_left``; what is left of both."""
@@ -228,9 +246,19 @@ def _detail(
         budget -= sum(len(c["text"]) for c in chunks)
     pages: list[dict[str, Any]] = []
     pages_note = None
-    if formats.get(doc_id) == "pdf":
+    if formats.get(doc_id) in ("pdf", "image"):
         pages, pages_note = _pages(
-            corpus, doc_id, version, chunks, facts.get(doc_id, {}), pages_left, page_cache, drawer, password
+            corpus,
+            doc_id,
+            version,
+            chunks,
+            facts.get(doc_id, {}),
+            pages_left,
+            page_cache,
+            drawer,
+            password,
+            failed.get(doc_id, []),
+            formats.get(doc_id) == "image",
         )
         pages_left -= len(pages)
     detail = {

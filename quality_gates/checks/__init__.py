@@ -27,6 +27,7 @@ from parsegate.quality_gates.checks import (
     largest,
     localization,
     ocr_confidence,
+    ocr_recall,
     overhead,
     recall,
     short,
@@ -59,6 +60,7 @@ CHECKS: tuple[Definition[Any], ...] = (
     code_overlaps.CHECK,
     code_parse.CHECK,
     ocr_confidence.CHECK,
+    ocr_recall.CHECK,
     warnings.CHECK,
 )
 

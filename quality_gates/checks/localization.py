@@ -50,7 +50,7 @@ def measure(s: Subject) -> LocalizationFacts:
         return LocalizationFacts()  # not measured: no independent view of this document
     if "ocr" in s.doc.metadata and s.doc.format not in ("docx", "pptx"):
         # Pages read by OCR have no text layer to find the chunk's words in: not measured (their
-        # own check is ocr_confidence); a second engine's reading would be the independent view.
+        # own checks are ocr_confidence and ocr_recall, the other engine's reading of the page).
         # (A DOCX's or PPTX's chunks holding text OCR read in an image are not measured, below.)
         return LocalizationFacts()
     if s.doc.format in TEXT_FORMATS:

@@ -2,8 +2,9 @@
 engine's reading. Each chunk on an OCR page carries the mean confidence of its words
 (``metadata.ocr.confidence``, chunkers/ocr_meta.py, from the parser's per-element
 ``ocr_confidence``); a document whose weakest chunk is under ``min_ocr_confidence`` fails, its
-low chunks listed, and is quarantined rather than embedded. It trusts the engine's own
-confidences: the independent reading of an OCR page (a second engine) is not taken here."""
+low chunks listed (report.html draws them on their page image), and is quarantined rather than
+embedded. It trusts the engine's own confidences: the independent reading of an OCR page, by the
+other engine, is OCR recall's (checks/ocr_recall.py)."""
 
 from __future__ import annotations
 

@@ -351,6 +351,11 @@ def parts(facts: DocFacts, thresholds: Thresholds) -> tuple[int | None, int | No
     return own.recall_found, own.recall_words
 
 
+def applies(facts: DocFacts) -> bool:
+    """Not to an image file: all its text is OCR's, measured by OCR recall (checks/ocr_recall.py)."""
+    return facts.format != "image"
+
+
 CHECK = Definition(
     name="recall",
     metric="extraction_recall",
@@ -362,5 +367,6 @@ CHECK = Definition(
     faults=FAULTS,
     needs_source=True,
     independent=True,
+    applies=applies,
     stored="recall_found",
 )

@@ -11,6 +11,8 @@
   text of every text node, and the section titles with their lines (rst.py).
 - EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
   lxml reads each (epub.py, web.py's ``text_nodes``).
+- pages read by OCR: the other OCR engine's reading of the page (ocr.py), taken by the OCR recall
+  check itself (checks/ocr_recall.py) on the documents in the gate's sample.
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's

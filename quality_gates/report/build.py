@@ -64,6 +64,7 @@ def build_report(
         "formats": formats,
         "warnings": dict(sorted(Counter(w["code"] for f in files for w in f.get("warnings", [])).items())),
         "gate_sample": _sample(run, list(facts.values())),
+        "ocr_second_reading": ocr_pages(list(facts.values())),
         "documents": [
             {
                 **_document(f, gate, facts.get(f["path"]), gated.get(f["path"], (None, None))[1]),
@@ -90,6 +91,23 @@ def _sample(run: dict[str, Any], all_facts: list[DocFacts]) -> dict[str, Any]:
     }
 
 
+def ocr_pages(all_facts: list[DocFacts]) -> dict[str, Any]:
+    """Pages read by OCR, how many of them the other engine read again (checks/ocr_recall.py), and
+    for the rest why not, in pages: no pass is silent."""
+    from parsegate.quality_gates.checks.ocr_recall import OcrRecallFacts
+
+    pages = read = 0
+    why: Counter[str] = Counter()
+    for f in all_facts:
+        own = f.get(OcrRecallFacts)
+        if own.ocr_pages:
+            pages += own.ocr_pages
+            read += own.ocr_pages - (own.ocr_pages_unread or 0)
+            if own.ocr_pages_unread:
+                why[own.ocr_second_reading or "not measured"] += own.ocr_pages_unread
+    return {"pages": pages, "read_again": read, "unread": pages - read, "why_unread": dict(sorted(why.items()))}
+
+
 def _named_by_run_checks(checks: list[Check]) -> dict[str, list[dict[str, Any]]]:
     """Per document, the faults of failed run-level checks that name it, on either side (a
     document that repeats another's chunks, and the document it repeats), with the check's metric."""
@@ -113,9 +131,11 @@ def _failures_first(f: dict[str, Any]) -> tuple[int, str]:
 
 
 def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verdict: Verdict | None) -> dict[str, Any]:
+    from parsegate.quality_gates.checks.ocr_recall import OcrRecallFacts
     from parsegate.quality_gates.checks.recall import RecallFacts
 
     metrics, missing, furniture, recall_source, reference, sampled = None, [], [], None, None, None
+    second_reading = None
     if f.get("facts"):
         # Read once per document by build_report (a chunked file's); any other has its own.
         facts = parsed if parsed is not None else DocFacts.from_dict(f["facts"])
@@ -127,6 +147,7 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
         recall = facts.get(RecallFacts)
         furniture, recall_source = recall.furniture, recall.recall_source
         reference, sampled = facts.reference, facts.sampled
+        second_reading = facts.get(OcrRecallFacts).ocr_second_reading
     return {
         "doc_id": f["path"],
         "format": f.get("format"),
@@ -143,5 +164,7 @@ def _document(f: dict[str, Any], gate: GateConfig, parsed: DocFacts | None, verd
         "reference": reference,
         "sampled": sampled,
         "furniture": furniture,
+        # Pages read by OCR: the engine that read them again, or why none did (checks/ocr_recall.py).
+        "ocr_second_reading": second_reading,
         "warnings": f.get("warnings", []),
     }

@@ -42,6 +42,7 @@ class GateTable:
     run_failures: tuple[str, ...]  # the run's own failed checks, each followed by its faults ("  doc: why")
     not_measured: str | None  # "metric (n documents), …"
     sample: str | None  # a sampled run: how many documents got the expensive references, and by what
+    ocr: str | None  # pages read by OCR that no second reading measured, and why (None: none such)
     verdict: str  # "pass" | "fail"
     summary: str  # the counts after the verdict
 
@@ -108,6 +109,15 @@ def _sample(sample: dict[str, Any] | None) -> str | None:
     )
 
 
+def _ocr(counts: dict[str, Any] | None) -> str | None:
+    """ "2 of the 5 pages read by OCR have no second reading: no second reading (rapidocr is not
+    installed: …) 2" (None: every OCR page was read again, or there was none)."""
+    if not counts or not counts.get("unread"):
+        return None
+    why = "; ".join(f"{reason}: {n}" for reason, n in counts.get("why_unread", {}).items())
+    return f"{counts['unread']} of the {counts['pages']} pages read by OCR have no second reading ({why})"
+
+
 def _misses(threshold: str | None, value: Any, bound: Any) -> bool:
     if value is None or bound is None or threshold is None:
         return False
@@ -149,6 +159,7 @@ def gate_table(report: dict[str, Any]) -> GateTable:
         run_failures=tuple(line for r in report.get("run_checks", []) if not r["passed"] for line in _run_failure(r)),
         not_measured=", ".join(f"{m} ({n} documents)" for m, n in sorted(unmeasured.items())) or None,
         sample=_sample(report.get("gate_sample")),
+        ocr=_ocr(report.get("ocr_second_reading")),
         verdict=report["verdict"],
         summary=(
             f" · {c['gate_passed']} passed{_empty(c)}, {c['gate_failed']} failed the gate, "
