@@ -167,6 +167,16 @@ FORMATS: tuple[FormatSpec, ...] = (
         output_version=1,  # 1: new (CHANGELOG.md); chapters in spine order through our HTML pass
         source_text=False,
     ),
+    FormatSpec(
+        "mail",
+        "parsegate.parsers.mail",
+        # .eml: the standard library's email package, no extra; .msg: Outlook's, through extract-msg
+        (Form("eml", (".eml",), needs_extra=False), Form("msg", (".msg",))),
+        output_version=1,  # 1: new (CHANGELOG.md); subject, header block, body, quoted replies marked
+        source_text=False,
+        extra="mail",
+        extra_modules=("extract_msg",),
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.
