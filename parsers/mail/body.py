@@ -57,7 +57,9 @@ def emit_plain(b: DocBuilder, body: str, first_sep: str = PARAGRAPH_SEP) -> int:
     quote = None
     quoted = 0
     previous_end: int | None = None
-    original_at = next((n for n, blk in enumerate(found) if _ORIGINAL.match(body[blk.start : blk.end])), None)
+    original_at = next(
+        (n for n, blk in enumerate(found) if _ORIGINAL.match(body[blk.start : blk.end].split("\n", 1)[0])), None
+    )
     for n, blk in enumerate(found):
         sep = first_sep if previous_end is None else body[previous_end : blk.start]
         starts_quote = blk.quoted or (original_at is not None and n >= original_at)
