@@ -21,19 +21,32 @@ from dataclasses import replace
 from pathlib import Path
 
 from parsegate.parsers.formats import spec
-from parsegate.runner.discover import Source
+from parsegate.runner.discover import Selection, Source
 
 MAIL_SUFFIXES = frozenset(spec("mail").suffixes)
 _MOST_BYTES = 256 * 1024 * 1024  # a bigger mail's attachments are not listed (the mail itself still is)
 
 
-def with_attachments(sources: list[Source]) -> list[Source]:
-    """Each source, and after each mail its attachments' sources."""
+SHADOWED = "attachment whose doc id a file beside its mail has (the file is read)"
+
+
+def with_attachments(sources: list[Source], selection: Selection | None = None) -> list[Source]:
+    """Each source, and after each mail its attachments' sources. An attachment whose doc id a
+    listed file has already (``x.eml#a.pdf`` on disk beside ``x.eml``) is left out, counted in
+    ``selection.left_out``: doc ids name one document each."""
+    taken = {source.doc_id for source in sources}
     out: list[Source] = []
     for source in sources:
         out.append(source)
-        if source.member is None and source.path.suffix.lower() in MAIL_SUFFIXES:
-            out += [replace(source, doc_id=f"{source.doc_id}#{name}", member=name) for name in attachments(source.path)]
+        if source.member is not None or source.path.suffix.lower() not in MAIL_SUFFIXES:
+            continue
+        for name in attachments(source.path):
+            ident = f"{source.doc_id}#{name}"
+            if ident in taken:
+                if selection is not None:
+                    selection.count(SHADOWED)
+                continue
+            out.append(replace(source, doc_id=ident, member=name))
     return out
 
 

@@ -155,7 +155,7 @@ def _run(
         gitignore=settings.gitignore,
     )
     try:
-        sources = with_attachments(discover(settings.corpus, selection, settings.root))
+        sources = with_attachments(discover(settings.corpus, selection, settings.root), selection)
     except IgnoreTooLarge as exc:
         raise CommandError(str(exc)) from None
     # With a store, only the files it does not hold are worth workers.

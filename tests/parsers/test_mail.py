@@ -121,7 +121,7 @@ def test_attachments_named_uniquely_and_stably_images_counted() -> None:
     assert [w.code for w in doc.warnings] == ["images_skipped"]
     data = msg.as_bytes(policy=default)
     assert mail.attachment(data, ".eml", "Report~2.PDF") == ("Report~2.PDF", b"%PDF-1.4 two")
-    name, forwarded = mail.attachment(data, ".eml", "message-5.eml")
+    _, forwarded = mail.attachment(data, ".eml", "message-5.eml")
     inner_doc = mail.parse(forwarded, "m.eml#message-5.eml")
     assert inner_doc.metadata["subject"] == "Inner" and "Forwarded words." in inner_doc.text
     with pytest.raises(ParseError) as missing:

@@ -92,3 +92,30 @@ def test_a_forwarded_mail_is_read_as_a_mail_its_attachments_not_listed(tmp_path:
     files = {f["path"]: f for f in record["files"]}
     assert list(files) == ["fwd.eml", "fwd.eml#message-1.eml"]
     assert files["fwd.eml#message-1.eml"]["format"] == "eml" and code == 0
+
+
+def test_the_report_shows_an_attachments_source_read_out_of_the_mail(tmp_path: Path) -> None:
+    from parsegate.runner.reports import _read
+
+    (tmp_path / "survey.eml").write_bytes(mail_with(pdf=False, docx=False))
+    data, note = _read(tmp_path, "survey.eml#tides.txt", None)
+    assert (data, note) == (b"Low water 06:12, high water 12:30.\n", None)
+    assert _read(tmp_path / "survey.eml", "survey.eml#tides.txt", None)[0] == data  # a one-file corpus
+    assert _read(tmp_path, "survey.eml#gone.txt", None) == (
+        None, "The mail no longer holds this attachment; it is not shown."
+    )  # fmt: skip
+    (tmp_path / "plain.eml#1.txt").write_text("a file with '#' in its name\n")  # not an attachment
+    (tmp_path / "plain.eml").write_bytes(mail_with(pdf=False, docx=False))
+    assert _read(tmp_path, "plain.eml#1.txt", None)[0] == b"a file with '#' in its name\n"
+
+
+def test_a_file_named_like_an_attachment_keeps_its_doc_id(tmp_path: Path) -> None:
+    from parsegate.runner.discover import Selection
+    from parsegate.runner.members import SHADOWED
+
+    (tmp_path / "survey.eml").write_bytes(mail_with(pdf=False, docx=False))
+    (tmp_path / "survey.eml#tides.txt").write_text("a file of its own\n")
+    selection = Selection()
+    found = with_attachments(discover(tmp_path, selection), selection)
+    assert [(s.doc_id, s.member) for s in found] == [("survey.eml", None), ("survey.eml#tides.txt", None)]
+    assert selection.left_out == {SHADOWED: 1}
