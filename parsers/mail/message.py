@@ -11,11 +11,13 @@ counted. Everything else with content is an attachment, a mail attached to the m
 
 from __future__ import annotations
 
+import email.errors
 import mimetypes
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
+from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesParser
 from functools import partial
@@ -69,11 +71,16 @@ def read_eml(data: bytes) -> Mail:
 
 
 def _header(msg: Message, name: str) -> str:
+    """A header's value as written, its encoded words decoded (RFC 2047): policy.default's
+    address headers drop comments ("barry@digicool.com (Barry A. Warsaw)" lost the name)."""
+    raw = next((value for key, value in msg.raw_items() if key.lower() == name.lower()), None)
+    if raw is None:
+        return ""
     try:
-        value = msg.get(name)
-    except Exception:  # a header the policy cannot parse: its raw value
-        value = dict(msg.raw_items()).get(name) if hasattr(msg, "raw_items") else None
-    return " ".join(str(value).split()) if value is not None else ""
+        value = str(make_header(decode_header(str(raw))))
+    except (LookupError, UnicodeError, ValueError, email.errors.HeaderParseError):
+        value = str(raw)
+    return " ".join(value.split())
 
 
 class _Walk:
@@ -84,6 +91,9 @@ class _Walk:
         ctype = part.get_content_type()
         if ctype == "message/rfc822":
             self.attach(part, _attached_mail(part), "message/rfc822")
+            return
+        if part.get_content_maintype() == "message":  # delivery-status, disposition-notification
+            self.mail.notes.append(("skipped", f"a {ctype} part (machine-readable status) not read"))
             return
         if part.is_multipart():
             kids = list(part.get_payload())

@@ -17,6 +17,7 @@ words the parser makes up are in no part of it (localization).
 from __future__ import annotations
 
 import email
+import email.header
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -48,11 +49,23 @@ def mail_reading(data: bytes, fmt: str) -> MailReading | None:
 def _eml(data: bytes) -> MailReading:
     msg = email.message_from_bytes(data, policy=policy.default)
     assert isinstance(msg, EmailMessage)
-    lines = [" ".join(str(msg["Subject"] or "").split())]
-    lines += [f"{label}: {' '.join(str(msg[label]).split())}" for label, _ in _LABELS if msg[label] is not None]
+    # The headers as the compat32 API reads them (policy.default's address headers drop comments).
+    legacy = email.message_from_bytes(data)
+    lines = [_decoded(legacy["Subject"])]
+    lines += [f"{label}: {_decoded(legacy[label])}" for label, _ in _LABELS if legacy[label] is not None]
     reading = MailReading(lines, [])
     _parts(msg, reading)
     return reading
+
+
+def _decoded(value: object) -> str:
+    if value is None:
+        return ""
+    try:
+        text = str(email.header.make_header(email.header.decode_header(str(value))))
+    except (LookupError, UnicodeError, ValueError):
+        text = str(value)
+    return " ".join(text.split())
 
 
 def _parts(part: EmailMessage, reading: MailReading) -> None:
