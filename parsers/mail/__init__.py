@@ -80,7 +80,11 @@ def parse(data: bytes, doc_id: str, options: ParseOptions = DEFAULTS, suffix: st
     warnings = [*b.warnings, *(ParseWarning(code, message) for code, message in mail.notes)]
     if mail.images:
         meta["images_skipped"] = mail.images
-        warnings.append(ParseWarning("images_skipped", f"{mail.images} images in the mail not read (no OCR of mail)"))
+        warnings.append(
+            ParseWarning(
+                "images_skipped", f"{mail.images} image{'s' * (mail.images != 1)} in the mail not read (no OCR of mail)"
+            )
+        )
     if not mail.subject:
         meta.pop("title")
     fmt = "msg" if suffix == ".msg" else "eml"
