@@ -89,6 +89,10 @@ def _mail() -> str:
     return str(OUTPUT_VERSIONS["mail"])
 
 
+def _rst() -> str:
+    return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
+
+
 _VERSIONS = {
     "markdown": _markdown,
     "text": _text,
@@ -100,4 +104,5 @@ _VERSIONS = {
     "image": _image,
     "epub": _epub,
     "mail": _mail,
+    "rst": _rst,
 }

@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, epub, image, mail, markdown, notebook, office, pdf, text
+from parsegate.parsers import code, csv, epub, image, mail, markdown, notebook, office, pdf, rst, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
@@ -25,6 +25,7 @@ PARSERS = {
     "image": image,
     "epub": epub,
     "mail": mail,
+    "rst": rst,
 }
 
 

@@ -56,6 +56,14 @@ def measure(s: Subject) -> HeadingFacts:
             return HeadingFacts(has_headings=any(e.kind == "heading" for e in doc.elements))
         text = s.reference.text
         headings = markdown_headings(text)
+    elif doc.format == "rst":
+        if s.reference is None:
+            return HeadingFacts(has_headings=any(e.kind == "heading" for e in doc.elements))
+        from parsegate.quality_gates.references.rst import rst_headings
+
+        read = rst_headings(s.reference.text)
+        headings = [Heading(h.start, h.end, h.level, h.title) for h in read]
+        text = _without_furniture(doc, s.reference.text)
     elif doc.format == "notebook":
         from parsegate.quality_gates.references.notebook import blank_line_joins
 
@@ -88,6 +96,18 @@ def measure(s: Subject) -> HeadingFacts:
                 f"{' > '.join(expected) or '(no heading)'}",
             )
     return HeadingFacts(True, checked, ok)
+
+
+def _without_furniture(doc: Document, text: str) -> str:
+    """``text`` with what the parser declared furniture (reStructuredText's comments) blanked:
+    a comment under a heading is no body text of its section."""
+    from parsegate.parsers.model import NON_BODY_KINDS
+
+    out = text
+    for e in doc.elements:
+        if e.kind in NON_BODY_KINDS and e.end <= len(out):
+            out = out[: e.start] + " " * (e.end - e.start) + out[e.end :]
+    return out
 
 
 def _notebook_headings(doc: Document) -> list[Heading]:
@@ -216,7 +236,7 @@ CHECK = Definition(
     measure=measure,
     parts=parts,
     faults=FAULTS,
-    needs_source=frozenset({"markdown"}),
+    needs_source=frozenset({"markdown", "rst"}),  # their titles are read from the source itself
     independent=True,
     applies=applies,
     stored="heading_ok",

@@ -6,7 +6,8 @@
   PDFium finds inside the chunk's boxes on those pages (not measured for a document with pages
   read by OCR: they have no text layer);
 - Office and HTML: every word of the chunk is among the words of docling's own export (for HTML,
-  or of the file's text nodes as libxml2 reads them: a parser may keep text docling's export drops);
+  or of the file's text nodes as libxml2 reads them; for DOCX, or of the file's own paragraphs:
+  a parser may keep text docling's export drops, such as Word's custom XML);
 - EPUB: every word of the chunk is among the words of the book's title and spine chapters' text
   nodes (references/epub.py).
 - E-mail: every word of the chunk is among the words of the mail's subject, header lines and
@@ -63,6 +64,9 @@ def measure(s: Subject) -> LocalizationFacts:
         if ref.html_nodes is not None:
             shown |= set(ref.shown_words)
             where = "docling's export of the file nor its text (lxml)"
+        if ref.paragraphs is not None:
+            shown |= set(words(" ".join(ref.paragraphs)))
+            where = "docling's export of the file nor its paragraphs (lxml)"
         if s.doc.format == "epub":
             where = "the book's chapters (lxml)"  # its reference is their text nodes alone
         if ref.kind.startswith("the mail's own parts"):

@@ -70,6 +70,9 @@ def measure(s: Subject) -> RecallFacts:
         total, found = by_chapter(s.faults, FAULTS, doc, chunks, ref, s.text_words, _whole)
     elif doc.format in TEXT_FORMATS:
         total, found = _by_position(s.faults, doc, chunks, ref, support)
+        if ref.reading is not None:  # reStructuredText: docutils' reading too, word by word
+            more, held = _by_reading(s.faults, doc, chunks, ref.reading)
+            total, found = total + more, found + held
     elif ref.pdf is not None:
         total, found = _by_page(s.faults, doc, chunks, ref, support)
     else:
@@ -151,6 +154,31 @@ def _by_position(
     for start, end in lost:
         faults.add(FAULTS, start=start, end=end, text=ref.text[start:end][:200])
     return total, found
+
+
+def _by_reading(faults: Faults, doc: Document, chunks: Sequence[Chunk], reading: list[str]) -> tuple[int, int]:
+    """The words of another reading of the file (docutils' text nodes, for reStructuredText)
+    against the words of the chunks, as multisets; words of what the parser declared furniture
+    or front matter count as held (they are listed apart, with their reason)."""
+    reference: Counter[str] = Counter()
+    for text in reading:
+        reference.update(_bare(words(text)))
+    held: Counter[str] = Counter()
+    for c in chunks:
+        held.update(_bare(words(c.text)))
+    for e in doc.elements:
+        if e.kind in NON_BODY_KINDS:
+            held.update(_bare(words(doc.text[e.start : e.end])))
+    lost = reference - held
+    if lost:
+        faults.add(FAULTS, reading="docutils", words=" ".join(sorted(lost.elements()))[:400], count=lost.total())
+    return reference.total(), reference.total() - lost.total()
+
+
+def _bare(found: list[str]) -> list[str]:
+    """Words without underscores at their ends: reStructuredText's reference marks ("Python_",
+    "Overview__", "_`220`") are no part of the word a reader sees."""
+    return [b for b in (w.strip("_") for w in found) if b]
 
 
 def _by_cell_words(faults: Faults, chunks: Sequence[Chunk], cells: list[str]) -> tuple[int, int]:

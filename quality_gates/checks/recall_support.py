@@ -9,7 +9,7 @@ any text by calling it furniture, and the gate would pass it.
   (``reason: "navigation"``) where the page's raw text has at least three lines ending in a page
   number; text declared hidden where PDFium's own characters may be hidden (``hidden_words``).
 - **Front matter** of a text format: where its content, between the fences, is a YAML mapping
-  (PyYAML's ``safe_load``, run here).
+  (PyYAML's ``safe_load``, run here); of reStructuredText, where it is a field list.
 - Other formats' furniture (HTML chrome, Office headers, EPUB navigation, notebook outputs) is
   not checked here: ``support`` says so, and the reference is docling's or lxml's own reading.
 
@@ -83,11 +83,20 @@ def _hidden(page: PdfPage) -> Counter[str]:
     return page.hidden_words()
 
 
+_FIELD = re.compile(r":[^:\s][^:]*:(?:\s.*)?")
+
+
 def front_matter(doc: Document, element: Element) -> str | None:
-    """Why a declared front matter block is one: its content between the fences is a YAML mapping."""
+    """Why a declared front matter block is one: its content between the fences is a YAML mapping,
+    or (reStructuredText) it is a field list, every line a ``:field: value`` or indented under one."""
     import yaml
 
     lines = doc.text[element.start : element.end].split("\n")
+    if doc.format == "rst":
+        fields = [line for line in lines if line.strip()]
+        if fields and all(_FIELD.fullmatch(line) or (line[:1].isspace() and n) for n, line in enumerate(fields)):
+            return "a field list"
+        return None
     if len(lines) < 2 or lines[0].strip() not in ("---", "+++"):
         return None
     body = "\n".join(lines[1:-1] if lines[-1].strip() in ("---", "...", "+++") else lines[1:])

@@ -7,6 +7,8 @@
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
 - Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
   outputs as ``json.loads`` reads them (notebook.py).
+- reStructuredText: the source file decoded here again, and docutils' own reading of it: the
+  text of every text node, and the section titles with their lines (rst.py).
 - EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
   lxml reads each (epub.py, web.py's ``text_nodes``).
 - E-mail: the subject, header lines and body parts as the ``email`` package's own walk (or
@@ -53,9 +55,11 @@ class Reference:
     everything: str = ""  # Office: all of docling's text, furniture layer and sheet names too
     pdf: PdfSource | None = None
     html_nodes: list[str] | None = None  # HTML: the file's visible text nodes (lxml)
+    paragraphs: list[str] | None = None  # DOCX: the file's own paragraphs (lxml: docx_text.py)
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
+    reading: list[str] | None = None  # reStructuredText: docutils' text nodes (rst.py)
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -113,6 +117,10 @@ def open_reference(
 
             cells = notebook_texts(text)
             return None if cells is None else Reference("notebook cells (json)", text, cells=cells)
+        if fmt == "rst":
+            from parsegate.quality_gates.references.rst import rst_reading
+
+            return Reference("source file, docutils reading", text, reading=rst_reading(text))
         return Reference("source file", text)
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
@@ -164,5 +172,8 @@ def open_reference(
             # Word's list numbers ("2.1.a)"), which the parser writes into its items' text:
             # docling's export leaves them out (its markers are its own count).
             everything = "\n".join([everything, *labels(data)])
+            from parsegate.quality_gates.references.docx_text import paragraph_texts
+
+            return Reference("docling export", body, everything, paragraphs=paragraph_texts(data))
         return Reference("docling export", body, everything, html_nodes=nodes)
     return None

@@ -9,6 +9,7 @@ x along the text's direction), which this module turns back into PDFium's page s
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ class PdfPage:
     height: float
     page: Any = field(repr=False)
     textpage: Any = field(repr=False)
+    # Text shown by annotations, with its rectangle in page space: (left, bottom, right, top).
+    annotations: list[tuple[str, Box]] = field(default_factory=list)
 
     def to_page_space(self, box: Box) -> Box:
         """(left, bottom, right, top) in PDFium page space of a reading-space box."""
@@ -46,12 +49,20 @@ class PdfPage:
         return x0, h - bottom, x1, h - top
 
     def text_in(self, box: Box) -> str:
+        """The text layer's text inside a box, and the text of the annotations (filled form
+        fields, FreeText) that overlap it: a page shows them though its content stream lacks them."""
         left, bottom, right, top = self.to_page_space(box)
-        return str(
+        text = str(
             self.textpage.get_text_bounded(
                 left - _SLACK, bottom - _SLACK, right + _SLACK, top + _SLACK, errors="ignore"
             )
         )
+        shown = [
+            value
+            for value, (x0, y0, x1, y1) in self.annotations
+            if x0 <= right + _SLACK and left - _SLACK <= x1 and y0 <= top + _SLACK and bottom - _SLACK <= y1
+        ]
+        return " ".join([text, *shown]) if shown else text
 
     def word_boxes(self, wanted: Counter[str], limit: int) -> list[tuple[str, Box]]:
         """Page-space boxes of words of this page's text layer, as many of each as ``wanted``
@@ -132,6 +143,8 @@ def open_pdf(data: bytes, max_pages: int = 2000, password: str | None = None) ->
             continue
     if pdf is None:
         return None
+    with contextlib.suppress(pdfium.PdfiumError):
+        pdf.init_forms()  # before a page is loaded: form fields' values
     pages: dict[int, PdfPage] = {}
     for index in range(min(len(pdf), max_pages)):
         try:
@@ -143,8 +156,47 @@ def open_pdf(data: bytes, max_pages: int = 2000, password: str | None = None) ->
         if page.get_rotation() in (90, 270):
             width, height = height, width  # get_size() is the displayed size; text is in page space
         text = textpage.get_text_range(errors="ignore")
-        pages[index + 1] = PdfPage(index + 1, text, _direction(textpage), width, height, page, textpage)
+        shown = _annotations(pdf.formenv.raw if pdf.formenv else None, page.raw)
+        pages[index + 1] = PdfPage(index + 1, text, _direction(textpage), width, height, page, textpage, shown)
     return PdfSource(pdf, pages)
+
+
+def _annotations(form: Any, page: Any) -> list[tuple[str, Box]]:
+    """What a page's annotations show as text, read here on their own: a FreeText box's contents,
+    a form field's value (a check box's state as ``[x]`` / ``[ ]``)."""
+    raw = pdfium.raw
+    out: list[tuple[str, Box]] = []
+    rect = raw.FS_RECTF()  # type: ignore[no-untyped-call]
+    for k in range(raw.FPDFPage_GetAnnotCount(page)):
+        annot = raw.FPDFPage_GetAnnot(page, k)
+        if not annot:
+            continue
+        try:
+            subtype = raw.FPDFAnnot_GetSubtype(annot)
+            text = ""
+            if subtype == raw.FPDF_ANNOT_FREETEXT:
+                text = _utf16(lambda b, n, a=annot: raw.FPDFAnnot_GetStringValue(a, b"Contents", b, n))
+            elif subtype == raw.FPDF_ANNOT_WIDGET and form:
+                kind = raw.FPDFAnnot_GetFormFieldType(form, annot)
+                if kind in (raw.FPDF_FORMFIELD_CHECKBOX, raw.FPDF_FORMFIELD_RADIOBUTTON):
+                    text = "[x]" if raw.FPDFAnnot_IsChecked(form, annot) else "[ ]"
+                else:
+                    text = _utf16(lambda b, n, a=annot: raw.FPDFAnnot_GetFormFieldValue(form, a, b, n))
+            if text.strip() and raw.FPDFAnnot_GetRect(annot, ctypes.byref(rect)):
+                low, high = sorted((rect.bottom, rect.top))
+                out.append((text, (rect.left, low, rect.right, high)))
+        finally:
+            raw.FPDFPage_CloseAnnot(annot)
+    return out
+
+
+def _utf16(read: Any) -> str:
+    length = int(read(None, 0))
+    if length <= 2:
+        return ""
+    buffer = (ctypes.c_ushort * (length // 2))()
+    read(buffer, length)
+    return bytes(buffer).decode("utf-16-le", errors="replace").split("\x00", 1)[0]
 
 
 def _direction(textpage: Any) -> int:

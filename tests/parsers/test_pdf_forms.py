@@ -57,3 +57,17 @@ def test_filled_fields_and_a_free_text_box_are_read_beside_their_labels() -> Non
 
 def test_an_unchecked_box_reads_as_an_empty_box() -> None:
     assert "[ ] Winter berth requested" in _texts(_form(checked=False))
+
+
+def test_the_gate_finds_a_filled_value_inside_its_chunk_boxes() -> None:
+    """Localization reads the page's annotations itself: a value is where the chunk says."""
+    from parsegate.chunkers import ChunkConfig, Chunker
+    from parsegate.quality_gates.measure import measure
+
+    data = _form()
+    doc = parse(data, "permit.pdf")
+    chunker = Chunker(ChunkConfig(max_tokens=128))
+    chunks = chunker.chunk(doc)
+    facts = measure(doc, chunks, chunker.counter, 128, data).to_dict()
+    assert (facts["localized"], len(chunks)) == (1, 1)
+    assert (facts["recall_words"], facts["recall_found"]) == (13, 13)  # the text layer: no values

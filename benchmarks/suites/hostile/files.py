@@ -255,4 +255,7 @@ def generate(folder: Path) -> list[str]:
     (odd / "loop").symlink_to(odd, target_is_directory=True)
     with open(os.fsencode(odd) + b"/name\xff\xfe.md", "wb") as f:
         f.write(b"# A name that is not UTF-8\n\nIts text is fine.\n")
-    return [*HOSTILE, "odd/fifo.md", "odd/passwd.txt", "odd/zero.txt", "odd/loop", "odd/name\\xff\\xfe.md"]
+    from benchmarks.suites.hostile.round_two import generate_round_two  # issue 39's attacks
+
+    later = generate_round_two(folder)
+    return [*HOSTILE, "odd/fifo.md", "odd/passwd.txt", "odd/zero.txt", "odd/loop", "odd/name\\xff\\xfe.md", *later]
