@@ -168,6 +168,16 @@ FORMATS: tuple[FormatSpec, ...] = (
         source_text=False,
     ),
     FormatSpec(
+        "mail",
+        "parsegate.parsers.mail",
+        # .eml: the standard library's email package, no extra; .msg: Outlook's, through extract-msg
+        (Form("eml", (".eml",), needs_extra=False), Form("msg", (".msg",))),
+        output_version=1,  # 1: new (CHANGELOG.md); subject, header block, body, quoted replies marked
+        source_text=False,
+        extra="mail",
+        extra_modules=("extract_msg",),
+    ),
+    FormatSpec(
         "rst",
         "parsegate.parsers.rst",
         # docutils' parser, nearly all of it: about 2.9 s of CPU a MB (654 files of Sphinx's and docutils' docs)

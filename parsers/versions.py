@@ -85,6 +85,10 @@ def _epub() -> str:
     return str(OUTPUT_VERSIONS["epub"])
 
 
+def _mail() -> str:
+    return str(OUTPUT_VERSIONS["mail"])
+
+
 def _rst() -> str:
     return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
 
@@ -99,5 +103,6 @@ _VERSIONS = {
     "csv": _csv,
     "image": _image,
     "epub": _epub,
+    "mail": _mail,
     "rst": _rst,
 }

@@ -21,6 +21,7 @@ class Task:
     index: int  # the document's place in sorted order
     path: Path
     doc_id: str
+    member: str | None = None  # an attachment of the mail at ``path`` (runner/members.py)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class _Documents:
         self.supervisor.start()
 
     def __call__(self, row: dict[str, Any]) -> dict[str, Any]:
-        task = Task(int(row["index"]), _path(row["path"]), str(row["doc_id"]))
+        task = Task(int(row["index"]), _path(row["path"]), str(row["doc_id"]), row.get("member"))
         before = self.supervisor.replaced
         (done,) = list(self.supervisor.run([task]))
         return {
@@ -137,7 +137,10 @@ class RayEngine:
             return
         self.start()
         ray = self.ray
-        rows = [{"index": t.index, "path": os.fsencode(t.path).hex(), "doc_id": t.doc_id} for t in by_index.values()]
+        rows = [
+            {"index": t.index, "path": os.fsencode(t.path).hex(), "doc_id": t.doc_id, "member": t.member}
+            for t in by_index.values()
+        ]
         actors = min(self.size, len(rows))
         dataset = ray.data.from_items(rows, override_num_blocks=len(rows)).map(
             _Documents,

@@ -42,10 +42,17 @@ class FileOutcome:
 
 
 def process(
-    path: Path, doc_id: str, chunker: Chunker, options: ParseOptions = DEFAULTS, sample: GateSample = FULL
+    path: Path,
+    doc_id: str,
+    chunker: Chunker,
+    options: ParseOptions = DEFAULTS,
+    sample: GateSample = FULL,
+    member: str | None = None,
 ) -> tuple[FileOutcome, list[bytes]]:
     """The parser and the gate's PDF reference read the file under the same ``options``; the
-    gate takes its expensive references when ``sample`` holds the document."""
+    gate takes its expensive references when ``sample`` holds the document. ``member``: an
+    attachment of the mail at ``path``, parsed by its own name (parsegate/runner/members.py);
+    the outcome's version stays the mail's (the bytes read, which the store hashed)."""
     started = time.perf_counter()
     outcome = FileOutcome(path=doc_id, status="failed")
     lines: list[bytes] = []
@@ -54,6 +61,11 @@ def process(
         # under their hash. The listing resolved links: a link here was swapped in since.
         data = read_regular_file(path, follow_symlinks=False)
         outcome.version = content_version(data)
+        if member is not None:
+            from parsegate.parsers.mail import attachment
+
+            name, data = attachment(data, path.suffix, member)
+            path = Path(name)
         doc = parse_data(data, path, doc_id, options)
         chunks = chunker.chunk(doc)
         outcome.status, outcome.format = "chunked", doc.format

@@ -61,6 +61,7 @@ def ignore_spec(lines: list[str] | tuple[str, ...], where: str) -> GitIgnoreSpec
 class Source:
     path: Path  # where the file is read
     doc_id: str  # what every record calls it
+    member: str | None = None  # a mail's attachment, read out of the file (runner/members.py)
 
 
 @dataclass

@@ -51,7 +51,7 @@ def process_corpus(
     on_file: Callable[[FileOutcome], None] | None = None,
 ) -> list[FileOutcome]:
     """Every source's outcome, in sorted order; each routed (and written) as it finishes."""
-    tasks = [Task(n, s.path, s.doc_id) for n, s in enumerate(sources)]
+    tasks = [Task(n, s.path, s.doc_id, s.member) for n, s in enumerate(sources)]
     if supervisor.size > 1:
         tasks = schedule(tasks)
     found: dict[int, FileOutcome] = {}

@@ -21,6 +21,7 @@ from parsegate.quality_gates.report import build_report, render_html
 from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.discover import source_of
+from parsegate.runner.members import member_of
 from parsegate.runner.outdir import pretty_json, write_atomic
 from parsegate.runner.render import PageDrawer
 
@@ -126,13 +127,25 @@ def _chunks_by_doc(outdir: Path, wanted: set[str], passed: set[str]) -> dict[str
 
 
 def _read(corpus: Path, doc_id: str, version: str | None) -> tuple[bytes | None, str | None]:
-    path = corpus if corpus.is_file() else source_of(corpus, doc_id)
+    named = member_of(doc_id)  # a mail's attachment: read out of the mail (runner/members.py)
+    whole = None if corpus.is_file() else source_of(corpus, doc_id)
+    if named is not None and (whole is None or not whole.exists()):
+        mail, member = named
+    else:
+        mail, member = doc_id, None
+    path = corpus if corpus.is_file() else source_of(corpus, mail)
     if path is None:
         return None, "The document id leads outside the corpus root; the file is not read."
     try:
         data = path.read_bytes()
+        if member is not None:
+            from parsegate.parsers.mail import attachment
+
+            data = attachment(data, path.suffix, member)[1]
     except OSError as exc:
         return None, f"Source file not readable now ({exc.strerror})."
+    except ParseError:
+        return None, "The mail no longer holds this attachment; it is not shown."
     if version and "sha256:" + hashlib.sha256(data).hexdigest() != version:
         return None, "The source file changed since this run; it is not shown."
     return data, None

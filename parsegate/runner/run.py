@@ -28,6 +28,7 @@ from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.runner.chunking import make_chunker
 from parsegate.runner.discover import IgnoreTooLarge, Selection, discover
 from parsegate.runner.finish import Finished, finish, finish_current
+from parsegate.runner.members import with_attachments
 from parsegate.runner.outdir import PARTIAL_FILES, archive_previous
 from parsegate.runner.outputs import run_parquet
 from parsegate.runner.process import choose_workers, process_corpus
@@ -153,7 +154,7 @@ def _run(
         gitignore=settings.gitignore,
     )
     try:
-        sources = discover(settings.corpus, selection, settings.root)
+        sources = with_attachments(discover(settings.corpus, selection, settings.root), selection)
     except IgnoreTooLarge as exc:
         raise CommandError(str(exc)) from None
     # With a store, only the files it does not hold are worth workers.

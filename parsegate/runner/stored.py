@@ -98,7 +98,7 @@ class RunStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write the store {self.path}: {exc}") from None
         self.counts["reused"] = len(reused)
-        tasks = [Task(p.index, p.source.path, p.source.doc_id) for p in self.planned if not p.reuse]
+        tasks = [Task(p.index, p.source.path, p.source.doc_id, p.source.member) for p in self.planned if not p.reuse]
         if supervisor.size > 1:
             tasks = schedule(tasks)
         for done in supervisor.run(tasks):

@@ -12,6 +12,8 @@
   PPTX's image is not measured (its own check is ocr_confidence);
 - EPUB: every word of the chunk is among the words of the book's title and spine chapters' text
   nodes (references/epub.py).
+- E-mail: every word of the chunk is among the words of the mail's subject, header lines and
+  body parts as the email package (or extract-msg) reads them (references/mail.py).
 
 Text layers and exports run some words together (PDFium's text in a box joins table cells,
 docling joins inline list items): a chunk word counts as present when two or three consecutive
@@ -70,6 +72,8 @@ def measure(s: Subject) -> LocalizationFacts:
             where = "docling's export of the file nor its paragraphs (lxml)"
         if s.doc.format == "epub":
             where = "the book's chapters (lxml)"  # its reference is their text nodes alone
+        if ref.kind.startswith("the mail's own parts"):
+            where = "the mail's own parts (its subject, headers and body as its library reads them)"
         # A word the source writes without a space between two inline items ("docling" +
         # "from") is two consecutive words of docling's export, which adds a space: the runs of
         # the export's words are made (once) only for a chunk with a word not there as it stands.

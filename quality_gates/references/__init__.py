@@ -13,6 +13,8 @@
   lxml reads each (epub.py, web.py's ``text_nodes``).
 - pages read by OCR: the other OCR engine's reading of the page (ocr.py), taken by the OCR recall
   check itself (checks/ocr_recall.py) on the documents in the gate's sample.
+- E-mail: the subject, header lines and body parts as the ``email`` package's own walk (or
+  extract-msg, for ``.msg``) gives them (mail.py).
 
 None of these come from parsegate's parsers: a parser that loses, alters or misplaces text
 cannot hide it by agreeing with itself. docling's export is the expensive one (about the parse's
@@ -43,7 +45,8 @@ if TYPE_CHECKING:
 TEXT_FORMATS = source_text_formats()  # parsers/formats.py: Document.text is the decoded source
 # Office and web forms docling (or lxml) reads from the source bytes; not the ones LibreOffice converts first.
 OFFICE_FORMATS = frozenset(form.name for form in spec("office").forms if form.converted_to is None)
-TABLE_FORMATS = frozenset(spec("csv").formats)  # delimited files: their records are read too
+TABLE_FORMATS = frozenset(spec("csv").formats)
+MAIL_FORMATS = frozenset(spec("mail").formats)  # delimited files: their records are read too
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -134,6 +137,14 @@ def open_reference(
             return None
         reading = "\n".join(book.nodes)
         return Reference("EPUB spine's text nodes (lxml)", reading, reading, html_nodes=book.nodes, book=book)
+    if fmt in MAIL_FORMATS:
+        from parsegate.quality_gates.references.mail import mail_reading
+
+        mail = mail_reading(data, fmt)
+        if mail is None:
+            return None
+        reading = "\n".join(mail.nodes)
+        return Reference("the mail's own parts (email package)", reading, reading, html_nodes=mail.html or None)
     if fmt in OFFICE_FORMATS:
         if not expensive and fmt != "html":
             return None  # no cheaper reading of an Office file than docling's: not measured

@@ -1,5 +1,5 @@
 """Issue 36's acceptance run: a folder holding one file of each format parsegate learned for it
-(CSV, TSV, EPUB, a notebook, an image, a scanned PDF) and a standard-library package with an
+(CSV, TSV, EPUB, a notebook, an image, a scanned PDF, a mail with an attachment) and a standard-library package with an
 empty ``__init__.py`` passes the gate with the defaults, every file read as its format."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ INPUTS = {  # name in the folder: (golden case, the format its records name)
     "analysis.ipynb": ("notebook/sales-analysis/input.ipynb", "notebook"),
     "scan.png": ("image/scanned-table/input.png", "image"),
     "scan.pdf": ("pdf/scanned-footnote/input.pdf", "pdf"),
+    "reply.eml": ("mail/harbour-reply/input.eml", "eml"),
 }
 
 
@@ -43,3 +44,4 @@ def test_a_folder_of_the_new_formats_passes_the_gate_with_defaults(tmp_path: Pat
     assert {name: files[name]["format"] for name in INPUTS} == {name: fmt for name, (_, fmt) in INPUTS.items()}
     assert files["mime/__init__.py"]["status"] == "chunked" and files["mime/__init__.py"]["chunks"] == 0
     assert all(f["verdict"] == "pass" for f in run["files"]), [f for f in run["files"] if f["verdict"] != "pass"]
+    assert files["reply.eml#agenda.txt"]["format"] == "text"  # the mail's attachment, a document of its own

@@ -218,6 +218,8 @@ class Supervisor:
             worker.families.add(kind)
             loaded.add(kind)
         header = {"index": task.index, "path": os.fsencode(task.path).hex(), "doc_id": task.doc_id}
+        if task.member is not None:
+            header["member"] = task.member
         if not self._send(worker, header):
             pending.push(task)  # the worker was already gone: not this document's fault
         elif worker.task is None:

@@ -148,7 +148,7 @@ def main() -> None:
     while (frame := read_frame(requests)) is not None:
         task = frame[0]
         path = Path(os.fsdecode(bytes.fromhex(task["path"])))
-        outcome, lines = process(path, task["doc_id"], chunker, options, sample)
+        outcome, lines = process(path, task["doc_id"], chunker, options, sample, task.get("member"))
         header = {"kind": "done", "index": task["index"], "outcome": outcome_dict(outcome), "rss": _rss()}
         write_frame(results, header, b"\n".join(lines))
         if outcome.code == "memory":
