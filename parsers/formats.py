@@ -167,6 +167,14 @@ FORMATS: tuple[FormatSpec, ...] = (
         output_version=1,  # 1: new (CHANGELOG.md); chapters in spine order through our HTML pass
         source_text=False,
     ),
+    FormatSpec(
+        "asciidoc",
+        "parsegate.parsers.asciidoc",
+        # `.asc` is left out: it is as often PGP's ASCII armour as AsciiDoc.
+        (Form("asciidoc", (".adoc", ".asciidoc"), Cost(per_mb=1.0)),),
+        output_version=1,  # 1: new (CHANGELOG.md); our line scanner, exact offsets into the source
+        source_text=True,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

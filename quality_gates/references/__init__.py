@@ -7,6 +7,8 @@
   the file's text nodes as libxml2 reads them (web.py), for what docling's HTML backend drops;
 - Jupyter notebooks: the source file decoded here again, and the texts of its cells and text
   outputs as ``json.loads`` reads them (notebook.py).
+- AsciiDoc: the source file decoded here again, and the text nodes of asciidoc-py's DocBook
+  rendering of it (asciidoc.py; the asciidoc extra), when asciidoc-py is installed.
 - EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
   lxml reads each (epub.py, web.py's ``text_nodes``).
 
@@ -53,6 +55,7 @@ class Reference:
     table: str | None = None  # CSV or TSV: the format its records are read in (``records``)
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
+    rendered: list[str] | None = None  # AsciiDoc: the text nodes of asciidoc-py's DocBook rendering
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -110,6 +113,12 @@ def open_reference(
 
             cells = notebook_texts(text)
             return None if cells is None else Reference("notebook cells (json)", text, cells=cells)
+        if fmt == "asciidoc" and expensive:
+            from parsegate.quality_gates.references.asciidoc import rendered_texts
+
+            rendered = rendered_texts(text)
+            if rendered is not None:
+                return Reference("asciidoc-py DocBook rendering", text, rendered=rendered)
         return Reference("source file", text)
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's
