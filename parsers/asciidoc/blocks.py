@@ -80,17 +80,18 @@ class Scanner:
 
     # -- the document header --------------------------------------------------------------------
     def header(self) -> int:
-        """The document title, and the author, revision and attribute lines right under it."""
+        """The document title, and the author, revision and attribute lines right under it: one
+        ``front_matter`` element (``metadata``: title, author, revision, attributes)."""
         i, n = 0, len(self.lines)
         while i < n and (L.is_blank(self.lines[i]) or L.COMMENT_LINE.match(self.lines[i])):
             i = self.step(i, n, None, True) if not L.is_blank(self.lines[i]) else i + 1
         m = L.SECTION.match(self.lines[i]) if i < n else None
         if m is None or len(m.group(1)) != 1:
             return i
-        self.metadata["title"] = m.group(2)
-        self.headings.push(1, m.group(2))
-        self.emit("heading", self.begin(i), self.end(i), None, level=1)
-        first = i = i + 1
+        self.metadata["title"] = L.without_anchors(m.group(2))
+        self.headings.push(1, self.metadata["title"])
+        title, first = i, i + 1
+        i = first
         attributes: dict[str, str] = {}
         while i < n and not L.is_blank(self.lines[i]):
             line = self.lines[i]
@@ -102,8 +103,10 @@ class Scanner:
             elif i == first + 1 and "author" in self.metadata and not L.COMMENT_LINE.match(line):
                 self.metadata["revision"] = line.strip()
             i += 1
-        if i > first:
-            self.emit("front_matter", self.begin(first), self.end(i - 1), None)
+        # The header, its title too, is metadata: the title heads every section path, and no
+        # chunk's text holds the attribute entries (a heading element would glue them to the
+        # first paragraph's chunk).
+        self.emit("front_matter", self.begin(title), self.end(i - 1), None)
         if attributes:
             self.metadata["attributes"] = attributes
         return i
@@ -177,7 +180,7 @@ class Scanner:
         above it are furniture."""
         if start < self.begin(i):
             self.emit("furniture", start, self.end(i - 1), None, data=FurnitureData(reason="section attributes"))
-        self.headings.push(level, title)
+        self.headings.push(level, L.without_anchors(title))
         self.emit("heading", self.begin(i), self.end(after - 1), None, level=level)
         return self.done(after)
 
@@ -285,8 +288,12 @@ class Scanner:
         data = TableData(caption=pend.title)
         table = self.emit("table", start, self.end(last), parent, data=data)
         for n, row in enumerate(rows):
-            is_header = header and n == 0
-            self.emit("table_row", row.start, row.end, table.id, data=RowData(cells=row.cells, header=is_header))
+            # The first row's span starts at the table's (its title, attributes, delimiter), the
+            # last one's ends at the closing delimiter: no line of the table is outside a row.
+            begin = start if n == 0 else row.start
+            end = table.end if n == len(rows) - 1 else row.end
+            cells = RowData(cells=row.cells, header=header and n == 0)
+            self.emit("table_row", begin, end, table.id, data=cells)
         if header:
             data.header, data.header_text = rows[0].cells, self.text[rows[0].start : rows[0].end]
         data.rows = len(rows) - (1 if header else 0)

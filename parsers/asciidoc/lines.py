@@ -20,6 +20,7 @@ TABLE_DELIMITER = re.compile(r"([|,:!])={3,}[ \t]*$")
 DIRECTIVE = re.compile(r"(?:include|ifdef|ifndef|ifeval|endif)::\S*\[.*\][ \t]*$")
 BREAK = re.compile(r"(?:'{3,}|<{3,}|\*\*\*|- - -|\* \* \*)[ \t]*$")  # thematic and page breaks
 CONTINUATION = "+"
+INLINE_ANCHOR = re.compile(r"\[\[[^\[\]]*\]\]")
 ADMONITION_STYLES = frozenset({"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"})
 
 # List items: their marker and their text.
@@ -43,9 +44,15 @@ def item_marker(line: str) -> tuple[str, str, str] | None:
         if m:
             return kind, m.group(1), m.group(2)
     m = DESCRIPTION.match(line)
-    if m and not DIRECTIVE.match(line.strip()) and not line.lstrip().startswith(("[", ".", "|")):
-        return m.group(2), m.group(1).strip(), m.group(3) or ""
+    stripped = line.strip()
+    if m and not DIRECTIVE.match(stripped) and not BLOCK_ATTRIBUTES.match(stripped) and stripped[0] not in ".|":
+        return m.group(2), without_anchors(m.group(1)), m.group(3) or ""
     return None
+
+
+def without_anchors(title: str) -> str:
+    """A title or term without its inline anchors (``[[def_DAG]]DAG`` → ``DAG``)."""
+    return INLINE_ANCHOR.sub("", title).strip()
 
 
 def list_key(kind: str, marker: str) -> str:

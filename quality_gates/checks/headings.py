@@ -57,9 +57,11 @@ def measure(s: Subject) -> HeadingFacts:
         text = s.reference.text
         headings = markdown_headings(text)
     elif doc.format == "asciidoc":
-        from parsegate.quality_gates.references.asciidoc import section_title
+        from parsegate.quality_gates.references.asciidoc import document_title, section_title
 
-        headings = [
+        title = document_title(text)  # metadata to the parser, the root of every section path
+        headings = [Heading(title[0], title[1], 1, title[2])] if title is not None else []
+        headings += [
             Heading(e.start, e.end, e.level or 1, section_title(text[e.start : e.end]))
             for e in doc.elements
             if e.kind == "heading"

@@ -1,7 +1,8 @@
 """Extraction recall of an AsciiDoc file against asciidoc-py's rendering of it
 (references/asciidoc.py): the words of the rendered text nodes against the words of the chunks'
 text, as multisets. The chunks hold the source with its markup, so they may hold more words than
-the rendering (``[source,python]``, ``link:``): only the rendering's words are asked for. A word
+the rendering (``[source,python]``, ``link:``): only the rendering's words are asked for. An
+underscore separates words on both sides (emphasis ``_not_`` is rendered ``not``). A word
 that an attribute entry of the source gives (``:product: Widget``, rendered wherever
 ``{product}`` stands) counts as found: the entry is declared metadata, not chunk text."""
 
@@ -22,15 +23,20 @@ if TYPE_CHECKING:
 _ENTRY = re.compile(r"^:!?\w[\w\-]*!?:[ \t]+(.*)$", re.MULTILINE)
 
 
+def _words(text: str) -> list[str]:
+    """Words with ``_`` a separator on both sides: the source's ``_not_`` is rendered ``not``."""
+    return words(text.replace("_", " "))
+
+
 def by_rendered_words(faults: Faults, name: str, chunks: Sequence[Chunk], ref: Reference) -> tuple[int, int]:
     assert ref.rendered is not None
     reference: Counter[str] = Counter()
     for text in ref.rendered:
-        reference.update(words(text))
+        reference.update(_words(text))
     chunked: Counter[str] = Counter()
     for c in chunks:
-        chunked.update(words(c.text))
-    given = {w for m in _ENTRY.finditer(ref.text) for w in words(m.group(1))}
+        chunked.update(_words(c.text))
+    given = {w for m in _ENTRY.finditer(ref.text) for w in _words(m.group(1))}
     lost = Counter({w: n for w, n in (reference - chunked).items() if w not in given})
     if lost:
         faults.add(name, words=" ".join(sorted(lost.elements()))[:400], count=lost.total())

@@ -18,14 +18,33 @@ import io
 import re
 
 _INCLUDE = re.compile(r"^[ \t]*include1?::.*$", re.MULTILINE)
-_MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$")
+_MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$|\[\[[^\[\]]*\]\]")
 
 
 def section_title(heading: str) -> str:
     """A section title as a reader sees it: the heading's first line without its ``=`` marks
-    (a two-line title's underline is its second line)."""
+    and inline anchors (``[[id]]``; a two-line title's underline is its second line)."""
     first = heading.splitlines()[0] if heading else ""
     return _MARKS.sub("", first).strip()
+
+
+_TITLE = re.compile(r"=[ \t]+(\S.*?)[ \t]*$")
+_BEFORE_TITLE = re.compile(r"[ \t]*$|//|:!?\w[\w\-]*!?:")  # blank lines, comments, attribute entries
+
+
+def document_title(text: str) -> tuple[int, int, str] | None:
+    """The document title (``= Title``, the first line that is no comment, blank line or
+    attribute entry) with its line's span, read here on its own: the parser keeps it as metadata."""
+    start = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        m = _TITLE.match(body)
+        if m:
+            return start, start + len(body), section_title(body)
+        if not _BEFORE_TITLE.match(body):
+            return None
+        start += len(line)
+    return None
 
 
 def available() -> bool:
