@@ -85,6 +85,10 @@ def _epub() -> str:
     return str(OUTPUT_VERSIONS["epub"])
 
 
+def _asciidoc() -> str:
+    return str(OUTPUT_VERSIONS["asciidoc"])
+
+
 _VERSIONS = {
     "markdown": _markdown,
     "text": _text,
@@ -95,4 +99,5 @@ _VERSIONS = {
     "csv": _csv,
     "image": _image,
     "epub": _epub,
+    "asciidoc": _asciidoc,
 }

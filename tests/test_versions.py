@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, epub, image, markdown, notebook, office, pdf, text
+from parsegate.parsers import asciidoc, code, csv, epub, image, markdown, notebook, office, pdf, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
@@ -24,6 +24,7 @@ PARSERS = {
     "notebook": notebook,
     "image": image,
     "epub": epub,
+    "asciidoc": asciidoc,
 }
 
 
