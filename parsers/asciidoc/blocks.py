@@ -32,6 +32,11 @@ from parsegate.parsers.model import (
 )
 
 
+# Compound blocks nested deeper are read as a paragraph of their text (each level is a frame of
+# Python's stack).
+MAX_DEPTH = 32
+
+
 @dataclass
 class Pending:
     """Attribute and title lines read, waiting for the block they belong to."""
@@ -56,6 +61,7 @@ class Scanner:
         self.directives: list[int] = []  # 1-based lines of include:: directives (never followed)
         self.unclosed: list[int] = []  # 1-based lines of delimited blocks that never close
         self.lead: int | None = None  # a start the next element takes (a compound block's opening)
+        self.depth = 0  # compound blocks open around the line read
 
     # -- spans --------------------------------------------------------------------------------
     def begin(self, i: int) -> int:
@@ -203,6 +209,15 @@ class Scanner:
             return False
         return not (line[0] == "[" and L.BLOCK_ATTRIBUTES.match(line.strip()))
 
+    def last_line(self, i: int, j: int, hi: int) -> int:
+        """A block's last line: its closing delimiter ``j``, or (``j == hi``: it never closed)
+        the last line that is not blank before ``hi``."""
+        if j < hi:
+            return j
+        while j - 1 > i and L.is_blank(self.lines[j - 1]):
+            j -= 1
+        return j - 1
+
     def closing(self, i: int, hi: int, delimiter: str) -> int:
         """The line that closes the block opened at ``i`` (``hi`` when none does)."""
         want = "```" if delimiter.startswith("```") else delimiter
@@ -215,10 +230,13 @@ class Scanner:
     def delimited(self, i: int, hi: int, parent: str | None, start: int, pend: Pending) -> int:
         delimiter = self.lines[i].rstrip()
         j = self.closing(i, hi, delimiter)
-        end = self.end(j) if j < hi else self.end(hi - 1)
+        last = self.last_line(i, j, hi)
+        end = self.end(last)
         kind = delimiter[0]
         if kind == "/":
-            self.furniture(i, min(j, hi - 1), "comment block")
+            self.furniture(i, last, "comment block")
+        elif self.depth >= MAX_DEPTH and kind in "_=*-" and not (kind == "-" and len(delimiter) >= 4):
+            self.emit("paragraph", start, end, parent, data=TextData())  # nested too deep: its text
         elif kind == "`" or (kind in "-." and len(delimiter) >= 4):
             language = delimiter[3:].strip() or None if kind == "`" else self._language(pend)
             self.emit("code", start, end, parent, data=CodeData(language=language, info=pend.attribute_line))
@@ -236,13 +254,16 @@ class Scanner:
         starts at the opening lines, the last one's ends at the closing delimiter."""
         count = len(self.elements)
         self.lead = start
+        self.depth += 1
         self.blocks(i + 1, j, parent, False)
+        self.depth -= 1
         self.lead = None
         close = self.end(j) if j < hi else None
         inner = self.elements[count:]
         if not any(e.kind not in CONTAINER_KINDS for e in inner):
             self.elements[count:] = []
-            self.emit("furniture", start, close or self.end(hi - 1), parent, data=FurnitureData(reason="empty block"))
+            last = self.end(self.last_line(i, j, hi))
+            self.emit("furniture", start, last, parent, data=FurnitureData(reason="empty block"))
             return
         if close is not None:
             last_end = inner[-1].end
@@ -262,7 +283,7 @@ class Scanner:
     def table(self, i: int, hi: int, parent: str | None, start: int, pend: Pending) -> int:
         delimiter = self.lines[i].strip()
         j = self.closing(i, hi, delimiter)
-        last = min(j, hi - 1)
+        last = self.last_line(i, j, hi)
         spans = [(self.begin(k), self.begin(k) + len(self.lines[k])) for k in range(i + 1, j)]
         fmt = pend.named.get("format") or {",": "csv", ":": "dsv"}.get(delimiter[0], "psv")
         options = pend.named.get("options", "") + "," + pend.named.get("opts", "")

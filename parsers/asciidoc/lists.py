@@ -49,6 +49,9 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
             i = j
             continue
         if line.strip() == L.CONTINUATION and last_item is not None:
+            if i + 1 < hi and L.item_marker(s.lines[i + 1]) is not None:
+                i += 1  # an item attached to an item: the list's own next item (no recursion)
+                continue
             s.lead = s.begin(i)
             s.pending = Pending()
             count = len(s.elements)
