@@ -5,8 +5,10 @@ multisets): a block the parser drops or cuts short loses its words. Comments and
 entries are not in the rendering (asciidoc-py drops them too); a word an attribute entry gives
 (``:product: Widget`` … ``{product}``) is counted found where the parser declared the entry.
 
-asciidoc-py runs in its safe mode (no ``sys::``, ``eval::`` or system attributes); ``include::``
-lines are blanked before it reads the text, so it never opens another file either. It is pure
+asciidoc-py runs in its safe mode (no ``sys::``, ``eval::`` or system attributes), with its core
+and DocBook configuration only (``--no-conf``: none of its filters, which run programs through a
+shell, and no conf file found beside the input); ``include::`` lines and ``{include:}``
+attributes are blanked before it reads the text, so it never opens another file either. It is pure
 Python and about 80 ms a git manual page here; where it is not installed, or refuses a file, the
 reference is the source file by position, as for other text formats.
 """
@@ -16,8 +18,11 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+from pathlib import Path
 
 _INCLUDE = re.compile(r"^[ \t]*include1?::.*$", re.MULTILINE)
+_INCLUDE_ATTRIBUTE = re.compile(r"\{include1?:")  # the {include:file} system attribute
+_CONF_FILES = ("asciidoc.conf", "docbook45.conf", "lang-en.conf")
 _MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$|\[\[[^\[\]]*\]\]")
 
 
@@ -56,15 +61,24 @@ def rendered_texts(text: str) -> list[str] | None:
     not installed or cannot read it."""
     if not available():
         return None
+    import asciidoc
     from asciidoc.api import AsciiDocAPI
     from lxml import etree
 
     api = AsciiDocAPI()
     api.options("--no-header-footer")
     api.options("--safe")
+    # No configuration found on its own: its filters (graphviz, latex, music, source-highlight)
+    # run programs through a shell, and a conf file beside the input or in the working folder
+    # could name any. The core and DocBook configuration only, from the package itself.
+    api.options("--no-conf")
+    resources = Path(asciidoc.__file__).parent / "resources"
+    for conf in _CONF_FILES:
+        api.options("--conf-file", str(resources / conf))
+    source = _INCLUDE_ATTRIBUTE.sub("{no-include:", _INCLUDE.sub("", text))
     out = io.StringIO()
     try:
-        api.execute(io.StringIO(_INCLUDE.sub("", text)), out, backend="docbook45")
+        api.execute(io.StringIO(source), out, backend="docbook45")
     except (Exception, SystemExit):  # asciidoc-py ends a failure in sys.exit: no reading then
         return None
     try:
