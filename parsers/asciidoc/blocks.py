@@ -32,6 +32,16 @@ from parsegate.parsers.model import (
 )
 
 
+def _before_title(line: str) -> bool:
+    """Lines that may stand above the document title: comments, attribute entries, the title's
+    attribute line."""
+    return bool(
+        L.COMMENT_LINE.match(line)
+        or L.ATTRIBUTE_ENTRY.match(line)
+        or (line[:1] == "[" and L.BLOCK_ATTRIBUTES.match(line.strip()) and not line.startswith("[["))
+    )
+
+
 # Compound blocks nested deeper are read as a paragraph of their text (each level is a frame of
 # Python's stack).
 MAX_DEPTH = 32
@@ -88,12 +98,23 @@ class Scanner:
     def header(self) -> int:
         """The document title, and the author, revision and attribute lines right under it: one
         ``front_matter`` element (``metadata``: title, author, revision, attributes)."""
-        i, n = 0, len(self.lines)
-        while i < n and (L.is_blank(self.lines[i]) or L.COMMENT_LINE.match(self.lines[i])):
-            i = self.step(i, n, None, True) if not L.is_blank(self.lines[i]) else i + 1
-        m = L.SECTION.match(self.lines[i]) if i < n else None
+        n = len(self.lines)
+        t = 0
+        while t < n and (L.is_blank(self.lines[t]) or _before_title(self.lines[t])):
+            t += 1
+        m = L.SECTION.match(self.lines[t]) if t < n else None
         if m is None or len(m.group(1)) != 1:
-            return i
+            return 0  # no document title: the lines are the body's
+        i = 0
+        while i < t:  # comments, attribute entries, the title's attribute line ([#id]) above it
+            if L.is_blank(self.lines[i]) or L.COMMENT_LINE.match(self.lines[i]):
+                i = i + 1 if L.is_blank(self.lines[i]) else self.step(i, t, None, True)
+            else:
+                entry = L.ATTRIBUTE_ENTRY.match(self.lines[i])
+                if entry:
+                    self.metadata.setdefault("attributes", {})[entry.group(1)] = entry.group(2) or ""
+                self.emit("front_matter", self.begin(i), self.end(i), None)
+                i += 1
         self.metadata["title"] = L.without_anchors(m.group(2))
         self.headings.push(1, self.metadata["title"])
         title, first = i, i + 1
@@ -104,17 +125,21 @@ class Scanner:
             entry = L.ATTRIBUTE_ENTRY.match(line)
             if entry:
                 attributes[entry.group(1)] = entry.group(2) or ""
-            elif i == first and not L.COMMENT_LINE.match(line):
+            elif L.COMMENT_LINE.match(line):
+                pass
+            elif i == first:
                 self.metadata["author"] = line.strip()
-            elif i == first + 1 and "author" in self.metadata and not L.COMMENT_LINE.match(line):
+            elif i == first + 1 and "author" in self.metadata:
                 self.metadata["revision"] = line.strip()
+            else:
+                break  # body text right under the header's attribute entries
             i += 1
         # The header, its title too, is metadata: the title heads every section path, and no
         # chunk's text holds the attribute entries (a heading element would glue them to the
         # first paragraph's chunk).
         self.emit("front_matter", self.begin(title), self.end(i - 1), None)
         if attributes:
-            self.metadata["attributes"] = attributes
+            self.metadata["attributes"] = {**self.metadata.get("attributes", {}), **attributes}
         return i
 
     # -- blocks ---------------------------------------------------------------------------------

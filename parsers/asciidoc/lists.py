@@ -26,9 +26,13 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
     stack: list[tuple[str, Element]] = []  # (marker form, list element)
     last_item: Element | None = None
     first = True
+    above: int | None = None  # an attribute line above the next item (``[upperalpha]``)
     while i < hi:
         line = s.lines[i]
         found = L.item_marker(line)
+        if found is None and not first and _attributes_above_item(s, i, hi):
+            above, i = s.begin(i), i + 1
+            continue
         if found is not None:
             kind, marker, text = found
             key = L.list_key(kind, marker)
@@ -38,14 +42,14 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
             else:
                 owner = last_item.id if last_item is not None else parent
                 data = ListData(ordered=kind == "ordered")
-                stack.append((key, s.emit("list", start if first else s.begin(i), s.begin(i), owner, data=data)))
+                begin = start if first else s.begin(i) if above is None else above
+                stack.append((key, s.emit("list", begin, s.begin(i), owner, data=data)))
             j, terms = _item_end(s, i, hi, kind, marker, text)
             term = ", ".join(terms) if kind in _DESCRIPTION else None
             item_data = ItemData(marker=None if term else marker, term=term)
-            last_item = s.emit(
-                "list_item", start if first else s.begin(i), s.end(j - 1), stack[-1][1].id, data=item_data
-            )
-            first = False
+            begin = start if first else s.begin(i) if above is None else above
+            last_item = s.emit("list_item", begin, s.end(j - 1), stack[-1][1].id, data=item_data)
+            first, above = False, None
             i = j
             continue
         if line.strip() == L.CONTINUATION and last_item is not None:
@@ -56,6 +60,8 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
             s.pending = Pending()
             count = len(s.elements)
             k = i + 1
+            while k < hi and L.is_blank(s.lines[k]):
+                k += 1  # (blank lines between the + and its block)
             while k < hi and not L.is_blank(s.lines[k]):
                 k = s.step(k, hi, last_item.id, False)
                 if any(e.kind not in L.NON_BODY for e in s.elements[count:]):
@@ -71,10 +77,25 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
             if k < hi and L.item_marker(s.lines[k]) is not None:
                 i = k
                 continue
+            if k < hi and last_item is not None and s.lines[k][0] in " \t" and s.continues(s.lines[k]):
+                # an indented literal paragraph under an item is attached to it
+                i = s.step(k, hi, last_item.id, False)
+                s.pending = Pending()
+                continue
         break
     while stack:
         _close(s, stack.pop()[1])
     return i
+
+
+def _attributes_above_item(s: Scanner, i: int, hi: int) -> bool:
+    line = s.lines[i]
+    return (
+        line[:1] == "["
+        and L.BLOCK_ATTRIBUTES.match(line.strip()) is not None
+        and i + 1 < hi
+        and L.item_marker(s.lines[i + 1]) is not None
+    )
 
 
 def _close(s: Scanner, lst: Element) -> None:

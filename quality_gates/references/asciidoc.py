@@ -34,7 +34,7 @@ def section_title(heading: str) -> str:
 
 
 _TITLE = re.compile(r"=[ \t]+(\S.*?)[ \t]*$")
-_BEFORE_TITLE = re.compile(r"[ \t]*$|//|:!?\w[\w\-]*!?:")  # blank lines, comments, attribute entries
+_BEFORE_TITLE = re.compile(r"[ \t]*$|//|:!?\w[\w\-]*!?:|\[")  # blank lines, comments, attribute entries
 
 
 def document_title(text: str) -> tuple[int, int, str] | None:

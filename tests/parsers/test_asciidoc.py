@@ -163,3 +163,24 @@ def test_deep_nesting_and_crlf() -> None:
     assert all(e.end <= len(quotes.text) for e in quotes.elements)
     crlf = parse("== A\r\n\r\nline one\r\nline two\r\n")
     assert spans(crlf, "paragraph") == ["line one\r\nline two"]
+
+
+def test_header_ends_where_body_text_starts_and_may_have_attributes_above() -> None:
+    doc = parse("[#guide]\n= Guide\n:toc:\nfirst paragraph\n")
+    assert spans(doc, "front_matter") == ["[#guide]", "= Guide\n:toc:"]
+    assert spans(doc, "paragraph") == ["first paragraph"]
+    assert doc.metadata["title"] == "Guide"
+
+
+def test_blocks_attached_to_items_as_asciidoctor_attaches_them() -> None:
+    # (cases of the asciidoc-parsing-lab tests: a blank line after the +, an indented literal
+    # paragraph under an item, an attribute line above a nested item)
+    doc = parse("* one\n+\n\n----\ncode\n----\n* two\n\n ./build.sh\n\n. arabic\n[upperalpha]\n.. upper\n")
+    items = {doc.text[e.start : e.end]: e for e in doc.elements if e.kind == "list_item"}
+    code = [e for e in doc.elements if e.kind == "code"]
+    assert [(doc.text[e.start : e.end], e.parent) for e in code] == [
+        ("+\n\n----\ncode\n----", items["* one"].id),
+        (" ./build.sh", items["* two"].id),
+    ]
+    assert "[upperalpha]\n.. upper" in items
+    assert len([e for e in doc.elements if e.kind == "list" and e.parent is None]) == 1

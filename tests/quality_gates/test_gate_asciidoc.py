@@ -12,6 +12,7 @@ import pytest
 from parsegate.chunkers import ChunkConfig, Chunker
 from parsegate.parsers import asciidoc
 from parsegate.parsers.model import Document, Element, FurnitureData
+from parsegate.quality_gates.checks.chunks import empty
 from parsegate.quality_gates.measure import measure
 from parsegate.quality_gates.references import open_reference
 from parsegate.quality_gates.references.asciidoc import document_title, rendered_texts, section_title
@@ -110,3 +111,15 @@ def test_the_reading_runs_no_filter_program(monkeypatch: pytest.MonkeyPatch) -> 
     texts = rendered_texts('Intro.\n\n["graphviz", "g.png"]\n---------\ndigraph G { Alpha -> Beta }\n---------\n')
     assert texts is not None
     assert "digraph G { Alpha -> Beta }" in texts
+
+
+@pytest.mark.parametrize("source", ["= Title\n:toc:\n:icons: font\n", "include::chapter-1.adoc[]\n"])
+def test_a_header_or_includes_alone_is_empty_not_failed(source: str) -> None:
+    data = source.encode()
+    doc = asciidoc.parse(data, "doc.adoc")
+    chunker = Chunker(ChunkConfig(max_tokens=96))
+    records = chunker.chunk(doc)
+    assert records == []
+    facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
+    assert empty(facts)
+    assert evaluate(facts, Thresholds()).passed
