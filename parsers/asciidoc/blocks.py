@@ -168,8 +168,9 @@ class Scanner:
             if stripped.startswith("include"):
                 self.directives.append(i + 1)
             what = "include:: directive, never followed" if stripped.startswith("include") else "conditional directive"
-            self.furniture(i, i, what)
-            return i + 1
+            # (a title or attribute lines above an include are the included block's: furniture too)
+            self.emit("furniture", start, self.end(i), None, data=FurnitureData(reason=what))
+            return self.done(i + 1)
         entry = L.ATTRIBUTE_ENTRY.match(line)
         if entry:
             self.emit("front_matter", self.begin(i), self.end(i), parent)

@@ -4,7 +4,8 @@ text, as multisets. The chunks hold the source with its markup, so they may hold
 the rendering (``[source,python]``, ``link:``): only the rendering's words are asked for. An
 underscore separates words on both sides (emphasis ``_not_`` is rendered ``not``). A word
 that an attribute entry of the source gives (``:product: Widget``, rendered wherever
-``{product}`` stands) counts as found: the entry is declared metadata, not chunk text."""
+``{product}`` stands), or the document title (``{doctitle}``), counts as found: the entry is
+declared metadata, not chunk text."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from parsegate.quality_gates.references.asciidoc import document_title
 from parsegate.quality_gates.words import words
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ def by_rendered_words(faults: Faults, name: str, chunks: Sequence[Chunk], ref: R
     for c in chunks:
         chunked.update(_words(c.text))
     given = {w for m in _ENTRY.finditer(ref.text) for w in _words(m.group(1))}
+    title = document_title(ref.text)  # {doctitle} is rendered where it stands
+    given.update(_words(title[2]) if title is not None else ())
     lost = Counter({w: n for w, n in (reference - chunked).items() if w not in given})
     if lost:
         faults.add(name, words=" ".join(sorted(lost.elements()))[:400], count=lost.total())

@@ -184,3 +184,9 @@ def test_blocks_attached_to_items_as_asciidoctor_attaches_them() -> None:
     ]
     assert "[upperalpha]\n.. upper" in items
     assert len([e for e in doc.elements if e.kind == "list" and e.parent is None]) == 1
+
+
+def test_a_title_above_an_include_is_the_included_blocks() -> None:
+    doc = parse("Text.\n\n.HTML output\ninclude::example$meta.adoc[tag=html]\n\nMore.\n")
+    assert spans(doc, "furniture") == [".HTML output\ninclude::example$meta.adoc[tag=html]"]
+    assert spans(doc, "paragraph") == ["Text.", "More."]
