@@ -339,8 +339,8 @@ class Scanner:
             # last one's ends at the closing delimiter: no line of the table is outside a row.
             begin = start if n == 0 else row.start
             end = table.end if n == len(rows) - 1 else row.end
-            cells = RowData(cells=row.cells, header=header and n == 0)
-            self.emit("table_row", begin, end, table.id, data=cells)
+            row_data = RowData(cells=row.cells, header=header and n == 0)
+            self.emit("table_row", begin, end, table.id, data=row_data)
         if header:
             data.header, data.header_text = rows[0].cells, self.text[rows[0].start : rows[0].end]
         data.rows = len(rows) - (1 if header else 0)
