@@ -4,14 +4,15 @@ on the lines under it, ``question;;``). A description item is one element, its t
 description (``ItemData.term``), so no chunk holds a term without what it says; terms stacked on
 lines of their own (``-v::`` ``--verbose::``) are one item's. A marker not seen above opens a
 nested list under the last item; one seen above closes the lists below it. A ``+`` line attaches
-the next block to the last item (its span starts at the ``+``)."""
+the next block to the last item: a paragraph becomes part of the item's own span (a term with all
+of its description), another block a child of the item (its span starting at the ``+``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from parsegate.parsers.asciidoc import lines as L
-from parsegate.parsers.model import Element, ItemData, ListData
+from parsegate.parsers.model import CodeData, Element, ItemData, ListData
 
 if TYPE_CHECKING:
     from parsegate.parsers.asciidoc.blocks import Scanner
@@ -68,6 +69,7 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
                     break
             s.lead = None
             s.pending = Pending()
+            _attach(s, last_item, count)
             i = max(k, i + 1)
             continue
         if L.is_blank(line):
@@ -86,6 +88,20 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
     while stack:
         _close(s, stack.pop()[1])
     return i
+
+
+def _attach(s: Scanner, item: Element, count: int) -> None:
+    """A paragraph attached to an item (``+``) is the item's own text: its span grows over it, so
+    a term stays with all of its description. A code block attached to it names it as its lead-in."""
+    attached = s.elements[count:]
+    if len(attached) == 1 and attached[0].kind == "paragraph":
+        s.elements.pop()
+        item.end = attached[0].end
+        item.lines = (item.lines or (1, 1))[0], (attached[0].lines or (1, 1))[1]
+        return
+    for e in attached:
+        if e.parent == item.id and isinstance(e.data, CodeData):
+            e.data.lead_in = item.id
 
 
 def _attributes_above_item(s: Scanner, i: int, hi: int) -> bool:

@@ -190,3 +190,17 @@ def test_a_title_above_an_include_is_the_included_blocks() -> None:
     doc = parse("Text.\n\n.HTML output\ninclude::example$meta.adoc[tag=html]\n\nMore.\n")
     assert spans(doc, "furniture") == [".HTML output\ninclude::example$meta.adoc[tag=html]"]
     assert spans(doc, "paragraph") == ["Text.", "More."]
+
+
+def test_a_paragraph_attached_to_a_term_is_part_of_its_description() -> None:
+    source = "--expire <time>::\n\tPrune older worktrees.\n+\nWith `list`, annotate them.\n\n-v::\n\tVerbose.\n"
+    doc = parse(source)
+    items = [e for e in doc.elements if e.kind == "list_item"]
+    assert [(doc.text[e.start : e.end], e.lines) for e in items] == [
+        ("--expire <time>::\n\tPrune older worktrees.\n+\nWith `list`, annotate them.", (1, 4)),
+        ("-v::\n\tVerbose.", (6, 7)),
+    ]
+    assert spans(doc, "paragraph") == []
+    attached = parse("* two\n+\n----\ncode\n----\n")
+    (code,) = [e for e in attached.elements if e.kind == "code"]
+    assert isinstance(code.data, CodeData) and code.data.lead_in == code.parent
