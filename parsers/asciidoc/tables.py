@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 _SEPARATOR = re.compile(r"(?<!\\)\|")
-_CELL_SPEC = re.compile(r"(?:\d+\*)?(?:(\d+)?(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?[aehlmdsv]?$")
+_CELL_SPEC = re.compile(r"(?:(\d+)\*)?(?:(\d+)?(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?[aehlmdsv]?$")
 _SPEC_BEFORE = re.compile(r"(?:^|(?<=\s))(\S+)$")
 
 
@@ -79,7 +79,8 @@ def psv_cells(text: str, line_spans: list[tuple[int, int]], first_index: int) ->
             if own is not None and _CELL_SPEC.match(own.group(1)) and (k == 0 or own.start() > seps[k - 1]):
                 cell_start = own.start()
                 m = _CELL_SPEC.match(own.group(1))
-                width = int(m.group(1)) if m and m.group(1) else 1
+                # columns taken: a span (``2+``) or a duplication (``2*``: the cell in two columns)
+                width = int(m.group(2) or m.group(1) or 1) if m else 1
             stripped = body.rstrip()
             cells.append(
                 Cell(start + cell_start, start + sep + 1 + len(stripped), body.strip(), first_index + n, width)

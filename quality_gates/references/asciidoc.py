@@ -20,7 +20,9 @@ import io
 import re
 from pathlib import Path
 
-_INCLUDE = re.compile(r"^[ \t]*include1?::.*$", re.MULTILINE)
+# An include line, with the title and attribute lines above it (the included block's, as the
+# parser reads them: no block of the file's own).
+_INCLUDE = re.compile(r"^(?:(?:\.[^.\s].*|\[.*\])\r?\n)*[ \t]*include1?::.*$", re.MULTILINE)
 _INCLUDE_ATTRIBUTE = re.compile(r"\{include1?:")  # the {include:file} system attribute
 _CONF_FILES = ("asciidoc.conf", "docbook45.conf", "lang-en.conf")
 _MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$|\[\[[^\[\]]*\]\]")

@@ -204,3 +204,9 @@ def test_a_paragraph_attached_to_a_term_is_part_of_its_description() -> None:
     attached = parse("* two\n+\n----\ncode\n----\n")
     (code,) = [e for e in attached.elements if e.kind == "code"]
     assert isinstance(code.data, CodeData) and code.data.lead_in == code.parent
+
+
+def test_a_duplicated_cell_fills_its_columns() -> None:
+    doc = parse("|===\n|A |B\n\n2*|same\n|x |y\n|===\n")
+    rows = [e.data.cells for e in doc.elements if e.kind == "table_row" and isinstance(e.data, RowData)]
+    assert rows == [["A", "B"], ["same"], ["x", "y"]]

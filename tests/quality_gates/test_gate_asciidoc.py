@@ -123,3 +123,9 @@ def test_a_header_or_includes_alone_is_empty_not_failed(source: str) -> None:
     facts = measure(doc, records, chunker.counter, chunker.max_tokens, data)
     assert empty(facts)
     assert evaluate(facts, Thresholds()).passed
+
+
+def test_a_title_above_an_include_is_not_read_as_the_next_blocks() -> None:
+    texts = rendered_texts("Text.\n\n.HTML output\ninclude::example$meta.adoc[]\n\n----\ncode\n----\n") or []
+    assert "HTML output" not in texts
+    assert "code" in texts
