@@ -94,7 +94,8 @@ def _attach(s: Scanner, item: Element, count: int) -> None:
     """A paragraph attached to an item (``+``) is the item's own text: its span grows over it, so
     a term stays with all of its description. A code block attached to it names it as its lead-in."""
     attached = s.elements[count:]
-    if len(attached) == 1 and attached[0].kind == "paragraph":
+    if len(attached) == 1 and attached[0].kind == "paragraph" and s.elements[count - 1] is item:
+        # (only right under the item's own text: after an attached code block it stays a child)
         s.elements.pop()
         item.end = attached[0].end
         item.lines = (item.lines or (1, 1))[0], (attached[0].lines or (1, 1))[1]

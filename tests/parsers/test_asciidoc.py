@@ -210,3 +210,14 @@ def test_a_duplicated_cell_fills_its_columns() -> None:
     doc = parse("|===\n|A |B\n\n2*|same\n|x |y\n|===\n")
     rows = [e.data.cells for e in doc.elements if e.kind == "table_row" and isinstance(e.data, RowData)]
     assert rows == [["A", "B"], ["same"], ["x", "y"]]
+
+
+def test_a_paragraph_attached_after_an_attached_block_stays_a_child() -> None:
+    source = "* Adds files:\n+\n----\n$ git add .\n----\n+\nNote the dot.\n"
+    doc = parse(source)
+    (item,) = [e for e in doc.elements if e.kind == "list_item"]
+    assert doc.text[item.start : item.end] == "* Adds files:"
+    assert [(doc.text[e.start : e.end], e.parent) for e in doc.elements if e.parent == item.id] == [
+        ("+\n----\n$ git add .\n----", item.id),
+        ("+\nNote the dot.", item.id),
+    ]
