@@ -57,6 +57,7 @@ class Pending:
     named: dict[str, str] = field(default_factory=dict)
     title: str | None = None
     attribute_line: str | None = None
+    last: int = 0  # the index of the last line read into it
 
 
 class Scanner:
@@ -148,6 +149,17 @@ class Scanner:
         self.pending = Pending()
         while i < hi:
             i = self.step(i, hi, parent, top)
+        self.orphans(parent)
+
+    def orphans(self, parent: str | None) -> None:
+        """Attribute or title lines that no block follows (at the end of the file or of a
+        compound block): furniture, not lost."""
+        pend = self.pending
+        if pend.start is not None:
+            self.emit(
+                "furniture", pend.start, self.end(pend.last), parent, data=FurnitureData(reason="block attributes")
+            )
+        self.pending = Pending()
 
     def step(self, i: int, hi: int, parent: str | None, top: bool) -> int:
         """Reads the block (or attribute line) at line ``i``; the line after it."""
@@ -159,6 +171,7 @@ class Scanner:
         if not stripped:
             return i + 1
         if L.COMMENT_LINE.match(line):
+            self.orphans(parent)
             j = i
             while j + 1 < hi and L.COMMENT_LINE.match(self.lines[j + 1]):
                 j += 1
@@ -173,16 +186,17 @@ class Scanner:
             return self.done(i + 1)
         entry = L.ATTRIBUTE_ENTRY.match(line)
         if entry:
+            self.orphans(parent)
             self.emit("front_matter", self.begin(i), self.end(i), parent)
             return i + 1
         if line[0] == "[" and L.BLOCK_ATTRIBUTES.match(stripped):
-            pend.start = start
+            pend.start, pend.last = start, i
             if not stripped.startswith("[["):
                 pend.style, pend.positional, pend.named = L.attributes(stripped)
                 pend.attribute_line = stripped
             return i + 1
         if L.BLOCK_TITLE.match(line) and not L.ORDERED.match(line):
-            pend.start, pend.title = start, line[1:].strip()
+            pend.start, pend.title, pend.last = start, line[1:].strip(), i
             return i + 1
         if top and (m := L.SECTION.match(line)):
             return self.section(i, len(m.group(1)), m.group(2), start, i + 1)
@@ -192,7 +206,8 @@ class Scanner:
             return self.done(self.table(i, hi, parent, start, pend))
         if L.DELIMITER.match(line):
             return self.done(self.delimited(i, hi, parent, start, pend))
-        if L.BREAK.match(line):
+        if L.BREAK.match(line):  # a thematic or page break
+            self.emit("furniture", start, self.end(i), parent, data=FurnitureData(reason="break"))
             return self.done(i + 1)
         if L.item_marker(line) is not None:
             from parsegate.parsers.asciidoc.lists import read_list
@@ -260,7 +275,7 @@ class Scanner:
         end = self.end(last)
         kind = delimiter[0]
         if kind == "/":
-            self.furniture(i, last, "comment block")
+            self.emit("furniture", start, end, parent, data=FurnitureData(reason="comment block"))
         elif self.depth >= MAX_DEPTH and kind in "_=*-" and not (kind == "-" and len(delimiter) >= 4):
             self.emit("paragraph", start, end, parent, data=TextData())  # nested too deep: its text
         elif kind == "`" or (kind in "-." and len(delimiter) >= 4):
@@ -279,6 +294,8 @@ class Scanner:
         """The blocks of a compound block opened at ``i`` and closed at ``j``: the first one's span
         starts at the opening lines, the last one's ends at the closing delimiter."""
         count = len(self.elements)
+        if self.lead is not None:  # (an enclosing block's opening lines, not taken yet)
+            start = min(start, self.lead)
         self.lead = start
         self.depth += 1
         self.blocks(i + 1, j, parent, False)

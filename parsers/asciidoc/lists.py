@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parsegate.parsers.asciidoc import lines as L
-from parsegate.parsers.model import CodeData, Element, ItemData, ListData
+from parsegate.parsers.model import CodeData, Element, FurnitureData, ItemData, ListData
 
 if TYPE_CHECKING:
     from parsegate.parsers.asciidoc.blocks import Scanner
@@ -68,7 +68,9 @@ def read_list(s: Scanner, i: int, hi: int, parent: str | None, start: int) -> in
                 if any(e.kind not in L.NON_BODY for e in s.elements[count:]):
                     break
             s.lead = None
-            s.pending = Pending()
+            s.orphans(last_item.id)
+            if len(s.elements) == count:  # a + that attaches nothing
+                s.emit("furniture", s.begin(i), s.end(i), None, data=FurnitureData(reason="list continuation"))
             _attach(s, last_item, count)
             i = max(k, i + 1)
             continue
