@@ -30,7 +30,14 @@ from parsegate.quality_gates.verdict import evaluate, not_measured, rates
 from tests.conftest import GOLDEN
 
 BUDGET = 64
-SHARED = {"base", "counts", "code_units", "recall_rows", "recall_chapters"}  # steps the checks share, not checks
+SHARED = {
+    "base",
+    "counts",
+    "code_units",
+    "recall_rows",
+    "recall_chapters",
+    "recall_rendered",
+}  # steps the checks share, not checks
 
 
 def test_every_check_module_is_in_the_table_once() -> None:
