@@ -185,6 +185,14 @@ FORMATS: tuple[FormatSpec, ...] = (
         output_version=1,  # 1: new (CHANGELOG.md); docutils' blocks, spans from the source's lines
         source_text=True,
     ),
+    FormatSpec(
+        "asciidoc",
+        "parsegate.parsers.asciidoc",
+        # `.asc` is left out: it is as often PGP's ASCII armour as AsciiDoc.
+        (Form("asciidoc", (".adoc", ".asciidoc"), Cost(per_mb=1.0)),),
+        output_version=1,  # 1: new (CHANGELOG.md); our line scanner, exact offsets into the source
+        source_text=True,
+    ),
 )
 
 # A file no suffix claims (README, NEWS), read as text or code by its content.

@@ -93,6 +93,10 @@ def _rst() -> str:
     return f"{OUTPUT_VERSIONS['rst']}+docutils/{version('docutils')}"
 
 
+def _asciidoc() -> str:
+    return str(OUTPUT_VERSIONS["asciidoc"])
+
+
 _VERSIONS = {
     "markdown": _markdown,
     "text": _text,
@@ -105,4 +109,5 @@ _VERSIONS = {
     "epub": _epub,
     "mail": _mail,
     "rst": _rst,
+    "asciidoc": _asciidoc,
 }

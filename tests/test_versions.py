@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from parsegate import chunkers
-from parsegate.parsers import code, csv, epub, image, mail, markdown, notebook, office, pdf, rst, text
+from parsegate.parsers import asciidoc, code, csv, epub, image, mail, markdown, notebook, office, pdf, rst, text
 from tests.golden import GOLDEN, cases, regenerate_requested
 
 RECORD = GOLDEN / "VERSIONS.json"
@@ -26,6 +26,7 @@ PARSERS = {
     "epub": epub,
     "mail": mail,
     "rst": rst,
+    "asciidoc": asciidoc,
 }
 
 

@@ -31,6 +31,10 @@ def measure(s: Subject) -> ChunksFacts:
         # A notebook's file is never empty (its JSON): it has nothing to say when its cells and
         # outputs, as json.loads reads them, hold no text (references/notebook.py).
         return ChunksFacts(not s.reference.cells)
+    if s.doc.format == "asciidoc" and s.reference is not None and s.reference.rendered is not None:
+        # A header alone, or includes alone (never followed): nothing to say when asciidoc-py's
+        # rendering of the file holds no text (references/asciidoc.py).
+        return ChunksFacts(not s.reference.rendered)
     return ChunksFacts(not s.doc.text.strip() and not any(w.code in UNREAD for w in s.doc.warnings))
 
 

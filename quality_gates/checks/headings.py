@@ -64,6 +64,17 @@ def measure(s: Subject) -> HeadingFacts:
         read = rst_headings(s.reference.text)
         headings = [Heading(h.start, h.end, h.level, h.title) for h in read]
         text = _without_furniture(doc, s.reference.text)
+    elif doc.format == "asciidoc":
+        from parsegate.quality_gates.references.asciidoc import document_title, section_title
+
+        title = document_title(text)  # metadata to the parser, the root of every section path
+        headings = [Heading(title[0], title[1], 1, title[2])] if title is not None else []
+        headings += [
+            Heading(e.start, e.end, e.level or 1, section_title(text[e.start : e.end]))
+            for e in doc.elements
+            if e.kind == "heading"
+        ]
+        text = _without_declared(doc)
     elif doc.format == "notebook":
         from parsegate.quality_gates.references.notebook import blank_line_joins
 
@@ -108,6 +119,19 @@ def _without_furniture(doc: Document, text: str) -> str:
         if e.kind in NON_BODY_KINDS and e.end <= len(out):
             out = out[: e.start] + " " * (e.end - e.start) + out[e.end :]
     return out
+
+
+def _without_declared(doc: Document) -> str:
+    """The text with what the parser declared no body text (comments, directives, attribute
+    entries: furniture and front matter, which the recall check lists) blanked: no section holds it."""
+    from parsegate.parsers.model import NON_BODY_KINDS
+
+    pieces, cursor = [], 0
+    for e in sorted((e for e in doc.elements if e.kind in NON_BODY_KINDS), key=lambda e: e.start):
+        if e.start >= cursor:
+            pieces += [doc.text[cursor : e.start], " " * (e.end - e.start)]
+            cursor = e.end
+    return "".join([*pieces, doc.text[cursor:]])
 
 
 def _notebook_headings(doc: Document) -> list[Heading]:

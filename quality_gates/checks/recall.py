@@ -64,6 +64,10 @@ def measure(s: Subject) -> RecallFacts:
         total, found = by_record(s.faults, FAULTS, doc, chunks, ref.records)
     elif ref.cells is not None:
         total, found = _by_cell_words(s.faults, chunks, ref.cells)
+    elif ref.rendered is not None:
+        from parsegate.quality_gates.checks.recall_rendered import by_rendered_words
+
+        total, found = by_rendered_words(s.faults, FAULTS, chunks, ref)
     elif ref.book is not None:
         from parsegate.quality_gates.checks.recall_chapters import by_chapter
 

@@ -9,7 +9,8 @@ any text by calling it furniture, and the gate would pass it.
   (``reason: "navigation"``) where the page's raw text has at least three lines ending in a page
   number; text declared hidden where PDFium's own characters may be hidden (``hidden_words``).
 - **Front matter** of a text format: where its content, between the fences, is a YAML mapping
-  (PyYAML's ``safe_load``, run here); of reStructuredText, where it is a field list.
+  (PyYAML's ``safe_load``, run here); of reStructuredText, where it is a field list; of AsciiDoc,
+  where it is a document header (a title, an author and a revision line, attribute entries).
 - Other formats' furniture (HTML chrome, Office headers, EPUB navigation, notebook outputs) is
   not checked here: ``support`` says so, and the reference is docling's or lxml's own reading.
 
@@ -84,6 +85,20 @@ def _hidden(page: PdfPage) -> Counter[str]:
 
 
 _FIELD = re.compile(r":[^:\s][^:]*:(?:\s.*)?")
+_ATTRIBUTE = re.compile(r":!?[\w][\w-]*!?:(?:\s.*)?")  # AsciiDoc's attribute entry (":toc: left", ":sectnums!:")
+
+
+def _asciidoc_header(lines: list[str]) -> bool:
+    """A document title (``= Title``), at most an author and a revision line right under it, then
+    attribute entries and comments; or attribute entries alone."""
+    rest = [line for line in lines if line.strip()]
+    if rest and rest[0].startswith("= ") and rest[0][2:].strip():
+        body = rest[1:]
+        free = 0
+        while free < min(2, len(body)) and not _ATTRIBUTE.fullmatch(body[free]) and not body[free].startswith("//"):
+            free += 1
+        rest = body[free:]
+    return all(_ATTRIBUTE.fullmatch(line) or line.startswith("//") for line in rest)
 
 
 def front_matter(doc: Document, element: Element) -> str | None:
@@ -92,6 +107,8 @@ def front_matter(doc: Document, element: Element) -> str | None:
     import yaml
 
     lines = doc.text[element.start : element.end].split("\n")
+    if doc.format == "asciidoc":
+        return "an AsciiDoc header" if _asciidoc_header(lines) else None
     if doc.format == "rst":
         fields = [line for line in lines if line.strip()]
         if fields and all(_FIELD.fullmatch(line) or (line[:1].isspace() and n) for n, line in enumerate(fields)):

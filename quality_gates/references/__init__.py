@@ -9,6 +9,8 @@
   outputs as ``json.loads`` reads them (notebook.py).
 - reStructuredText: the source file decoded here again, and docutils' own reading of it: the
   text of every text node, and the section titles with their lines (rst.py).
+- AsciiDoc: the source file decoded here again, and the text nodes of asciidoc-py's DocBook
+  rendering of it (asciidoc.py; the asciidoc extra), when asciidoc-py is installed.
 - EPUB books: the book's title and the text nodes of its spine's XHTML files in spine order, as
   lxml reads each (epub.py, web.py's ``text_nodes``).
 - pages read by OCR: the other OCR engine's reading of the page (ocr.py), taken by the OCR recall
@@ -62,6 +64,7 @@ class Reference:
     cells: list[str] | None = None  # notebooks: the texts of the cells and text outputs (json.loads)
     book: EpubReading | None = None  # EPUB: the title and each spine file's text nodes (lxml)
     reading: list[str] | None = None  # reStructuredText: docutils' text nodes (rst.py)
+    rendered: list[str] | None = None  # AsciiDoc: the text nodes of asciidoc-py's DocBook rendering
     _line_starts: list[int] | None = None
 
     def close(self) -> None:
@@ -123,6 +126,12 @@ def open_reference(
             from parsegate.quality_gates.references.rst import rst_reading
 
             return Reference("source file, docutils reading", text, reading=rst_reading(text))
+        if fmt == "asciidoc" and expensive:
+            from parsegate.quality_gates.references.asciidoc import rendered_texts
+
+            rendered = rendered_texts(text)
+            if rendered is not None:
+                return Reference("asciidoc-py DocBook rendering", text, rendered=rendered)
         return Reference("source file", text)
     if fmt == "pdf":
         from parsegate.quality_gates.references.pdf import open_pdf  # PDFium: the pdf extra's

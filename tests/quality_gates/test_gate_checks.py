@@ -31,7 +31,7 @@ from tests.conftest import GOLDEN
 
 BUDGET = 64
 # steps the checks share, not checks
-SHARED = {"base", "counts", "code_units", "recall_rows", "recall_chapters", "recall_support"}
+SHARED = {"base", "counts", "code_units", "recall_rows", "recall_chapters", "recall_support", "recall_rendered"}
 
 
 def test_every_check_module_is_in_the_table_once() -> None:

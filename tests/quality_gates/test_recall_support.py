@@ -35,9 +35,9 @@ def _report() -> bytes:
     return bytes(pdf.output())
 
 
-def _facts(data: bytes, doc: object) -> dict[str, object]:
+def _facts(data: bytes, doc: object, sampled: bool = True) -> dict[str, object]:
     chunker = Chunker(ChunkConfig(max_tokens=128))
-    return measure(doc, chunker.chunk(doc), chunker.counter, 128, data).to_dict()  # type: ignore[arg-type]
+    return measure(doc, chunker.chunk(doc), chunker.counter, 128, data, sampled=sampled).to_dict()  # type: ignore[arg-type]
 
 
 def test_a_running_head_and_page_numbers_are_supported_by_the_text_layer() -> None:
@@ -85,3 +85,16 @@ def test_front_matter_is_left_out_where_it_is_a_yaml_mapping(front: str, support
     facts = _facts(source, doc)
     assert [(f["kind"], f["support"]) for f in facts["furniture"]] == [("front_matter", support)]
     assert facts["recall_words"] == 9 + counted
+
+
+def test_an_asciidoc_header_is_supported_and_a_paragraph_is_not() -> None:
+    from parsegate.parsers import asciidoc
+
+    source = b"= Runbook\nPlatform Team <p@example.org>\nv2.3, 2024-05-14\n:toc: left\n\nBackups run at night.\n"
+    doc = asciidoc.parse(source, "runbook.adoc")
+    facts = _facts(source, doc, sampled=False)  # by position: outside the sample asciidoc-py is not run
+    assert [(f["kind"], f["support"]) for f in facts["furniture"]] == [("front_matter", "an AsciiDoc header")]
+    body = next(i for i, e in enumerate(doc.elements) if e.kind == "paragraph")
+    doc.elements[body] = dataclasses.replace(doc.elements[body], kind="front_matter")
+    facts = _facts(source, doc, sampled=False)
+    assert [f["support"] for f in facts["furniture"]] == ["an AsciiDoc header", None]
