@@ -1,7 +1,9 @@
 """linearity: does the worker's cost grow linearly with the size of a document, for the shapes
 issue 39 found slow (shapes.py)? Each shape is generated at size n and 2n (and 4n with
 ``--doublings 2``), and each file goes through the worker's whole path (parse, chunk, and the
-gate's measure with every expensive reference: stages.py) in a fresh process of its own (cold).
+gate's measure with every expensive reference: stages.py) in a fresh process of its own (cold;
+a small file of the same shape goes through first, untimed, so that what a format loads once,
+docling or a grammar, is not taken for the cost of the size).
 Rows: CPU seconds of each stage and of the whole path, and the process's peak resident set, per
 size; and per doubling the ratio t(2n)/t(n) of the whole path and of each stage (linear ≈ 2,
 quadratic ≈ 4), with the stage that grows fastest. A ratio reads only beside the times it
@@ -45,10 +47,11 @@ def measure(shape: Shape, n: int, repeat: int, layout: Path | None) -> dict[str,
     with tempfile.TemporaryDirectory(prefix="linearity-") as tmp:
         path = Path(tmp) / shape.file_name
         path.write_bytes(shape.make(n))
-        runs = []
-        for _ in range(repeat):
-            found, _ = harness.run_json([sys.executable, STAGES, path, *([layout.resolve()] if layout else [])])
-            runs.append(found)
+        small = Path(tmp) / "small" / shape.file_name  # what a format loads once is not the size's cost
+        small.parent.mkdir()
+        small.write_bytes(shape.make(max(1, shape.n // 100)))
+        argv = [sys.executable, STAGES, path, "--warm-up", small, *(["--layout", layout.resolve()] if layout else [])]
+        runs = [harness.run_json(argv)[0] for _ in range(repeat)]
         best = min(runs, key=lambda r: sum(r[s] or 0.0 for s in PARTS))
         return {"n": n, "bytes": path.stat().st_size, **best, "cpu": round(sum(best[s] or 0.0 for s in PARTS), 3)}
 

@@ -113,7 +113,7 @@ SHAPES = [
     Shape("Markdown list nested √n deep (n bytes)", "deep.md", md_deep_list, 2_000_000, "bytes"),
     Shape("Markdown, n sections", "sections.md", md_sections, 20_000, "sections"),
     Shape("minified JavaScript of n bytes", "min.js", files.minified_javascript, 250_000, "bytes"),
-    Shape("JavaScript, n nested functions", "nested.js", files.nested_javascript, 2_000, "functions"),
+    Shape("JavaScript, n nested functions", "nested.js", files.nested_javascript, 4_000, "functions"),
     Shape("Python, n small functions", "many.py", py_functions, 5_000, "functions"),
     Shape("Python string literal of n bytes", "literal.py", py_string_literal, 500_000, "bytes"),
     Shape("PPTX of n slides", "deck.pptx", pptx_slides, 250, "slides"),

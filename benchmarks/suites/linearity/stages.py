@@ -1,10 +1,12 @@
 """One document through the worker's whole path, each stage timed (run in a fresh process by the
 suite, so every measurement is cold):
 
-    python benchmarks/suites/linearity/stages.py FILE [LAYOUT]
+    python benchmarks/suites/linearity/stages.py FILE [--warm-up SMALL] [--layout DIR]
 
-``LAYOUT``: another checkout's ``build/layout`` (its ``.ci/layout_tree.py`` makes it), put first
-on ``sys.path`` so that its parsegate is measured instead of the installed one.
+``--warm-up``: a small file of the same shape run through the whole path first, untimed, so that
+what a format loads once (docling, a grammar) is not counted as the cost of the size.
+``--layout``: another checkout's ``build/layout`` (its ``.ci/layout_tree.py`` makes it), put
+first on ``sys.path`` so that its parsegate is measured instead of the installed one.
 
 What ``parsegate.engines.work.process`` does, stage by stage: read, parse, chunk with the default
 settings, and the gate's ``measure`` with the full sample (every expensive reference). Prints one
@@ -14,6 +16,7 @@ code when a stage refused the file, chunks, and the process's peak resident set 
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -29,7 +32,7 @@ def cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def run(path: Path) -> dict[str, Any]:
+def run(path: Path, warm_up: Path | None = None) -> dict[str, Any]:
     from parsegate.chunkers import ChunkConfig, Chunker
     from parsegate.parsers.model import ParseError
     from parsegate.parsers.options import DEFAULTS
@@ -39,6 +42,11 @@ def run(path: Path) -> dict[str, Any]:
 
     chunker = Chunker(ChunkConfig())
     chunker.chunk(parse_data(b"# Warm up\n\nA short text.\n", Path("warm-up.md"), "warm-up.md"))
+    if warm_up is not None:
+        small = warm_up.read_bytes()
+        doc = parse_data(small, warm_up, warm_up.name, DEFAULTS)
+        chunks = chunker.chunk(doc)
+        measure(doc, chunks, chunker.counter, chunker.max_tokens, small, None, None, True)
     out: dict[str, Any] = {"parse": None, "chunk": None, "gate": None, "code": None, "chunks": None}
     started = time.perf_counter()
     try:
@@ -64,6 +72,11 @@ def run(path: Path) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2:
-        sys.path.insert(0, sys.argv[2])
-    print(json.dumps(run(Path(sys.argv[1]))))
+    p = argparse.ArgumentParser()
+    p.add_argument("file", type=Path)
+    p.add_argument("--warm-up", type=Path)
+    p.add_argument("--layout")
+    args = p.parse_args()
+    if args.layout:
+        sys.path.insert(0, args.layout)
+    print(json.dumps(run(args.file, args.warm_up)))
