@@ -14,6 +14,7 @@ context: the imports it actually references and the headers of the definitions a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -24,6 +25,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
 from parsegate.parsers.bytes.decode import decode_noted
+from parsegate.parsers.code.family import Heads, attached, unit_heads
 from parsegate.parsers.code.offsets import Offsets as _Offsets
 from parsegate.parsers.code.offsets import first_on_line as _first_on_line
 from parsegate.parsers.formats import CODE_LANGUAGES, spec
@@ -207,26 +209,37 @@ def _unit_defs(root: Node, language: str, offsets: _Offsets, text: str) -> list[
     Markdown fence needs, once per fence in a known language, most of them never split."""
     defs: list[_Def] = []
     seen: set[tuple[int, int]] = set()
-    for _, caps in QueryCursor(_query(language)).matches(root):
-        unit = _unit(caps, seen)
+    matches = [caps for _, caps in QueryCursor(_query(language)).matches(root)]
+    heads = _heads(root, matches)
+    for caps in matches:
+        unit = _unit(caps, seen, heads)
         if unit is not None:
-            kind, node, outer = unit
-            defs.append(_Def(node, kind, "", _start(outer, offsets, text, language), offsets(outer.end_byte)))
+            kind, node, outer, before = unit
+            start = _start(outer, before, offsets, text, language)
+            defs.append(_Def(node, kind, "", start, offsets(outer.end_byte)))
     return defs
 
 
-def _unit(caps: dict[str, list[Node]], seen: set[tuple[int, int]]) -> tuple[str, Node, Node] | None:
-    """A match's definition, its kind and outer node (with its wrappers), the first time that
-    outer node is seen (``seen`` keeps it); None for a match that is not a definition."""
+def _heads(root: Node, matches: list[dict[str, list[Node]]]) -> Heads:
+    units = {caps[k][0].id for caps in matches for k in caps if k.startswith("unit.")}
+    return unit_heads(root, units, _WRAPPERS, _ATTACHED)
+
+
+def _unit(
+    caps: dict[str, list[Node]], seen: set[tuple[int, int]], heads: Heads
+) -> tuple[str, Node, Node, tuple[Node, ...]] | None:
+    """A match's definition, its kind, outer node (with its wrappers) and the attached nodes
+    before it (``heads``), the first time that outer node is seen (``seen`` keeps it); None for
+    a match that is not a definition."""
     key = next((k for k in caps if k.startswith("unit.")), None)
     if key is None:
         return None
     node = caps[key][0]
-    outer = _outer(node)
+    outer, before = heads[node.id]
     if (outer.start_byte, outer.end_byte) in seen:
         return None
     seen.add((outer.start_byte, outer.end_byte))
-    return key[5:], node, outer
+    return key[5:], node, outer, before
 
 
 def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[list[_Def], list[tuple[str, set[str]]]]:
@@ -234,7 +247,9 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
     imports: list[tuple[str, set[str]]] = []
     constants: list[tuple[Node, set[str]]] = []
     seen: set[tuple[int, int]] = set()
-    for _, caps in QueryCursor(_query(language)).matches(root):
+    matches = [caps for _, caps in QueryCursor(_query(language)).matches(root)]
+    heads = _heads(root, matches)
+    for caps in matches:
         if "import" in caps:
             node = caps["import"][0]
             # Some grammars let an import run on over blank lines and a comment: keep the statement.
@@ -244,15 +259,15 @@ def _captures(root: Node, language: str, offsets: _Offsets, text: str) -> tuple[
         if "constant" in caps:
             constants.append((caps["constant"][0], {_text(n) for n in caps.get("name", [])}))
             continue
-        unit = _unit(caps, seen)
+        unit = _unit(caps, seen, heads)
         if unit is None:
             continue
-        kind, node, outer = unit
+        kind, node, outer, before = unit
         # Generic arguments are not part of a name ("impl<K> Cache<K>" is Cache).
         name = _GENERICS.sub("", _text(caps["name"][0])) if "name" in caps else "?"
         if "receiver" in caps:
             name = f"{_GENERICS.sub('', _text(caps['receiver'][0])).lstrip('*')}.{name}"
-        defs.append(_Def(node, kind, name, _start(outer, offsets, text, language), offsets(outer.end_byte)))
+        defs.append(_Def(node, kind, name, _start(outer, before, offsets, text, language), offsets(outer.end_byte)))
     return defs, imports + _constant_lines(constants, seen, offsets, text)
 
 
@@ -286,29 +301,24 @@ def _text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
 
 
-def _outer(node: Node) -> Node:
-    while node.parent is not None and node.parent.type in _WRAPPERS:
-        node = node.parent
-    return node
-
-
-def _leading(node: Node, offsets: _Offsets) -> Node:
+def _leading(node: Node, before: Iterable[Node], offsets: _Offsets) -> Node:
     """The first of the comments and attributes right above a definition (no blank line
-    between; a comment that ends a line of code belongs to that code, not to what follows)."""
+    between; a comment that ends a line of code belongs to that code, not to what follows).
+    ``before``: the comments and attributes among its named siblings right before it, nearest
+    first (family.unit_heads)."""
     first = node
-    prev = node.prev_named_sibling
-    while prev is not None and ("comment" in prev.type or prev.type in _ATTACHED):
+    for prev in before:
         if first.start_point[0] - prev.end_point[0] > 1:
             break
         if not _first_on_line(offsets.data, offsets.byte_line_start(prev.start_byte), prev.start_byte):
             break
-        first, prev = prev, prev.prev_named_sibling
+        first = prev
     return first
 
 
-def _start(node: Node, offsets: _Offsets, text: str, language: str) -> int:
+def _start(node: Node, before: Iterable[Node], offsets: _Offsets, text: str, language: str) -> int:
     """Where a unit begins: with the comments and attributes that belong to it."""
-    return _comments_above(text, offsets(_leading(node, offsets).start_byte), language, offsets)
+    return _comments_above(text, offsets(_leading(node, before, offsets).start_byte), language, offsets)
 
 
 def _comments_above(text: str, start: int, language: str, offsets: _Offsets) -> int:
@@ -416,8 +426,14 @@ def _parts(text: str, d: _Def, offsets: _Offsets, base: int, language: str) -> l
     if body is None:
         return []
     spans: list[list[int]] = []
+    trail: list[Node] = []  # the attached children right before this one
     for child in body.named_children:
-        start, end = trim_span(text, _start(child, offsets, text, language), offsets(child.end_byte))
+        start = _start(child, reversed(trail), offsets, text, language)
+        if attached(child, _ATTACHED):
+            trail.append(child)
+        else:
+            trail.clear()
+        start, end = trim_span(text, start, offsets(child.end_byte))
         if end <= start:
             continue
         while spans and spans[-1][0] >= start + base:

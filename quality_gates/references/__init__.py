@@ -161,7 +161,12 @@ def open_reference(
             data = standard_html_bytes(data)
         # Web pages are read without the office extra (our lxml pass): there docling is not installed.
         docling = expensive and (fmt != "html" or importlib.util.find_spec("docling") is not None)
-        exported = docling_text(data, fmt, doc_id) if docling else None
+        deep = False
+        if docling and fmt == "html":
+            from parsegate.quality_gates.references.web import nests_deeper
+
+            deep = nests_deeper(data)  # docling's reading would cost the depth per element
+        exported = docling_text(data, fmt, doc_id) if docling and not deep else None
         nodes = None
         if fmt == "html":
             from parsegate.quality_gates.references.web import text_nodes
@@ -172,6 +177,10 @@ def open_reference(
                 return None
             if not expensive:
                 why = f"{NOT_SAMPLED}: docling's export not taken"
+            elif deep:
+                from parsegate.quality_gates.references.web import DOCLING_DEPTH
+
+                why = f"docling's export not taken: the page nests {DOCLING_DEPTH} or more elements deep"
             else:
                 why = "docling could not read the page" if docling else "docling is not installed"
             reading = "\n".join(nodes)  # libxml2's reading alone

@@ -87,3 +87,53 @@ def missing(nodes: list[str], stream: str) -> Iterator[str]:
             yield node
         else:
             at = found + len(key)
+
+
+# docling's HTML backend costs, for each element, a search of everything under it (whether it
+# holds a block, a form field, a checkbox) and of everything above it (its implied end tags): the
+# depth of the tree per element, quadratic in the nesting (issue 39: an <ul> 5,000 deep, 36 s;
+# 100k unclosed <nav>, minutes), and it walks the tree recursively, so a page much deeper than
+# this fails on Python's stack anyway.
+DOCLING_DEPTH = 256
+# The end tags a page may leave out, as docling closes them (the HTML standard's): a start tag
+# closes the nearest open one of the first set, unless one of the second is nearer.
+_IMPLIED_END = {
+    "li": ({"li"}, {"ul", "ol", "menu"}),
+    "dt": ({"dt", "dd"}, {"dl"}),
+    "dd": ({"dt", "dd"}, {"dl"}),
+    "td": ({"td", "th"}, {"tr", "table"}),
+    "th": ({"td", "th"}, {"tr", "table"}),
+    "tr": ({"tr", "td", "th"}, {"table", "thead", "tbody", "tfoot"}),
+}
+
+
+def nests_deeper(data: bytes, limit: int = DOCLING_DEPTH) -> bool:
+    """Whether the page nests elements ``limit`` deep once its left-out end tags are closed
+    (libxml2's reading of the tags, with docling's implied end tags): one pass over the tags,
+    stopped there, each looking at most ``limit`` elements up, so linear in the page."""
+    import io
+
+    from lxml import etree
+
+    stack: list[etree._Element] = []
+    events = etree.iterparse(io.BytesIO(data), events=("start", "end"), html=True, huge_tree=True, recover=True)
+    try:
+        for event, element in events:
+            tag = element.tag if isinstance(element.tag, str) else ""
+            if event == "end":
+                if any(e is element for e in stack):
+                    while stack.pop() is not element:
+                        pass
+                continue
+            if tag in _IMPLIED_END:
+                closes, stops = _IMPLIED_END[tag]
+                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].tag in closes | stops), None)
+                while at is not None and stack[at].tag in closes:
+                    del stack[at:]
+                    at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].tag in closes | stops), None)
+            stack.append(element)
+            if len(stack) >= limit:
+                return True
+    except etree.LxmlError:
+        return False
+    return False
