@@ -1,6 +1,7 @@
 """Issue 36's acceptance run: a folder holding one file of each format parsegate learned for it
-(CSV, TSV, EPUB, a notebook, an image, a scanned PDF, a mail with an attachment) and a standard-library package with an
-empty ``__init__.py`` passes the gate with the defaults, every file read as its format."""
+(CSV, TSV, EPUB, a notebook, an image, a scanned PDF, a mail with an attachment,
+reStructuredText, AsciiDoc) and a standard-library package with an empty ``__init__.py`` passes
+the gate with the defaults, every file read as its format."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ INPUTS = {  # name in the folder: (golden case, the format its records name)
     "scan.png": ("image/scanned-table/input.png", "image"),
     "scan.pdf": ("pdf/scanned-footnote/input.pdf", "pdf"),
     "reply.eml": ("mail/harbour-reply/input.eml", "eml"),
+    "gauge.rst": ("rst/tide-gauge/input.rst", "rst"),
+    "runbook.adoc": ("asciidoc/backup-runbook/input.adoc", "asciidoc"),
 }
 
 
