@@ -25,7 +25,7 @@ BODY = [
 
 
 def _report() -> bytes:
-    pdf = fpdf.FPDF(format="A5", unit="pt")
+    pdf = fpdf.FPDF(format=(420, 595), unit="pt")  # A5, in points
     pdf.set_font("Helvetica", size=10)
     for number, line in enumerate(BODY, start=1):
         pdf.add_page()
