@@ -221,15 +221,15 @@ def run_command(
     cwd: Path | None = None,
     stdout: Path | None = None,
     stderr: Path | None = None,
-    started: list[int] | None = None,
+    pids: list[int] | None = None,
 ) -> Timing:
     """A fresh process: its wall time, and its CPU with its children's (``wait4``'s resource use);
     its output goes to ``stdout`` and ``stderr`` when given (else nowhere, stderr kept for an error)."""
     with open(stderr, "w+b") if stderr else tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
         started = time.perf_counter()
         proc = subprocess.Popen([str(a) for a in argv], stdout=out, stderr=err, cwd=cwd, env=child_env())
-        if started is not None:
-            started.append(proc.pid)  # its process id, for a caller that looks for what it left
+        if pids is not None:
+            pids.append(proc.pid)  # its process id, for a caller that looks for what it left
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)

@@ -46,7 +46,7 @@ def main() -> None:
         command = [Path(sys.executable).with_name("parsegate"), "run", corpus, "--out", out]
         command += ["--time-limit", args.time_limit, "-w", args.workers, "--allow-failures"]
         pids: list[int] = []
-        timing = harness.run_command(command, started=pids)
+        timing = harness.run_command(command, pids=pids)
         run = json.loads((out / "run.json").read_text())
         left_behind = sorted(p for p in _processes() - before if _of_run(p, pids[0], base))
     rows = []
