@@ -113,6 +113,10 @@ class RayEngine:
         }
         if self.address is None:
             options["num_cpus"] = self.size
+            # The local instance's processes outlive a driver killed outright: a watchdog ends them.
+            from parsegate.engines.orphans import watch
+
+            watch()
         try:
             ray.init(address=self.address, **options)
         except (ConnectionError, RuntimeError, ValueError) as exc:

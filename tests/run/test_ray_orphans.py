@@ -1,0 +1,68 @@
+"""A driver killed outright leaves no process of its local Ray instance behind (issue 39: "SIGKILL
+of the driver leaves ray::DashboardAgent and ray::RuntimeEnvAgent alive"): the watchdog
+(parsegate/engines/orphans.py) kills what the driver last had running below it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from parsegate.engines.orphans import _stat, descendants
+
+pytest.importorskip("ray")
+
+DRIVER = """
+import time
+from parsegate.chunkers import ChunkConfig
+from parsegate.engines.base import Limits
+from parsegate.engines.ray import RayEngine
+from parsegate.parsers.options import ParseOptions
+
+engine = RayEngine(ChunkConfig(), Limits(), 1, None, ParseOptions())
+engine.start()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(processes: dict[int, int]) -> list[int]:
+    return [pid for pid, start in processes.items() if (found := _stat(pid)) is not None and found[1] == start]
+
+
+@pytest.mark.slow
+def test_a_killed_driver_leaves_no_ray_process_behind() -> None:
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert driver.stdout is not None and driver.stdout.readline().strip() == "ready"
+        time.sleep(3)  # Ray's agents start after ray.init returns
+        started = {
+            pid: start
+            for pid, start in descendants(driver.pid).items()
+            if b"parsegate.engines.orphans" not in _cmdline(pid)
+        }
+        assert len(started) >= 2, started  # its GCS and raylet at least
+        os.kill(driver.pid, signal.SIGKILL)
+        driver.wait()
+        deadline = time.monotonic() + 30
+        while _alive(started) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert [_cmdline(pid)[:60] for pid in _alive(started)] == []
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+        if driver.stdout is not None:
+            driver.stdout.close()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ")
+    except OSError:
+        return b""
