@@ -49,6 +49,7 @@ def chunking_options(function: F) -> F:
             "-s",
             "strategy",
             type=click.Choice(NAMES),
+            metavar="NAME",  # the help below names each (the choices on one line were 94 columns)
             default=defaults["strategy"],
             show_default=True,
             help=strategy_help(),
