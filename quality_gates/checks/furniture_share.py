@@ -40,6 +40,8 @@ def measure(s: Subject) -> FurnitureShareFacts:
     doc = s.doc
     if doc.format == "notebook":
         return FurnitureShareFacts()  # its text is the .ipynb JSON: furniture by design
+    if not s.chunks:
+        return FurnitureShareFacts()  # nothing chunked: min_chunks (or the empty count) decides
     pieces = []
     for e in doc.elements:
         if e.kind != "furniture":

@@ -72,6 +72,9 @@ def measure(s: Subject) -> OcrRecallFacts:
         reading = ocr.read_pdf(source, pages, engine) if source is not None else ocr.read_image(s.source, engine)
     except ocr.NoSecondReading as exc:
         return OcrRecallFacts(None, None, str(exc), len(pages), len(pages))
+    except Exception as exc:  # the engine is another library (onnxruntime raises its own types): said, not raised
+        why = f"no second reading (the {engine} engine failed: {type(exc).__name__}: {str(exc)[:160]})"
+        return OcrRecallFacts(None, None, why, len(pages), len(pages))
     total, found = by_page(s.faults, s.doc, s.chunks, reading.pages)
     return OcrRecallFacts(total, found, reading.engine, len(pages), 0)
 

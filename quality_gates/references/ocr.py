@@ -79,7 +79,10 @@ def _rapidocr() -> tuple[str, Callable[[Image], list[Line]]]:
         from rapidocr_onnxruntime import RapidOCR
     except ImportError:
         raise _missing("rapidocr") from None
-    engine = RapidOCR()
+    # One thread each: every onnxruntime thread reserves address space (its stack, malloc's
+    # per-thread arenas), and the worker's --memory-limit is on address space: with a thread per
+    # core, a worker that had read Office files before ran out of it (std::bad_alloc).
+    engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
 
     def read(image: Image) -> list[Line]:
         # No text-angle classifier: a scanned line upside down is rare, and it is a third of the time.

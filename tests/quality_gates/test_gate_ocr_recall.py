@@ -162,3 +162,29 @@ def test_a_born_digital_pdf_has_no_ocr_recall_and_nothing_unmeasured() -> None:
     data = (GOLDEN / "pdf" / "footnote" / "input.pdf").read_bytes()
     _, verdict = _gate(pdf.parse(data, "born.pdf"), data)
     assert verdict.metrics["ocr_recall"] is None and "ocr_recall" not in verdict.not_measured
+
+
+def test_an_engine_that_fails_leaves_ocr_recall_not_measured_with_its_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """onnxruntime out of the worker's address space raised std::bad_alloc as its own exception
+    type, and the document failed as internal_error: the second reading is said to have failed."""
+    _tesseract()
+
+    class RuntimeException(Exception):  # onnxruntime's: not a RuntimeError
+        pass
+
+    def fails(*_: object) -> None:
+        raise RuntimeException("[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : std::bad_alloc")
+
+    monkeypatch.setattr(ocr, "read_pdf", fails)
+    data = scanned("footnote", 200)
+    doc = pdf.parse(data, "scan.pdf")
+    chunks = Chunker(ChunkConfig(max_tokens=128)).chunk(doc)
+    from parsegate.chunkers.tokens.counter import load_counter
+    from parsegate.quality_gates.checks.ocr_recall import OcrRecallFacts
+    from parsegate.quality_gates.measure import measure
+
+    facts = measure(doc, chunks, load_counter("all-MiniLM-L6-v2"), 128, source=data).get(OcrRecallFacts)
+    assert (facts.ocr_recall_grams, facts.ocr_pages_unread) == (None, 1)
+    assert facts.ocr_second_reading is not None and facts.ocr_second_reading.startswith(
+        "no second reading (the rapidocr engine failed: RuntimeException: [ONNXRuntimeError]"
+    )
