@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -65,6 +67,23 @@ class _Documents:
             "chunks": len(done.lines),
             "replaced": self.supervisor.replaced - before,  # workers this document cost
         }
+
+
+_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def _handlers() -> dict[int, Any]:
+    """The caller's SIGTERM and SIGINT handlers: ray.init installs its own C handler for SIGTERM,
+    which printed a stack dump and exited 15 where the command line stops a run as interrupted (130)."""
+    return {number: signal.getsignal(number) for number in _SIGNALS}
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set handlers (and ray.init set none from elsewhere)
+    for number, handler in handlers.items():
+        if handler is not None:
+            signal.signal(number, handler)
 
 
 def _path(hexed: str) -> Any:
@@ -117,11 +136,14 @@ class RayEngine:
             from parsegate.engines.orphans import watch
 
             watch()
+        handlers = _handlers()
         try:
             ray.init(address=self.address, **options)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where = self.address or "a local Ray instance"
             raise EngineError(f"cannot start or reach {where}: {exc}") from None
+        finally:
+            _restore(handlers)
         self.ray = ray
         if self.address is not None:  # the cluster's CPUs, not this machine's
             self.size = max(1, int(ray.cluster_resources().get("CPU", 1)))

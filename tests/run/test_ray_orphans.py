@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ pytest.importorskip("ray")
 
 DRIVER = """
 import time
+from pathlib import Path
 from parsegate.chunkers import ChunkConfig
 from parsegate.engines.base import Limits
 from parsegate.engines.ray import RayEngine
@@ -66,3 +68,31 @@ def _cmdline(pid: int) -> bytes:
             return f.read().replace(b"\0", b" ")
     except OSError:
         return b""
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_ray_run_as_interrupted(tmp_path: Path) -> None:
+    """ray.init installs its own SIGTERM handler: the run printed Ray's stack dump and exited 15.
+    The command line's handler is put back, so SIGTERM stops the run as Ctrl-C does (130)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for n in range(1500):
+        (corpus / f"note-{n:04}.md").write_text(f"# Note {n}\n\nThe harbour opens at {n % 12 + 1} o'clock.\n")
+    command = [sys.executable, "-m", "parsegate.cli.main", "run", str(corpus), "--out", str(tmp_path / "out")]
+    run = subprocess.Popen([*command, "--no-store", "--engine", "ray", "-w", "1"], stderr=subprocess.PIPE)
+    assert run.stderr is not None
+    try:
+        deadline = time.monotonic() + 120
+        # An actor reading documents: ray.init has returned (its handler, then ours, in place).
+        while not any(b"MapWorker" in _cmdline(pid) for pid in descendants(run.pid)):
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        run.send_signal(signal.SIGTERM)
+        err = run.stderr.read()
+        assert run.wait(timeout=120) == 130, err.decode(errors="replace")[-2000:]
+        assert b"interrupted" in err and b"SIGTERM received" not in err
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        run.stderr.close()
