@@ -3,8 +3,9 @@
 A local Ray instance (its GCS, raylet, dashboard and runtime-env agents, its workers) outlives a
 driver that dies by SIGKILL or the OOM killer: nothing tells those processes. ``watch()`` starts,
 once per process, a small watchdog in a session of its own: every half second it notes the
-driver's descendants (pid and start time, from ``/proc``), and once the driver is gone it kills
-those it last saw that still run (a pid whose start time changed is another process, never hit).
+driver's descendants (pid and start time, from ``/proc``), and once the driver is gone (or a
+zombie) it kills those it saw that still run (a pid whose start time changed is another process,
+never hit).
 On a normal exit it does the same for any process Ray's shutdown left. Linux only (``/proc``);
 elsewhere ``watch()`` does nothing.
 
@@ -41,12 +42,15 @@ def watch() -> None:
 
 
 def _stat(pid: int) -> tuple[int, int] | None:
-    """(parent pid, start time) of a process, or None when it is gone."""
+    """(parent pid, start time) of a process, or None when it is gone (or a zombie: dead, its
+    children already handed to another parent, only its exit status left to collect)."""
     try:
         raw = (_PROC / str(pid) / "stat").read_bytes()
     except OSError:
         return None
     fields = raw[raw.rfind(b")") + 2 :].split()  # the name may hold spaces and parentheses
+    if fields[0] in (b"Z", b"X"):
+        return None
     return int(fields[1]), int(fields[19])
 
 
@@ -75,7 +79,10 @@ def main(driver: int) -> None:
         return
     seen: dict[int, int] = {}
     while (now := _stat(driver)) is not None and now[1] == first[1]:
-        seen = {pid: start for pid, start in descendants(driver).items() if pid != me}
+        # Everything seen below the driver and still running: a process handed to another parent
+        # the moment the driver died is no longer below it, but is still the run's.
+        seen = {pid: start for pid, start in seen.items() if (found := _stat(pid)) and found[1] == start}
+        seen.update((pid, start) for pid, start in descendants(driver).items() if pid != me)
         time.sleep(_POLL)
     for pid, start in seen.items():
         found = _stat(pid)

@@ -49,10 +49,12 @@ def test_a_killed_driver_leaves_no_ray_process_behind() -> None:
         }
         assert len(started) >= 2, started  # its GCS and raylet at least
         os.kill(driver.pid, signal.SIGKILL)
-        driver.wait()
+        # Not reaped yet: a zombie driver is dead (its children already handed to init), and the
+        # watchdog must not take it for alive (under load it once did, and forgot what it saw).
         deadline = time.monotonic() + 30
         while _alive(started) and time.monotonic() < deadline:
             time.sleep(0.5)
+        driver.wait()
         assert [_cmdline(pid)[:60] for pid in _alive(started)] == []
     finally:
         if driver.poll() is None:
