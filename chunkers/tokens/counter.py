@@ -15,7 +15,9 @@ special-token strings, CJK, over-long words) against counts of the spans alone.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import itertools
 import json
 import re
 from array import array
@@ -34,6 +36,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # Shipped as package data (Apache-2.0, see its NOTICE): budgets need no 88 MB model package.
 _DEFAULT_FILES = Path(__file__).parents[1] / "data" / DEFAULT_TOKENIZER  # chunkers/data/
 _FALLBACK_MAX = 512
+_MAX_UNKNOWN_RUNS = 200_000  # distinct runs whose unknown characters are remembered
 # The probes' verdicts (additive, counted word by word) for the tokenizer files parsegate ships,
 # by fingerprint (a hash of the file's bytes): measuring them took about 7 ms of every worker's
 # and every command's start. tests/chunkers/test_tokens.py measures them again and fails on a stale entry.
@@ -109,6 +112,7 @@ class HFCounter:
         # Built on first use and kept.
         self._tokenizer: Tokenizer | None = None
         self._specials: int | None = None
+        self._unknown: dict[str, int] = {}  # run -> its characters inside unknown tokens
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -176,15 +180,45 @@ class HFCounter:
         if unk_id is None:
             return None
         longest = model.get("max_input_chars_per_word") if isinstance(model, dict) else None
+        limit = longest if isinstance(longest, int) else 100
         out = [0] * len(texts)
         # Only a text with a word longer than the model takes, or a character beyond ASCII, can
         # hold an unknown token: most texts are not encoded again.
-        maybe = [i for i, t in enumerate(texts) if not t.isascii() or _long_word(t, longest)]
-        encodings = self.tokenizer.encode_batch([texts[i] for i in maybe], add_special_tokens=False)
-        for i, encoding in zip(maybe, encodings, strict=True):
+        maybe = [i for i, t in enumerate(texts) if not t.isascii() or _long_word(t, limit)]
+        words = self.words
+        by_runs = [i for i in maybe if words is not None and words.usable(texts[i])]
+        whole = [i for i in maybe if words is None or not words.usable(texts[i])] if by_runs else maybe
+        if by_runs:
+            # Read run by run (WordPiece reads each run of non-space characters alone, as the
+            # counts do): only the runs that can hold one, each distinct run once.
+            runs = {i: [r for r in texts[i].split() if not r.isascii() or len(r) > limit] for i in by_runs}
+            cache = self._unknown_runs(sorted({r for rs in runs.values() for r in rs}), unk_id)
+            for i, rs in runs.items():
+                out[i] = sum(map(cache.__getitem__, rs))
+        encodings = self.tokenizer.encode_batch([texts[i] for i in whole], add_special_tokens=False)
+        for i, encoding in zip(whole, encodings, strict=True):
             pairs = zip(encoding.ids, encoding.offsets, strict=True)
             out[i] = sum(end - start for token, (start, end) in pairs if token == unk_id)
         return out
+
+    def _unknown_runs(self, runs: list[str], unk_id: int) -> dict[str, int]:
+        """The characters of each run inside unknown tokens, remembered: the runs not seen yet are
+        encoded once, a space apart (a space ends a pre-token: each is read as alone)."""
+        cache = self._unknown
+        missing = [r for r in runs if r not in cache]
+        if not missing:
+            return cache
+        if len(cache) + len(missing) > _MAX_UNKNOWN_RUNS:
+            cache.clear()
+            missing = runs
+        starts = list(itertools.accumulate((len(r) + 1 for r in missing), initial=0))
+        found = dict.fromkeys(missing, 0)
+        encoding = self.tokenizer.encode(" ".join(missing), add_special_tokens=False)
+        for token, (start, end) in zip(encoding.ids, encoding.offsets, strict=True):
+            if token == unk_id:
+                found[missing[bisect.bisect_right(starts, start) - 1]] += end - start
+        cache.update(found)
+        return cache
 
     def index(self, text: str) -> SpanIndex:
         if self.words is not None and self.words.usable(text):
@@ -286,9 +320,8 @@ class WordCounter:
         return WordIndex(text)
 
 
-def _long_word(text: str, longest: object) -> bool:
+def _long_word(text: str, limit: int) -> bool:
     """A run of non-space characters longer than a WordPiece model reads as a word (100)."""
-    limit = longest if isinstance(longest, int) else 100
     return any(len(word) > limit for word in text.split()) if len(text) > limit else False
 
 

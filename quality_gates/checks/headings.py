@@ -1,8 +1,9 @@
 """Heading inheritance: is each chunk filed under the headings that really stand above it?
 
 The expected section path comes from an independent pass, never from the ``section_path``
-the parser stored on its elements: for Markdown, markdown-it's own heading tokens over the
-source file; for the other formats, the heading elements taken by position and level only.
+the parser stored on its elements: for Markdown, pulldown-cmark's heading events over the
+source file (another engine than the parser's markdown-it); for the other formats, the heading
+elements taken by position and level only.
 A chunk's expected path is the common path of the body text it holds (the headings it opens
 with are stated in its own text); for a chunk of headings alone, the common path of those.
 """
@@ -18,7 +19,9 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 
 if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
+    from collections.abc import Callable
+
+    from pyromark import Options
 
     from parsegate.parsers.model import Document
     from parsegate.quality_gates.facts import DocFacts
@@ -160,34 +163,80 @@ def _untitled_slides(doc: Document, headings: list[Heading]) -> list[Heading]:
     return sorted([*headings, *extra], key=lambda h: (h.start, h.end))
 
 
-@lru_cache(maxsize=1)
-def _markdown() -> MarkdownIt:
-    # Imported here: a worker reading code, text, PDF or Office files never needs markdown-it,
-    # whose import was about 17 ms of each such worker's first document.
-    from markdown_it import MarkdownIt
-    from mdit_py_plugins.front_matter import front_matter_plugin
+# pulldown-cmark's CommonMark (through pyromark), not the parser's markdown-it: the reference is
+# another engine's reading of the file, and about ten times as fast as a second markdown-it parse
+# (0.04 s against 0.37 s of CPU over the fastapi docs). GFM tables are read as the parser reads
+# them, and so is a front matter block: the first line's dashes (three or more) up to a line of
+# as many dashes or of "...", as mdit-py-plugins' front_matter rule reads it (pulldown-cmark's own
+# metadata blocks end at a blank line). It is blanked: no heading stands in it.
+_FRONT_MATTER = re.compile(r"\A(-{3,})[^\r\n]*\r?\n(?:[^\r\n]*\r?\n)*?(?: {0,3}\1-*|\.\.\.)[ \t]*(?:\r?\n|\Z)")
+_NOT_LINE_END = re.compile(r"[^\r\n]")
+_LONE_CR = re.compile(r"\r(?!\n)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_ENDS = re.compile(rb"\r\n|\r|\n")
+_LINE_CHARS = re.compile(r"\r\n|\r|\n")
 
-    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
-    md.core.ruler.disable(["inline", "text_join"])  # block structure is enough: titles stay raw
-    return md
+
+@lru_cache(maxsize=1)
+def _options() -> Options:
+    from pyromark import Options
+
+    return Options.ENABLE_TABLES
 
 
 def markdown_headings(source: str) -> list[Heading]:
-    """Headings as markdown-it reads the source, with their spans (whole source lines)."""
+    """Headings as pulldown-cmark reads the source, with their spans (whole source lines)."""
+    import pyromark
+
     from parsegate.parsers.markdown.walk import plain_text  # markdown-it's inline rules
 
-    line_starts = [0, *(m.end() for m in re.finditer(r"\r\n|\r|\n", source))]
-    out = []
-    tokens = _markdown().parse(source)
-    for i, tok in enumerate(tokens):
-        if tok.type != "heading_open" or tok.map is None:
-            continue
-        first, last = tok.map
-        start = line_starts[first] if first < len(line_starts) else len(source)
-        end = line_starts[last] if last < len(line_starts) else len(source)
-        # Its text, as a reader sees it (markup, links, entities read): what a section path names.
-        out.append(Heading(start, end, int(tok.tag[1:]), plain_text(_ATTRIBUTES.sub("", tokens[i + 1].content))))
+    # pulldown-cmark ends no line at a lone CR, CommonMark does: read as a line feed. A lone
+    # surrogate (bytes decoded with surrogateescape) is no UTF-8: read as U+FFFD. One character
+    # for one, as many bytes: every offset stays where it was.
+    read = _SURROGATE.sub("\ufffd", _LONE_CR.sub("\n", source))
+    if front := _FRONT_MATTER.match(read):
+        read = _NOT_LINE_END.sub(" ", front.group()) + read[front.end() :]
+    data = read.encode("utf-8")
+    line_bytes = [0, *(m.end() for m in _LINE_ENDS.finditer(data))]
+    line_chars = line_bytes if len(data) == len(read) else [0, *(m.end() for m in _LINE_CHARS.finditer(read))]
+
+    def char(at: int) -> int:  # a byte offset as a character offset, counted from its line's start
+        line = bisect.bisect_right(line_bytes, at) - 1
+        return line_chars[line] + len(data[line_bytes[line] : at].decode("utf-8"))
+
+    def line_start(line: int) -> int:
+        return line_chars[line] if line < len(line_chars) else len(source)
+
+    out: list[Heading] = []
+    level = first = inner_end = -1
+    lines: dict[int, int] = {}  # each line of the title: where its first inline event starts
+    for event, span in pyromark.events_with_range(read, options=_options()):
+        if level < 0:
+            if isinstance(event, dict) and isinstance(start := event.get("Start"), dict) and "Heading" in start:
+                level = int(start["Heading"]["level"][1:])
+                first, inner_end, lines = bisect.bisect_right(line_bytes, span["start"]) - 1, -1, {}
+        elif isinstance(event, dict) and isinstance(end := event.get("End"), dict) and "Heading" in end:
+            # Its text, as a reader sees it (markup, links, entities read): what a section path names.
+            title = plain_text(_ATTRIBUTES.sub("", _inline(source, lines, inner_end, line_bytes, char)))
+            last = bisect.bisect_left(line_bytes, span["end"])
+            out.append(Heading(line_start(first), line_start(last), level, title))
+            level = -1
+        else:
+            line = bisect.bisect_right(line_bytes, span["start"]) - 1
+            lines.setdefault(line, span["start"])
+            inner_end = max(inner_end, span["end"])
     return out
+
+
+def _inline(source: str, lines: dict[int, int], end: int, line_bytes: list[int], char: Callable[[int], int]) -> str:
+    """A heading's inline source as markdown-it hands it over: on each of its lines, from its first
+    inline event (a block quote's marker or the indentation before it is not the title's) to the
+    line's end, and on the last to the last event's end; NUL read as U+FFFD (CommonMark's rule)."""
+    parts = []
+    for line, start in lines.items():  # in order: events come in source order
+        stop = end if line + 1 >= len(line_bytes) or line_bytes[line + 1] >= end else line_bytes[line + 1]
+        parts.append(source[char(start) : char(stop)].rstrip("\r\n"))
+    return "\n".join(parts).strip().replace("\x00", "\ufffd")
 
 
 def _title(text: str) -> str:
