@@ -201,3 +201,6 @@ def print_run(result: RunResult) -> None:
         say(f"wrote {out}/: chunks.jsonl quarantine.jsonl run.json report.json report.html")
     else:  # nothing but run.json was written: the files are those of the run before, checked by hash
         say(f"outputs up to date in {out}/ (checked against run.json); wrote run.json")
+    store = result.record.get("store") or {}
+    if store.get("written_because"):  # a run with a store that wrote its outputs again: why
+        say(f"store: {store.get('reused', 0)} documents reused; outputs written: {store['written_because']}")

@@ -17,7 +17,7 @@ from parsegate.quality_gates.thresholds import GateConfig
 from parsegate.quality_gates.verdict import Verdict
 from parsegate.runner.outdir import write_run
 from parsegate.runner.reports import PageCache, write_reports
-from parsegate.store.current import outputs_record
+from parsegate.store.current import outputs_record, settings_hash
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,9 @@ def finish(
         report = write_reports(
             out, outcomes, gate_config, record, root, checks if empty else [], pages, gated, password
         )
-        outputs = {} if outputs_of is None else {"outputs": outputs_record(out, outputs_of, summary, outcomes)}
+        settings = settings_hash(record, gate_config.to_dict())
+        recorded = None if outputs_of is None else outputs_record(out, outputs_of, summary, outcomes, settings)
+        outputs = {} if recorded is None else {"outputs": recorded}
         # Last, and whole or not at all: a folder without run.json holds no finished run.
         written = {
             **record,

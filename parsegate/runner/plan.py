@@ -43,6 +43,7 @@ class Planned:
     doc: Doc | None  # None: the file could not be read to hash it (its worker will say why)
     reuse: bool
     outcome: str | None = None  # the stored outcome (JSON) when reused, read with the lookup
+    why: str | None = None  # why it is parsed (WHY_*), when it is not reused
 
 
 def content_version(source: Source) -> Doc | None:
@@ -76,24 +77,43 @@ def reusable(
     return None if row is None else _reusable_outcome(tuple(row), failures)
 
 
+# Why a document is parsed, not taken from the store (run.json's store.written_because counts them).
+WHY_NEW = "not in the store under these settings"
+WHY_CHANGED = "changed"
+WHY_UNREADABLE = "not readable to hash"
+WHY_RETRIED = "failed for a reason of its run, tried again"
+WHY_GATE = "measured by another gate version"
+WHY_SAMPLE = "measured outside an earlier gate sample"
+
+
 def plan(db: sqlite3.Connection, chunk_set: str, sources: list[Source], password: bool = False) -> list[Planned]:
     failures = reusable_failures(password)
     docs = [content_version(source) if source.path.is_file() else None for source in sources]
-    rows = _results(db, chunk_set, [doc for doc in docs if doc is not None])
+    known: set[str] = set()  # documents the chunk set holds some version of
+    rows = _results(db, chunk_set, [doc for doc in docs if doc is not None], known)
     planned = []
     for index, (source, doc) in enumerate(zip(sources, docs, strict=True)):
         row = None if doc is None else rows.get((doc.doc_id, doc.version))
         outcome = None if row is None else _reusable_outcome(row, failures)
-        planned.append(Planned(index, source, doc, outcome is not None, outcome))
+        if doc is None:
+            why: str | None = WHY_UNREADABLE
+        elif row is None:
+            why = WHY_CHANGED if doc.doc_id in known else WHY_NEW
+        else:
+            why = None if outcome is not None else WHY_RETRIED
+        planned.append(Planned(index, source, doc, outcome is not None, outcome, why))
     return planned
 
 
 _BATCH = 500  # documents a lookup query names (SQLite allows 32,766 parameters)
 
 
-def _results(db: sqlite3.Connection, chunk_set: str, docs: list[Doc]) -> dict[tuple[str, str], tuple[Any, ...]]:
+def _results(
+    db: sqlite3.Connection, chunk_set: str, docs: list[Doc], known: set[str]
+) -> dict[tuple[str, str], tuple[Any, ...]]:
     """The stored results of these document versions, in a few queries instead of one each (a
-    re-run of 2,000 unchanged files spent a sixth of its time on the lookups)."""
+    re-run of 2,000 unchanged files spent a sixth of its time on the lookups); ``known`` takes
+    the ids the chunk set holds any version of."""
     found: dict[tuple[str, str], tuple[Any, ...]] = {}
     wanted = {(doc.doc_id, doc.version) for doc in docs}
     ids = sorted({doc.doc_id for doc in docs})
@@ -105,6 +125,7 @@ def _results(db: sqlite3.Connection, chunk_set: str, docs: list[Doc]) -> dict[tu
             f" WHERE chunk_set = ? AND doc_id IN ({marks})"  # only "?" marks go in: no user text
         )
         for doc_id, version, *rest in db.execute(query, (chunk_set, *batch)):
+            known.add(doc_id)
             if (doc_id, version) in wanted:
                 found[(doc_id, version)] = tuple(rest)
     return found

@@ -35,7 +35,7 @@ from parsegate.runner.process import choose_workers, process_corpus
 from parsegate.runner.route import OutputError, Router
 from parsegate.runner.settings import RunSettings
 from parsegate.runner.stored import RunStore
-from parsegate.store.current import fingerprint, up_to_date
+from parsegate.store.current import fingerprint, settings_hash, up_to_date
 from parsegate.store.lock import OutputBusy, OutputLock
 from parsegate.store.schema import StoreError
 from parsegate.store.writer import in_scope
@@ -162,9 +162,11 @@ def _run(
     if settings.engine == "local":
         engine.size = choose_workers(settings.workers, to_parse)
     record = _record(settings, started, chunk_sets, config_record, engine.size)
-    previous = None
+    previous, why = None, None
     if run_store is not None and not to_parse:
-        previous = _current(out, record, selection, gate, run_store.documents())
+        previous, why = _current(out, record, selection, gate, run_store.documents())
+    elif run_store is not None:
+        why = run_store.why_parsed()
     router: Router | None = None
     if previous is None:
         _archive(out)
@@ -180,7 +182,7 @@ def _run(
     record["followed_symlinks"] = selection.followed_symlinks
     record["workers_replaced"] = engine.replaced
     if previous is not None and run_store is not None:
-        _store_finish(run_store, record, settings)
+        _store_finish(run_store, record, settings, None)
         done = finish_current(out, record, previous, gate)
         return _result(settings, done, files, seconds)
     assert router is not None
@@ -189,7 +191,7 @@ def _run(
         write_run_parquet(out)
     outputs_of = None
     if run_store is not None:
-        _store_finish(run_store, record, settings)
+        _store_finish(run_store, record, settings, why)
         documents = run_store.documents()
         outputs_of = None if documents is None else fingerprint(record, gate.to_dict(), documents)
     pages = None if run_store is None else run_store.pages()
@@ -298,20 +300,26 @@ def _current(
     selection: Selection,
     gate: GateConfig,
     documents: list[tuple[str, str, str]] | None,
-) -> dict[str, Any] | None:
-    """The previous run.json when OUTDIR already holds what this run would write (store.current)."""
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The previous run.json when OUTDIR already holds what this run would write (store.current);
+    else None and why the outputs are written again."""
     if documents is None:
-        return None
+        return None, "a document's outcome is not in the store"
     settings = {**record, "left_out": selection.left_out, "followed_symlinks": selection.followed_symlinks}
-    return up_to_date(out, fingerprint(settings, gate.to_dict(), documents), PARTIAL_FILES)
+    thresholds = gate.to_dict()
+    run_fingerprint = fingerprint(settings, thresholds, documents)
+    return up_to_date(out, run_fingerprint, PARTIAL_FILES, settings_hash(settings, thresholds))
 
 
-def _store_finish(run_store: RunStore, record: dict[str, Any], settings: RunSettings) -> None:
+def _store_finish(run_store: RunStore, record: dict[str, Any], settings: RunSettings, why: str | None) -> None:
+    """Record what the store did, and ``why`` a run with a store wrote its outputs again (None:
+    they were up to date, and only run.json was written)."""
     try:
         run_store.finish(in_scope(settings.corpus.resolve(), settings.doc_root, settings.glob))
     except StoreError as exc:
         raise CommandError(str(exc)) from None
-    record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts}
+    outputs = {"outputs": "up to date"} if why is None else {"outputs": "written", "written_because": why}
+    record["store"] = {"path": str(run_store.path.resolve()), **run_store.counts, **outputs}
 
 
 @contextmanager

@@ -5,6 +5,7 @@ parse the rest in the supervised workers, and commit each parsed document as it 
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from dataclasses import replace
@@ -20,7 +21,7 @@ from parsegate.parsers.options import ParseOptions
 from parsegate.quality_gates.facts import MEASURE_VERSION
 from parsegate.quality_gates.sample import FULL, GateSample
 from parsegate.runner.discover import Source
-from parsegate.runner.plan import Planned, plan, reusable, reusable_failures, stored
+from parsegate.runner.plan import WHY_GATE, WHY_SAMPLE, Planned, plan, reusable, reusable_failures, stored
 from parsegate.runner.route import Router
 from parsegate.store.pages import StoredPages
 from parsegate.store.schema import StoreError, StoreLock, connect
@@ -76,6 +77,14 @@ class RunStore:
             _measured_enough(p, self.sample) for p in plan(self._db(), self.chunk_set, sources, self.password)
         ]
         return [p.source for p in self.planned if not p.reuse]
+
+    def why_parsed(self) -> str:
+        """Why this run parses what it parses, counted by cause: "2 of 155 documents parsed: 1
+        changed, 1 new"."""
+        causes = Counter(p.why or "?" for p in self.planned if not p.reuse)
+        parsed = sum(causes.values())
+        listed = ", ".join(f"{n} {why}" for why, n in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"{parsed} of {len(self.planned)} documents parsed: {listed}"
 
     def run(
         self, router: Router, supervisor: Engine, on_file: Callable[[FileOutcome], None] | None = None
@@ -175,11 +184,11 @@ def _measured_enough(item: Planned, sample: GateSample) -> Planned:
     not hold the document) is not reused for a document this run's sample holds: it is parsed
     and measured again, and the store then holds the full measurement."""
     if item.reuse and item.outcome and '"sampled":false' in item.outcome and sample.sampled(item.source.doc_id):
-        return replace(item, reuse=False, outcome=None)
+        return replace(item, reuse=False, outcome=None, why=WHY_SAMPLE)
     if item.reuse and item.outcome and '"facts":{' in item.outcome and _MEASURED_BY not in item.outcome:
         # Measured by another version of the gate (its checks or references read differently):
         # parsed and measured again, so that no verdict rests on facts this gate would not give.
-        return replace(item, reuse=False, outcome=None)
+        return replace(item, reuse=False, outcome=None, why=WHY_GATE)
     return item
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,13 @@ def run(root: Path, out: Path, *extra: str) -> str:
     return result.output
 
 
+def why(out: Path) -> str | None:
+    """Why the last run wrote its outputs (run.json's store.written_because); None: up to date."""
+    store = json.loads((out / "run.json").read_text())["store"]
+    assert store["outputs"] == ("up to date" if "written_because" not in store else "written")
+    return store.get("written_because")
+
+
 def snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
     return {name: ((out / name).read_bytes(), (out / name).stat().st_mtime_ns) for name in KEPT}
 
@@ -48,10 +56,11 @@ def age(out: Path) -> None:
 def test_an_unchanged_rerun_leaves_the_outputs_untouched_and_says_so(tmp_path: Path) -> None:
     root, out = make_corpus(tmp_path), tmp_path / "out"
     run(root, out)
+    assert why(out) == "4 of 4 documents parsed: 4 not in the store under these settings"  # a first run
     age(out)
     before = snapshot(out)
     output = run(root, out)
-    assert "outputs up to date" in output
+    assert "outputs up to date" in output and why(out) is None
     assert snapshot(out) == before  # same bytes, same mtime: not written
     assert not (out / "history").exists()
     record = json.loads((out / "run.json").read_text())
@@ -68,6 +77,8 @@ def test_a_tampered_output_is_written_again(tmp_path: Path) -> None:
     age(out)
     output = run(root, out)
     assert "outputs up to date" not in output
+    assert why(out) == "report.html changed since the earlier run wrote it"
+    assert "store: 4 documents reused; outputs written: report.html changed since the earlier run" in output
     assert b"edited" not in (out / "report.html").read_bytes()  # rendered again (with this run's timings)
     assert all((out / name).stat().st_mtime_ns > 1_000_000_000 for name in KEPT)
     assert len(list((out / "history").iterdir())) == 1  # the tampered run filed away
@@ -78,6 +89,7 @@ def test_a_missing_output_is_written_again(tmp_path: Path) -> None:
     run(root, out)
     (out / "quarantine.jsonl").unlink()
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "the output folder's files are not those the earlier run wrote (quarantine.jsonl)"
     assert (out / "quarantine.jsonl").read_bytes().count(b"\n") == 1
 
 
@@ -87,6 +99,7 @@ def test_another_threshold_writes_the_outputs_again(tmp_path: Path) -> None:
     age(out)
     output = run(root, out, "--set", "max_failed_share=0.9")
     assert "outputs up to date" not in output
+    assert why(out) == "the settings differ from the earlier run's (configuration, thresholds, versions or selection)"
     assert all((out / name).stat().st_mtime_ns > 1_000_000_000 for name in KEPT)
     assert json.loads((out / "report.json").read_text())["thresholds"]["default"]["max_failed_share"] == 0.9
 
@@ -96,11 +109,15 @@ def test_another_chunk_size_or_a_changed_document_writes_the_outputs_again(tmp_p
     run(root, out)
     age(out)
     assert "outputs up to date" not in run(root, out, "--max-tokens", "64")
+    assert why(out) == "4 of 4 documents parsed: 4 not in the store under these settings"  # a new chunk set
     run(root, out)  # back to the first settings: a full run again (OUTDIR holds the 64-token run)
+    assert why(out) == "the settings differ from the earlier run's (configuration, thresholds, versions or selection)"
     assert "outputs up to date" in run(root, out)
     (root / "b.md").write_text(DOC.format(name="bee"))
+    (root / "d.md").write_text(DOC.format(name="dee"))
     age(out)
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "2 of 5 documents parsed: 1 changed, 1 not in the store under these settings"
     assert b"bee" in (out / "chunks.jsonl").read_bytes()
 
 
@@ -111,6 +128,7 @@ def test_gate_drops_the_fingerprint_so_the_next_run_is_a_full_one(tmp_path: Path
     assert result.exit_code == 0, result.output
     assert "outputs" not in json.loads((out / "run.json").read_text())
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "the earlier run recorded no fingerprint of its outputs (no store, or re-gated since)"
 
 
 def test_a_deleted_document_writes_the_outputs_again(tmp_path: Path) -> None:
@@ -119,6 +137,7 @@ def test_a_deleted_document_writes_the_outputs_again(tmp_path: Path) -> None:
     run(root, out)
     (root / "c.md").unlink()
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "the documents differ from the earlier run's (one added, deleted, or read again)"
     assert b'"doc_id":"c.md"' not in (out / "chunks.jsonl").read_bytes()
     assert b'"doc_id":"a.md"' in (out / "chunks.jsonl").read_bytes()
 
@@ -128,6 +147,7 @@ def test_an_output_file_the_run_did_not_write_makes_a_full_run(tmp_path: Path) -
     run(root, out)
     (out / "chunks.parquet").write_bytes(b"PAR1 not this run's")
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "the output folder's files are not those the earlier run wrote (chunks.parquet)"
     assert not (out / "chunks.parquet").exists()  # filed away with the run it was found beside
 
 
@@ -151,6 +171,7 @@ def test_an_edited_run_json_makes_a_full_run(tmp_path: Path) -> None:
     record["files"][0]["verdict"] = "fail" if record["files"][0]["verdict"] == "pass" else "pass"
     (out / "run.json").write_text(json.dumps(record))
     assert "outputs up to date" not in run(root, out)
+    assert why(out) == "run.json's outcomes are not those the earlier run wrote (edited since)"
     assert json.loads((out / "run.json").read_text())["summary"] == {**record["summary"]}
 
 
@@ -175,3 +196,22 @@ def test_an_unchanged_rerun_imports_no_parser_and_builds_no_tokenizer(tmp_path: 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert "outputs up to date" in done.stderr
     assert done.stdout.strip() == "[] False"
+
+
+def test_an_interrupted_runs_output_and_an_unfinished_run_say_so(tmp_path: Path) -> None:
+    root, out = make_corpus(tmp_path), tmp_path / "out"
+    run(root, out)
+    (out / "chunks.jsonl.partial").write_bytes(b"")
+    run(root, out)
+    assert why(out) == "an interrupted run left chunks.jsonl.partial in the output folder"
+    record = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**record, "complete": False}))
+    run(root, out)
+    assert why(out) == "the earlier run in the output folder did not finish"
+    (out / "run.json").write_text("{not json")
+    run(root, out)
+    assert why(out) == "the output folder's run.json cannot be read"
+    assert "outputs up to date" in run(root, out) and why(out) is None
+    shutil.rmtree(out)  # history/ holds the unreadable run.json (the schema check reads every one)
+    run(root, out)  # every document is in the store, but no outputs are at hand
+    assert why(out) == "the output folder holds no earlier run (no run.json)"
