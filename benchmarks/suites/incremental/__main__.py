@@ -1,8 +1,9 @@
 """incremental: runs with the chunk store: a first run over a corpus (empty store), a re-run over
-the same files (nothing should be parsed), and a run after 2% of the files changed and 1% were
-deleted. Each is ``parsegate run`` in its own process, timed wall-clock; the re-run's outputs are
-compared with the first run's, byte for byte for chunks.jsonl and quarantine.jsonl, and for
-run.json and report.json with the timings (and the store's own counts) left out.
+the same files (nothing should be parsed), a run after one file changed, and a run after 2% of
+the files changed and 1% were deleted. Each is ``parsegate run`` in its own process, timed
+wall-clock; the re-run's outputs are compared with the first run's, byte for byte for
+chunks.jsonl and quarantine.jsonl, and for run.json and report.json with the timings (and the
+store's own counts) left out.
 
 Corpora: the fastapi docs (155 Markdown files, 1.9 MB), the real PDF and Office files of
 ../shared/corpus (36 files, 3 MB: parsing dominates their first run) and a generated corpus of
@@ -144,15 +145,18 @@ def measure(script: Path, name: str, corpus: Path, work: Path, repeat: int, quie
         "busy_share_before_each_first_run": busy_seen,
         "rerun_store": agains[-1]["store"],
         "rerun_outputs_up_to_date": all(r["up_to_date"] for r in agains),
+        # run.json's own word for each re-run that wrote its outputs again (store.written_because)
+        "rerun_written_because": [(r["store"] or {}).get("written_because") for r in agains if not r["up_to_date"]],
         "rerun_same_outputs": same_outputs(work / "first-kept", work / "r0" / "first"),
         "outdir": str(work / "r0" / "first"),  # its store beside it
     }
 
 
-FIRST, AGAIN, AFTER = (
+FIRST, AGAIN, AFTER, ONE = (
     "parsegate run, first run (empty store)",
     "parsegate run, re-run (unchanged)",
     "parsegate run, after 2% changed and 1% deleted",
+    "parsegate run, after one file changed",
 )
 
 
@@ -225,6 +229,16 @@ def main() -> None:
         generate(generated, args.files)
         name = f"generated-{args.files}"
         measured = measure_sides(sides, name, generated, work / "w-gen", args.repeat, args.quiet)
+        one = sorted(p for p in generated.rglob("*") if p.is_file())[len(list(generated.rglob("*.md"))) // 2]
+        one.write_text(one.read_text() + "\n\nOne more paragraph, added after the first run.\n")
+        for label, entry in measured.items():  # one changed file: what a single edit costs
+            after = run(
+                sides[label], generated, work / "w-gen" / f"{label}-{list(measured).index(label)}" / "r0" / "first"
+            )
+            entry["after_one_change"] = {"seconds": after["seconds"], "cpu_seconds": after["cpu_seconds"],
+                                         "store": after["store"]}  # fmt: skip
+            report.add(f"{ONE} @{label}", name, "cpu_s", after["cpu_seconds"], "s", ratio_to=f"{FIRST} @{label}",
+                       statistic="one run")  # fmt: skip
         changed, deleted = change(generated, 0.02, 0.01)
         for label, entry in measured.items():  # each revision's store of its first measurement
             after = run(
