@@ -1,6 +1,6 @@
 """What an engine is: it runs the per-document work of a run (``parsegate.engines.work.process``)
 and gives back each document's outcome and chunk lines as it finishes. Two engines: the local
-supervisor (worker processes on this machine, ``engines.local``) and Ray Data (``engines.ray``),
+supervisor (worker processes on this machine, ``engines.local``) and Ray actors (``engines.ray``),
 for a corpus beyond one machine. Both take the same tasks under the same limits and give back the
 same ``Done`` results, which the run routes and stores the same way."""
 

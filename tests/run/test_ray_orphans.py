@@ -86,7 +86,7 @@ def test_sigterm_stops_a_ray_run_as_interrupted(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 120
         # An actor reading documents: ray.init has returned (its handler, then ours, in place).
-        while not any(b"MapWorker" in _cmdline(pid) for pid in descendants(run.pid)):
+        while not any(b"ray::_Documents" in _cmdline(pid) for pid in descendants(run.pid)):
             assert run.poll() is None and time.monotonic() < deadline
             time.sleep(0.2)
         run.send_signal(signal.SIGTERM)

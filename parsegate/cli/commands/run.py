@@ -135,7 +135,7 @@ from parsegate.errors import CommandError
     type=click.Choice(["local", "ray"]),
     default="local",
     show_default=True,
-    help="Where documents are parsed: 'local' (worker processes on this machine) or 'ray' (Ray Data: a local "
+    help="Where documents are parsed: 'local' (worker processes on this machine) or 'ray' (Ray actors: a local "
     "Ray instance with --workers CPUs, or the cluster at --ray-address). Same outputs either way. 'ray' needs "
     "the ray extra: pip install 'parsegate[ray]'.",
 )

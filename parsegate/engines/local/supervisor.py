@@ -70,8 +70,12 @@ class Supervisor:
         workers: int = 1,
         parsing: ParseOptions | None = None,
         sample: GateSample | None = None,
+        cpus: int | None = None,
     ) -> None:
+        """``cpus``: the CPUs the workers share (default: the machine's); each worker's tokenizer
+        gets its share as threads."""
         self.config = config
+        self.cpus = cpus or os.cpu_count() or 1
         self.limits = limits or Limits()
         self.parsing = parsing or ParseOptions()
         self.sample = sample or GateSample()
@@ -100,7 +104,7 @@ class Supervisor:
         # One malloc arena per thread makes the address space of a worker hard to bound; the
         # tokenizer's threads would compete with the other workers for the same cores.
         env.setdefault("MALLOC_ARENA_MAX", "2")
-        threads = max(1, (os.cpu_count() or 1) // self.size)
+        threads = max(1, self.cpus // self.size)
         env.setdefault("RAYON_NUM_THREADS", str(threads))
         if threads == 1:
             # A pool of one thread only hands each batch over and back (and spins waiting): two

@@ -1,0 +1,41 @@
+"""How a Ray run cuts its documents into batches (one actor task each): every document once, the
+costliest first and alone, at most _BATCH_MOST a batch, about a sixteenth of the work each on two
+actors. One task per document cost 3.5x the local engine's CPU on 2,036 files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from parsegate.engines.base import Task
+from parsegate.engines.local.dispatch import cost
+from parsegate.engines.ray import _BATCH_MOST, _BATCHES_PER_ACTOR, _batches
+
+
+def corpus(tmp_path: Path) -> list[Task]:
+    tasks = []
+    for n in range(300):
+        path = tmp_path / f"note-{n:03}.md"
+        path.write_text("word " * (20 + n))
+        tasks.append(Task(n, path, path.name))
+    for n, size in enumerate((3_000_000, 1_000_000)):  # two PDFs that cost more than all the notes
+        path = tmp_path / f"big-{n}.pdf"
+        path.write_bytes(b"%PDF-1.7\n" + b"0" * size)
+        tasks.append(Task(300 + n, path, path.name))
+    return tasks
+
+
+def test_every_document_once_the_costliest_alone_first(tmp_path: Path) -> None:
+    tasks = corpus(tmp_path)
+    batches = _batches(tasks, actors=2)
+    assert sorted(t.index for b in batches for t in b) == list(range(302))
+    assert [[t.doc_id for t in b] for b in batches[:2]] == [["big-0.pdf"], ["big-1.pdf"]]
+    assert all(len(b) <= _BATCH_MOST for b in batches)
+    target = sum(cost(t.path) for t in tasks) / (2 * _BATCHES_PER_ACTOR)
+    assert all(sum(cost(t.path) for t in b) <= target for b in batches if len(b) > 1)
+    # The notes go in few batches, not one task each.
+    assert len(batches) < 20
+
+
+def test_one_document_is_one_batch(tmp_path: Path) -> None:
+    (task,) = corpus(tmp_path)[:1]
+    assert _batches([task], actors=4) == [[task]]
