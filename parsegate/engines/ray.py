@@ -26,6 +26,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -128,9 +129,23 @@ def _restore(handlers: dict[int, Any]) -> None:
             signal.signal(number, handler)
 
 
-def _path(hexed: str) -> Any:
-    from pathlib import Path
+def _check_current_folder(here: Path) -> None:
+    """Ray puts the driver's current folder first on its workers' import path: a ``parsegate/``
+    folder there (a source checkout beside a parsegate installed from it) is what they would
+    import, and an actor failed with "No module named 'parsegate.chunkers'". Refused before any
+    work, with what to do."""
+    import parsegate
 
+    found = here / "parsegate"
+    ours = Path(parsegate.__file__).resolve().parent
+    if (found / "__init__.py").is_file() and found.resolve() != ours:
+        raise EngineError(
+            f"--engine ray: the current folder holds a parsegate/ package ({found}) that Ray's workers would "
+            f"import instead of the installed one ({ours}); run from another folder"
+        )
+
+
+def _path(hexed: str) -> Path:
     return Path(os.fsdecode(bytes.fromhex(hexed)))
 
 
@@ -165,6 +180,7 @@ class RayEngine:
     def start(self, count: int | None = None) -> None:
         if self.ray is not None:
             return
+        _check_current_folder(Path.cwd())
         ray = _ray()
         options: dict[str, Any] = {
             "include_dashboard": False,

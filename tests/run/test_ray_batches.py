@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from parsegate.engines.base import Task
 from parsegate.engines.local.dispatch import cost
-from parsegate.engines.ray import _BATCH_MOST, _BATCHES_PER_ACTOR, _batches
+from parsegate.engines.ray import _BATCH_MOST, _BATCHES_PER_ACTOR, EngineError, _batches, _check_current_folder
 
 
 def corpus(tmp_path: Path) -> list[Task]:
@@ -39,3 +41,16 @@ def test_every_document_once_the_costliest_alone_first(tmp_path: Path) -> None:
 def test_one_document_is_one_batch(tmp_path: Path) -> None:
     (task,) = corpus(tmp_path)[:1]
     assert _batches([task], actors=4) == [[task]]
+
+
+def test_a_parsegate_folder_where_the_run_starts_is_refused_before_ray_starts(tmp_path: Path) -> None:
+    """Ray's workers import from the driver's current folder first: a source checkout's parsegate/
+    there shadowed the installed package ("No module named 'parsegate.chunkers'" from an actor)."""
+    import parsegate
+
+    (tmp_path / "parsegate").mkdir()
+    (tmp_path / "parsegate" / "__init__.py").write_text("")
+    with pytest.raises(EngineError, match=r"holds a parsegate/ package .* run from another folder"):
+        _check_current_folder(tmp_path)
+    _check_current_folder(tmp_path / "parsegate")  # no parsegate/ inside it
+    _check_current_folder(Path(parsegate.__file__).resolve().parents[1])  # the installed one's own folder

@@ -79,8 +79,9 @@ def _cgroup_cpu(kind: str, folder: Path) -> float:
     return int(stat["usage_usec"]) / 1e6
 
 
-def measured_run(argv: list[str]) -> dict[str, Any]:
-    """One run: wall seconds and the CPU of its whole process tree (see the module's note)."""
+def measured_run(argv: list[str], cwd: Path) -> dict[str, Any]:
+    """One run: wall seconds and the CPU of its whole process tree (see the module's note), started
+    in ``cwd`` (not the repository's root: Ray's workers would import its parsegate/ folder)."""
     with cgroup() as group, tempfile.TemporaryFile() as err:
         if group is not None:
             kind, folder = group
@@ -90,7 +91,7 @@ def measured_run(argv: list[str]) -> dict[str, Any]:
 
             started = time.perf_counter()
             proc = subprocess.Popen(
-                argv, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=enter, env=harness.child_env()
+                argv, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=enter, env=harness.child_env(), cwd=cwd
             )
             proc.wait()
             wall = time.perf_counter() - started
@@ -104,7 +105,7 @@ def measured_run(argv: list[str]) -> dict[str, Any]:
             libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come to this process
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=harness.child_env())
+            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, env=harness.child_env(), cwd=cwd)
             proc.wait()
             wall = time.perf_counter() - started
             left = _reap_all(60.0)
@@ -152,7 +153,7 @@ def measure(script: Path, corpus: Path, work: Path, rounds: int) -> dict[str, An
         count += 1
         out = work / f"out-{engine}-{count}"
         taken = measured_run(
-            [str(script), "-q", "run", str(corpus), "--out", str(out), "--no-store", "--engine", engine]
+            [str(script), "-q", "run", str(corpus), "--out", str(out), "--no-store", "--engine", engine], work
         )
         seen.setdefault(engine, outputs(out))
         shutil.rmtree(out)
