@@ -105,3 +105,52 @@ def test_a_word_over_the_models_length_is_unknown_run_by_run_too(limit: int) -> 
     texts = ["word " + "x" * limit + " é", "🙂 " + "y" * limit + "é"]
     assert COUNTER.unknown_chars(texts) == whole(texts)
     assert COUNTER.unknown_chars(texts)[0] == (limit if limit > 100 else 0)
+
+
+def old_by_position(text: str, declared: list[tuple[int, int]], chunked: list[tuple[int, int]]):
+    """Extraction recall by position as it was read before: every word of the text in Python."""
+    from parsegate.quality_gates.checks.recall import _spans
+    from parsegate.quality_gates.words import spans
+
+    (d_starts, d_ends), (c_starts, c_ends) = _spans(declared), _spans(chunked)
+    total = found = d = c = 0
+    lost: list[list[int]] = []
+    previous_lost = False
+    for start, end in spans(text):
+        while d < len(d_ends) and d_ends[d] < end:
+            d += 1
+        if d < len(d_starts) and d_starts[d] <= start:
+            continue
+        total += 1
+        while c < len(c_ends) and c_ends[c] < end:
+            c += 1
+        hit = c < len(c_starts) and c_starts[c] <= start
+        found += hit
+        if not hit and previous_lost:
+            lost[-1][1] = end
+        elif not hit:
+            lost.append([start, end])
+        previous_lost = not hit
+    return total, found, lost
+
+
+WORDS = st.sampled_from(["a", "bc", "déf", "東京", "x1", "_y", " ", " ", "\n\n", ".", "-", "é", "\u0301", "🙂"])
+
+
+@st.composite
+def texts_and_spans(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    text = "".join(draw(st.lists(WORDS, max_size=40)))
+    cut = st.integers(0, len(text))
+    spans_of = st.lists(st.tuples(cut, cut).map(sorted).map(tuple), max_size=8)
+    return text, draw(spans_of), draw(spans_of)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts_and_spans())
+def test_recall_by_position_reads_what_the_word_by_word_pass_read(case: tuple[str, list, list]) -> None:
+    from parsegate.quality_gates.checks.recall import _counted, _lost_words, _spans
+
+    text, declared, chunked = case
+    total, lost = _lost_words(text, _spans(declared), _spans(chunked))
+    found = total - sum(_counted(text, _spans(declared), lost))
+    assert (total, found, lost) == old_by_position(text, declared, chunked)
