@@ -11,6 +11,7 @@ with are stated in its own text); for a chunk of headings alone, the common path
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -173,7 +174,6 @@ _FRONT_MATTER = re.compile(r"\A(-{3,})[^\r\n]*\r?\n(?:[^\r\n]*\r?\n)*?(?: {0,3}\
 _NOT_LINE_END = re.compile(r"[^\r\n]")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_LINE_ENDS = re.compile(rb"\r\n|\r|\n")
 _LINE_CHARS = re.compile(r"\r\n|\r|\n")
 
 
@@ -197,7 +197,9 @@ def markdown_headings(source: str) -> list[Heading]:
     if front := _FRONT_MATTER.match(read):
         read = _NOT_LINE_END.sub(" ", front.group()) + read[front.end() :]
     data = read.encode("utf-8")
-    line_bytes = [0, *(m.end() for m in _LINE_ENDS.finditer(data))]
+    line_bytes = list(itertools.accumulate(map(len, data.splitlines(keepends=True)), initial=0))
+    if len(line_bytes) > 1 and not data.endswith((b"\n", b"\r")):
+        line_bytes.pop()  # the last line's end is no line start: as many starts as line ends, plus one
     line_chars = line_bytes if len(data) == len(read) else [0, *(m.end() for m in _LINE_CHARS.finditer(read))]
 
     def char(at: int) -> int:  # a byte offset as a character offset, counted from its line's start
@@ -212,7 +214,7 @@ def markdown_headings(source: str) -> list[Heading]:
     lines: dict[int, int] = {}  # each line of the title: where its first inline event starts
     for event, span in pyromark.events_with_range(read, options=_options()):
         if level < 0:
-            if isinstance(event, dict) and isinstance(start := event.get("Start"), dict) and "Heading" in start:
+            if type(event) is dict and type(start := event.get("Start")) is dict and "Heading" in start:
                 level = int(start["Heading"]["level"][1:])
                 first, inner_end, lines = bisect.bisect_right(line_bytes, span["start"]) - 1, -1, {}
         elif isinstance(event, dict) and isinstance(end := event.get("End"), dict) and "Heading" in end:
