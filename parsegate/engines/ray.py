@@ -134,10 +134,8 @@ def _check_current_folder(here: Path) -> None:
     folder there (a source checkout beside a parsegate installed from it) is what they would
     import, and an actor failed with "No module named 'parsegate.chunkers'". Refused before any
     work, with what to do."""
-    import parsegate
-
     found = here / "parsegate"
-    ours = Path(parsegate.__file__).resolve().parent
+    ours = Path(__file__).resolve().parents[1]  # parsegate/engines/ray.py: the package it is in
     if (found / "__init__.py").is_file() and found.resolve() != ours:
         raise EngineError(
             f"--engine ray: the current folder holds a parsegate/ package ({found}) that Ray's workers would "
