@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING
 from parsegate.quality_gates.checks.base import Definition, Limit, Subject
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from pyromark import Options
 
     from parsegate.parsers.model import Document
@@ -210,35 +208,42 @@ def markdown_headings(source: str) -> list[Heading]:
         return line_chars[line] if line < len(line_chars) else len(source)
 
     out: list[Heading] = []
-    level = first = inner_end = -1
-    lines: dict[int, int] = {}  # each line of the title: where its first inline event starts
+    level = first = inner_start = inner_end = -1
     for event, span in pyromark.events_with_range(read, options=_options()):
         if level < 0:
             if type(event) is dict and type(start := event.get("Start")) is dict and "Heading" in start:
                 level = int(start["Heading"]["level"][1:])
-                first, inner_end, lines = bisect.bisect_right(line_bytes, span["start"]) - 1, -1, {}
+                first, inner_start, inner_end = bisect.bisect_right(line_bytes, span["start"]) - 1, -1, -1
         elif isinstance(event, dict) and isinstance(end := event.get("End"), dict) and "Heading" in end:
             # Its text, as a reader sees it (markup, links, entities read): what a section path names.
-            title = plain_text(_ATTRIBUTES.sub("", _inline(source, lines, inner_end, line_bytes, char)))
+            if inner_start < 0:
+                title = ""
+            else:
+                opens = char(inner_start)
+                content = _inline(source[line_start(first) : opens], source[opens : char(inner_end)])
+                title = plain_text(_ATTRIBUTES.sub("", content))
             last = bisect.bisect_left(line_bytes, span["end"])
             out.append(Heading(line_start(first), line_start(last), level, title))
             level = -1
         else:
-            line = bisect.bisect_right(line_bytes, span["start"]) - 1
-            lines.setdefault(line, span["start"])
+            inner_start = span["start"] if inner_start < 0 else inner_start
             inner_end = max(inner_end, span["end"])
     return out
 
 
-def _inline(source: str, lines: dict[int, int], end: int, line_bytes: list[int], char: Callable[[int], int]) -> str:
-    """A heading's inline source as markdown-it hands it over: on each of its lines, from its first
-    inline event (a block quote's marker or the indentation before it is not the title's) to the
-    line's end, and on the last to the last event's end; NUL read as U+FFFD (CommonMark's rule)."""
-    parts = []
-    for line, start in lines.items():  # in order: events come in source order
-        stop = end if line + 1 >= len(line_bytes) or line_bytes[line + 1] >= end else line_bytes[line + 1]
-        parts.append(source[char(start) : char(stop)].rstrip("\r\n"))
-    return "\n".join(parts).strip().replace("\x00", "\ufffd")
+def _inline(prefix: str, content: str) -> str:
+    """A heading's inline source as markdown-it hands it over: ``content`` runs from its first
+    inline event to its last one's end; on each line after the first, the block quote markers
+    ``prefix`` (what stands before the content on its first line) holds and the indentation are
+    not the title's. NUL read as U+FFFD (CommonMark's rule)."""
+    first, *rest = _LINE_CHARS.split(content)
+    marks = _quote_marks(prefix.count(">"))
+    return "\n".join([first, *(marks.sub("", line, count=1) for line in rest)]).strip().replace("\x00", "\ufffd")
+
+
+@lru_cache(maxsize=8)
+def _quote_marks(depth: int) -> re.Pattern[str]:
+    return re.compile(rf"^[ \t]*(?:>[ \t]?){{0,{depth}}}")
 
 
 def _title(text: str) -> str:

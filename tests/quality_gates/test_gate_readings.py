@@ -51,6 +51,14 @@ def test_a_title_over_lines_of_a_block_quote_leaves_the_markers_out() -> None:
     assert [(h.start, h.end, h.title) for h in markdown_headings(source)] == [(0, 18, "Foo\nbar"), (19, 30, "Quoted")]
 
 
+def test_an_inline_element_across_a_titles_lines_is_read_whole() -> None:
+    """A code span or inline HTML running from one line of a setext title to the next: the
+    title is all of it (its second line starts inside the element, not at an event)."""
+    assert [h.title for h in markdown_headings("Foo `a\nb` bar\n===\n")] == ["Foo a b bar"]
+    assert [h.title for h in markdown_headings("> Foo `a\n> b` c\n> ===\n")] == ["Foo a b c"]
+    assert [h.title for h in markdown_headings("Foo <span\nclass=x> bar\n===\n")] == ["Foo bar"]
+
+
 def test_code_and_html_blocks_hold_no_heading() -> None:
     source = "```\n# not\n```\n\n    # indented code\n\n<div>\n# html\n</div>\n\n- # in a list\n"
     assert [(h.title, h.level) for h in markdown_headings(source)] == [("in a list", 1)]
