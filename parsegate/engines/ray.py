@@ -218,12 +218,11 @@ class RayEngine:
         ray = self.ray
         batches = _batches(list(by_index.values()), min(self.size, len(by_index)))
         documents = ray.remote(num_cpus=1)(_Documents)
-        pool = ray.util.ActorPool(
-            [
-                documents.remote(self.config, self.limits, self.parsing, self.sample)
-                for _ in range(min(self.size, len(batches)))
-            ]
-        )
+        actors = [
+            documents.remote(self.config, self.limits, self.parsing, self.sample)
+            for _ in range(min(self.size, len(batches)))
+        ]
+        pool = ray.util.ActorPool(actors)
         jobs = [
             orjson.dumps(
                 [
@@ -233,10 +232,14 @@ class RayEngine:
             )
             for batch in batches
         ]
-        for result in pool.map_unordered(lambda actor, job: actor.run.remote(job), jobs):
-            frames = io.BytesIO(result)
-            while (frame := read_frame(frames)) is not None:
-                header, body = frame
-                lines = body.split(b"\n") if int(header["chunks"]) else []
-                self.replaced += int(header["replaced"])
-                yield Done(by_index[int(header["index"])], outcome_from_dict(header["outcome"]), lines)
+        try:
+            for result in pool.map_unordered(lambda actor, job: actor.run.remote(job), jobs):
+                frames = io.BytesIO(result)
+                while (frame := read_frame(frames)) is not None:
+                    header, body = frame
+                    lines = body.split(b"\n") if int(header["chunks"]) else []
+                    self.replaced += int(header["replaced"])
+                    yield Done(by_index[int(header["index"])], outcome_from_dict(header["outcome"]), lines)
+        finally:
+            for actor in actors:  # their CPUs back to the cluster now, not when Ray collects them
+                ray.kill(actor)
