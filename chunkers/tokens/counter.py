@@ -186,8 +186,10 @@ class HFCounter:
         # hold an unknown token: most texts are not encoded again.
         maybe = [i for i, t in enumerate(texts) if not t.isascii() or _long_word(t, limit)]
         words = self.words
-        by_runs = [i for i in maybe if words is not None and words.usable(texts[i])]
-        whole = [i for i in maybe if words is None or not words.usable(texts[i])] if by_runs else maybe
+        by_runs: list[int] = []
+        whole: list[int] = []
+        for i in maybe:
+            (by_runs if words is not None and words.usable(texts[i]) else whole).append(i)
         if by_runs:
             # Read run by run (WordPiece reads each run of non-space characters alone, as the
             # counts do): only the runs that can hold one, each distinct run once.
