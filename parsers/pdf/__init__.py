@@ -142,7 +142,7 @@ def _pages(raw_pages: Iterable[RawPage], count: int, warnings: list[ParseWarning
     above: OpenTable | None = None  # the table the page before ended with
     navigation = Navigation()  # the contents or index entries the page before held
     for raw in raw_pages:
-        page, navigation = _page(raw, warnings, count, outline, navigation)
+        page, navigation = _page(raw, warnings, count, outline, navigation, goes_on=above is not None)
         if above is not None:
             continue_table(page, above)
         above = open_table(page)  # while the page still has its glyphs
@@ -186,10 +186,10 @@ def _let_go_of_glyphs(page: Page) -> None:
 
 
 def _page(
-    raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, before: Navigation
+    raw: RawPage, warnings: list[ParseWarning], pages: int, outline: Outline, before: Navigation, goes_on: bool = False
 ) -> tuple[Page, Navigation]:
     """Lines, then navigation (contents and index entries), tables and figures, each taking its
-    lines out of the flow."""
+    lines out of the flow (``goes_on``: the page before ended with a table)."""
     lines, dropped = build_lines(raw.runs, raw.number)
     if dropped:
         warnings.append(
@@ -216,7 +216,7 @@ def _page(
     page.navigation = navigation.entries
     page.lines = _without(page.lines, [ln for entry in page.navigation for ln in entry])
     if lines and len(raw.edges) >= 4:
-        page.tables = ruled_tables(raw.edges, lines, raw.number)
+        page.tables = ruled_tables(raw.edges, lines, raw.number, goes_on)
         page.lines = _without(page.lines, [ln for t in page.tables for ln in t.lines])
     marks = [
         *(Mark(box, "image") for box in raw.images),

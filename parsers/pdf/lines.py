@@ -239,6 +239,11 @@ def cut_line(line: Line, at: int) -> tuple[Line, Line] | None:
     return (first, second) if first is not None and second is not None else None
 
 
+def glyphs_text(glyphs: list[Glyph]) -> str:
+    """Some of a line's glyphs as text, read as a whole line's are (a table cell's share)."""
+    return normalize(_text(glyphs, has_garbage("".join(g.text for g in glyphs))))
+
+
 def _alike(a: Style, b: Style) -> bool:
     return a.size == b.size and a.bold == b.bold and a.italic == b.italic
 

@@ -170,6 +170,7 @@ _bounds = _plain(raw.FPDFPageObj_GetBounds, _int, _void, *[_float_p] * 4)
 _uint_p = ctypes.POINTER(ctypes.c_uint)
 _fill_colour = _plain(raw.FPDFPageObj_GetFillColor, _int, _void, *[_uint_p] * 4)
 _stroke_colour = _plain(raw.FPDFPageObj_GetStrokeColor, _int, _void, *[_uint_p] * 4)
+_draw_mode = _plain(raw.FPDFPath_GetDrawMode, _int, _void, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
 
 
 def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
@@ -299,11 +300,16 @@ def _objects(parent: int, depth: int = 3, form: bool = False) -> Iterator[tuple[
 
 
 def _shapes(page: int, frame: Frame, out: RawPage) -> None:
-    """Images by their bounds; rules and box sides become edges (for ruled tables); other paths
-    become drawings."""
+    """Images by their bounds; rules and box sides become edges (for ruled tables), those of a
+    shape filled and not stroked only where they show (shown_sides); other paths become
+    drawings."""
     matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
     corners = [ctypes.c_float() for _ in range(4)]
     refs = [ctypes.byref(c) for c in corners]
+    fill, stroke = ctypes.c_int(), ctypes.c_int()
+    rgba = [ctypes.c_uint() for _ in range(4)]
+    rgba_refs = [ctypes.byref(c) for c in rgba]
+    shading: list[Shading] = []
     paths = 0
     for kind, obj in _objects(page):
         if kind not in (raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_IMAGE) or not _bounds(obj, *refs):
@@ -322,8 +328,69 @@ def _shapes(page: int, frame: Frame, out: RawPage) -> None:
         else:
             _matrix(obj, ctypes.byref(matrix))
             edges, curved = _segments(ctypes.cast(obj, raw.FPDF_PAGEOBJECT), matrix, frame)
-            out.edges.extend(edges)
+            filled = _draw_mode(obj, ctypes.byref(fill), ctypes.byref(stroke)) and fill.value and not stroke.value
+            if filled and not curved and _fill_colour(obj, *rgba_refs):
+                shading.append(Shading(box, tuple(c.value for c in rgba), edges))  # type: ignore[arg-type]
+            else:
+                out.edges.extend(edges)
             out.drawings.append(Drawing(box, curved))
+    out.edges.extend(shown_sides(shading))
+
+
+@dataclass
+class Shading:
+    """A shape filled and not stroked, in the order the page paints them."""
+
+    box: Box
+    colour: tuple[int, int, int, int]  # RGBA
+    sides: list[Box]
+
+
+_PAGE = (255, 255, 255, 255)  # the page's colour where no shape is painted
+_OUTSIDE = 1.0  # points beyond a side where the colour it meets is read
+_STEP = 48.0  # points: the grid the shapes are bucketed on, so a point is tested against a few
+
+
+def shown_sides(shading: list[Shading]) -> list[Box]:
+    """The sides of the filled shapes that show: where the colour just outside a side differs
+    from the shape's own (the topmost other shape there, or the white page). A cell's background
+    set inside its borders over a background of the same colour, one behind each line of a
+    cell, a white box on the white page: their sides are drawn nowhere, and taken for rules they
+    cut slivers and rows out of the cells the borders draw. A shape other than a box keeps its
+    sides (what lies outside a slanted side is not read)."""
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for n, s in enumerate(shading):
+        x0, top, x1, bottom = s.box
+        for bx in range(int(x0 // _STEP), int(x1 // _STEP) + 1):
+            for by in range(int(top // _STEP), int(bottom // _STEP) + 1):
+                buckets.setdefault((bx, by), []).append(n)
+
+    def colour_at(x: float, y: float, not_this: int) -> tuple[int, int, int, int]:
+        for n in sorted(buckets.get((int(x // _STEP), int(y // _STEP)), ()), reverse=True):
+            b = shading[n].box
+            if n != not_this and b[0] <= x <= b[2] and b[1] <= y <= b[3]:
+                return shading[n].colour
+        return _PAGE
+
+    out: list[Box] = []
+    for n, s in enumerate(shading):
+        x0, top, x1, bottom = s.box
+        for side in s.sides:
+            mx, my = (side[0] + side[2]) / 2, (side[1] + side[3]) / 2
+            if side[3] - side[1] < 0.5 and abs(my - top) < 0.5:
+                outside = (mx, top - _OUTSIDE)
+            elif side[3] - side[1] < 0.5 and abs(my - bottom) < 0.5:
+                outside = (mx, bottom + _OUTSIDE)
+            elif abs(mx - x0) < 0.5:
+                outside = (x0 - _OUTSIDE, my)
+            elif abs(mx - x1) < 0.5:
+                outside = (x1 + _OUTSIDE, my)
+            else:
+                out.append(side)  # a side inside the shape's box: not a box
+                continue
+            if colour_at(*outside, n) != s.colour or s.colour[3] != 255:
+                out.append(side)
+    return out
 
 
 def _segments(path: Any, m: Any, frame: Frame) -> tuple[list[Box], bool]:

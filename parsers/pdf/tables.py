@@ -26,13 +26,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from parsegate.parsers.pdf.layout import Box, Glyph, Line, Table
-from parsegate.parsers.pdf.text import normalize
+from parsegate.parsers.pdf.lines import glyphs_text
+from parsegate.parsers.pdf.text import mostly_rtl
 
 _NEAR = 1.0  # points of slack around a cell or a box
 _CAPTION = re.compile(r"^(table|figure|fig\.|chart|exhibit|listing)\s+[\dIVX]+[a-z]?\b", re.IGNORECASE)
 
 
-def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list[Table]:
+def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on: bool = False) -> list[Table]:
+    """The tables the page's rules draw (``goes_on``: the page before ended with a table, so one
+    ruled row may be its last: grid_table)."""
     if len(edges) < 2:
         return []
     from pdfplumber.table import cells_to_tables, edges_to_intersections, merge_edges
@@ -55,7 +58,7 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int) -> list
         box = _box_of(cells)
         tried.append(box)
         boxes = [(c[0], c[1], c[2], c[3]) for c in cells]
-        table = grid_table(boxes, free, page) or table_between_rules(box, merged, free, page)
+        table = grid_table(boxes, free, page, goes_on) or table_between_rules(box, merged, free, page)
         if table is not None:
             tables.append(table)
             free = _without(free, table.lines)
@@ -222,8 +225,10 @@ def _box_of(cells: Sequence[Sequence[float]]) -> Box:
 # -- the checks ------------------------------------------------------------------------------------
 
 
-def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table | None:
-    """The table these cells make, or None when the grid does not hold its text exactly."""
+def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int, goes_on: bool = False) -> Table | None:
+    """The table these cells make, or None when the grid does not hold its text exactly. One
+    row is no table (a letterhead's boxes, a form's one line of fields) unless ``goes_on``: the
+    page before ended with a table, and a page break can leave its last row alone."""
     box = _box_of(cells)
     index = _CellIndex(cells)
     if nested(cells, index):
@@ -243,7 +248,7 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int) -> Table 
     if any(word_crosses_rule(ln, where) for ln in inside):
         return None
     rows, row_boxes = _rows(cells, inside, where)
-    if not rows or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
+    if len(rows) < (1 if goes_on else 2) or sum(any(r[c] for r in rows) for c in range(len(rows[0]))) < 2:
         return None
     return make_table(rows, row_boxes, box, inside, page, ruled=True)
 
@@ -376,15 +381,23 @@ def cell_text(parts: Sequence[tuple[Line, list[Glyph]]]) -> str:
     hyphenated = False
     for line, glyphs in _in_rows([(ln, gs) for ln, gs in parts if gs]):
         first, last = line.glyphs.index(glyphs[0]), line.glyphs.index(glyphs[-1])
-        text = normalize("".join(g.text for g in line.glyphs[first : last + 1]))
+        text = glyphs_text(line.glyphs[first : last + 1])
         out = out + text if hyphenated or not out else f"{out} {text}"
         hyphenated = line.hyphen and glyphs[-1] is line.ink()[-1]
     return out
 
 
 def _in_rows(parts: list[tuple[Line, list[Glyph]]]) -> list[tuple[Line, list[Glyph]]]:
-    """Top to bottom by baseline, left to right along one (tops of one row differ a little)."""
-    return [part for row in _text_rows(parts) for part in sorted(row, key=lambda p: p[0].x0)]
+    """Top to bottom by baseline (tops of one row differ a little), and along one in the way its
+    script reads: from the left, or from the right where it is mostly right-to-left."""
+    out = []
+    for row in _text_rows(parts):
+        if len(row) > 1 and mostly_rtl([ln.text for ln, _ in row]):
+            row.sort(key=lambda p: -p[0].x1)
+        else:
+            row.sort(key=lambda p: p[0].x0)
+        out += row
+    return out
 
 
 def make_table(

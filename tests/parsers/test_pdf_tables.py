@@ -8,6 +8,7 @@ import pytest
 
 from parsegate.parsers.pdf import tables
 from parsegate.parsers.pdf.layout import Box, Line
+from parsegate.parsers.pdf.read import Shading, shown_sides
 from parsegate.parsers.pdf.tables import drawings, grid_table, header_rows, nested, ruled_tables
 from parsegate.parsers.pdf.unruled import table_between_rules, unruled_tables
 from tests.pdf_samples import glyph_line
@@ -64,7 +65,9 @@ def test_no_cell_may_hold_another() -> None:
     lines = [glyph_line("Station", 55, 105, 0), glyph_line("Level", 255, 105, 20)]
     assert nested([frame, box, beside]) and not nested(GRID)
     assert grid_table([frame, box, beside], lines, 1) is None
-    assert grid_table([frame, beside], lines, 1) is not None  # the same without the inner box
+    # The same without the inner box (and a second row: one row is no table).
+    second = [glyph_line("S1", 55, 145, 40), glyph_line("100", 255, 145, 60)]
+    assert grid_table([frame, beside, (50, 140, 250, 160), (250, 140, 350, 160)], lines + second, 1) is not None
 
 
 def test_no_word_may_cross_a_rule() -> None:
@@ -404,3 +407,129 @@ def test_a_header_under_its_caption_at_a_page_foot_heads_the_rows_on_the_next_pa
     assert table.data.header == ["Station", "Level"]
     kinds = [e.kind for e in parsed.elements if e.kind not in ("table_row", "furniture")]
     assert kinds == ["paragraph", "caption", "table", "footnote"]
+
+
+# A form as word processors draw it: borders as thin rules; each label cell shaded grey edge to
+# edge, and again by a rectangle of the same grey set inside the borders behind each of the
+# cell's lines.
+FORM_RULES: list[Box] = [
+    *[(50, y, 250, y + 0.5) for y in (100, 120, 150)],
+    *[(x, 100, x + 0.5, 150) for x in (50, 150, 250)],
+]
+GREY = (229, 223, 236, 255)
+
+
+def box_sides(x0: float, top: float, x1: float, bottom: float) -> list[Box]:
+    return [(x0, top, x1, top), (x0, bottom, x1, bottom), (x0, top, x0, bottom), (x1, top, x1, bottom)]
+
+
+def shaded(box: Box, colour: tuple[int, int, int, int] = GREY) -> Shading:
+    return Shading(box, colour, box_sides(*box))
+
+
+FORM_SHADING = [
+    shaded((50.5, 100.5, 150, 120)),
+    shaded((53, 102, 147, 118)),
+    shaded((50.5, 120.5, 150, 150)),
+    shaded((53, 122, 147, 135)),
+    shaded((53, 135, 147, 148)),
+]
+
+
+def form_lines() -> list[Line]:
+    return [
+        glyph_line("Station", 55, 105, 0, row=0),
+        glyph_line("Level", 155, 105, 10, row=1),
+        glyph_line("North", 55, 123, 20, row=2),
+        glyph_line("100", 155, 125, 30, row=3),
+        glyph_line("gate", 55, 137, 40, row=4),
+    ]
+
+
+def test_shading_shows_only_where_its_colour_meets_another() -> None:
+    # Of the form's shading only the cell backgrounds' sides show (grey on white), and they lie
+    # on the borders; the rectangles behind the lines are grey on grey, and so is the side
+    # where the two backgrounds meet.
+    first, second = box_sides(50.5, 100.5, 150, 120), box_sides(50.5, 120.5, 150, 150)  # top, bottom, left, right
+    shown = shown_sides(FORM_SHADING)
+    assert sorted(shown) == sorted([first[0], first[2], first[3], second[1], second[2], second[3]])
+    (table,) = ruled_tables(FORM_RULES + shown, form_lines(), 1)
+    assert table.rows == [["Station", "Level"], ["North gate", "100"]]
+    # Every side taken for a rule cuts slivers of columns and a row out of the label cells.
+    (broken,) = ruled_tables(FORM_RULES + [side for s in FORM_SHADING for side in s.sides], form_lines(), 1)
+    assert broken.rows != table.rows
+
+
+def test_a_white_box_on_the_white_page_draws_nothing_cells_of_two_colours_do() -> None:
+    assert shown_sides([shaded((50, 100, 250, 140), (255, 255, 255, 255))]) == []
+    # Banded rows with no rules: each row's colour meets the next one's and the white page.
+    bands = [shaded(cell, (220, 220, 220, 255) if n < 2 else (255, 255, 200, 255)) for n, cell in enumerate(GRID)]
+    (table,) = ruled_tables(shown_sides(bands), grid_lines(), 1)
+    assert table.rows == [["Station", "Level"], ["S1", "100"]]
+
+
+def test_a_right_to_left_cell_reads_its_pieces_from_the_right() -> None:
+    from parsegate.parsers.pdf.layout import Glyph
+    from parsegate.parsers.pdf.lines import build_lines
+
+    style = glyph_line("x", 0, 0).style
+
+    def word(text: str, x1: float, index: int, top: float = 105) -> list[Glyph]:
+        return [Glyph(c, x1 - 5 * (n + 1), top, x1 - 5 * n, top + 10, style, index + n) for n, c in enumerate(text)]
+
+    # One cell (x 50-250): two pieces of one line far apart (PDFium cut them), and a lam-alef
+    # ligature PDFium gives as alef then lam on one box.
+    right = word("\u062d\u062f\u0627\u0642\u0644", 245, 0)
+    left = word("\u062a\u0646", 120, 10)
+    ligature = [Glyph("\u0627", 60, 125, 70, 135, style, 20), Glyph("\u0644", 60, 125, 70, 135, style, 21)]
+    lines, _ = build_lines([right + left, [*word("\u06a9", 75, 19, top=125), *ligature]], 1)
+    assert len(lines) == 3
+    cells: list[Box] = [(50, 100, 250, 120), (50, 120, 250, 140), (250, 100, 300, 120), (250, 120, 300, 140)]
+    table = grid_table(cells, [*lines, glyph_line("a", 255, 105, 30, row=9), glyph_line("b", 255, 125, 31, row=10)], 1)
+    assert table is not None
+    assert [r[0] for r in table.rows] == ["\u062d\u062f\u0627\u0642\u0644 \u062a\u0646", "\u06a9\u0644\u0627"]
+
+
+def test_a_filled_box_draws_its_sides_where_they_show_a_stroked_one_always() -> None:
+    from parsegate.parsers.pdf.read import open_pdf, read_page
+    from tests.pdf_samples import assemble
+
+    content = (
+        b"0 0 0 rg 50 700 200 0.5 re f\n"  # a rule (a thin filled rectangle)
+        b"0.9 0.9 0.9 rg 60 600 100 50 re f\n"  # grey on the white page
+        b"1 1 1 rg 60 500 100 50 re f\n"  # white on the white page: nothing shows
+        b"0 0 0 RG 300 600 100 50 re S\n"  # a frame: stroked
+        b"1 1 1 rg 300 500 100 50 re B\n"  # filled white and stroked: the stroke shows
+    )
+    pdf = open_pdf(
+        assemble([
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ])
+    )  # fmt: skip
+    corners = sorted({(round(b[0]), round(b[1])) for b in read_page(pdf, 0).edges})
+    assert corners == [
+        (50, 142),
+        (60, 192),
+        (60, 242),
+        (160, 192),
+        (300, 192),
+        (300, 242),
+        (300, 292),
+        (300, 342),
+        (400, 192),
+        (400, 292),
+    ]
+
+
+def test_one_ruled_row_is_no_table() -> None:
+    # A letterhead: a title and a company's name in two boxes side by side.
+    assert grid_table(GRID[:2], row("Prospectus", "Exchange", 105, 0), 1) is None
+    assert grid_table(GRID, grid_lines(), 1) is not None
+    # At the top of a page after one that ended with a table: its last row, left by the break.
+    (table,) = ruled_tables(
+        FORM_RULES[:2] + [(x, 100, x + 0.5, 120) for x in (50, 150, 250)], row("S9", "87", 105, 0), 2, goes_on=True
+    )
+    assert table.rows == [["S9", "87"]]
