@@ -156,7 +156,7 @@ def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
     if len(ink) < 2:
         return [glyphs]
     em = _em(ink)
-    gaps = [_distance(a, b) for a, b in itertools.pairwise(ink)]
+    gaps = _run_gaps(ink, [_distance(a, b) for a, b in itertools.pairwise(ink)])
     if max(gaps) < _MIN_SPLIT * em:
         return [glyphs]  # most lines: no gap anywhere near wide enough
     words = [gap for gap in gaps if gap > _SPACE * em]
@@ -169,6 +169,31 @@ def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
         if g.index in cuts and g.text != " " and _ink(out[-1]):
             out.append([])
         out[-1].append(g)
+    return out
+
+
+def _run_gaps(ink: list[Glyph], gaps: list[float]) -> list[float]:
+    """The gaps, with each one where the script changes measured between the two runs' boxes:
+    a number or a Latin word in right-to-left text is read the other way, so the glyphs either
+    side of the change are the far ends of their runs (``-2-5 استاندارد``: the 5 and the alef
+    are 26 pt apart, the runs 4 pt)."""
+    runs: list[tuple[int, int]] = []
+    start, current = 0, ""
+    for n, g in enumerate(ink):
+        kind = script(g.text)
+        if kind and current and kind != current:
+            runs.append((start, n))
+            start = n
+        current = kind or current
+    if not runs:
+        return gaps
+    runs.append((start, len(ink)))
+    out = list(gaps)
+    for (a0, a1), (b0, b1) in itertools.pairwise(runs):
+        left, right = ink[a0:a1], ink[b0:b1]
+        ax0, ax1 = min(g.x0 for g in left), max(g.x1 for g in left)
+        bx0, bx1 = min(g.x0 for g in right), max(g.x1 for g in right)
+        out[a1 - 1] = max(bx0 - ax1, ax0 - bx1, 0.0)
     return out
 
 
@@ -328,6 +353,8 @@ def _space(after: Glyph) -> Glyph:
 def _gutter(a: Line, b: Line, lines: list[Line]) -> bool:
     if not _apart(a, b):
         return True  # not a pair of fragments of one visual line: keep them apart
+    if max(b.x0 - a.x1, a.x0 - b.x1) < _MIN_SPLIT * max(a.size, b.size):
+        return False  # a word space (PDFium's runs end where a text object does), never a gutter
     middle = (max(a.x0, b.x0) + min(a.x1, b.x1)) / 2
     y = (a.top + a.bottom) / 2
     reach = 4 * max(a.size, b.size)

@@ -3,7 +3,9 @@ repairs, lines cut at gutters and put back together elsewhere, footnote marks.""
 
 from __future__ import annotations
 
-from parsegate.parsers.pdf.layout import Glyph
+from dataclasses import replace
+
+from parsegate.parsers.pdf.layout import Glyph, Line
 from parsegate.parsers.pdf.lines import build_lines, join_lines, rejoin
 from parsegate.parsers.pdf.text import normalize
 from tests.pdf_samples import _CHAR as CHAR
@@ -55,6 +57,24 @@ def test_lam_alef_back_in_logical_order_and_a_space_where_scripts_meet() -> None
     assert texts([mixed]) == ["\u0645 P"]
 
 
+def rtl_word(text: str, x1: float, index: int) -> list[Glyph]:
+    """Right-to-left letters in logical order, each 5 pt wide, the first ending at x1."""
+    style = glyphs("x", 0, 0)[0].style
+    return [Glyph(c, x1 - 5 * (n + 1), 100, x1 - 5 * n, 110, style, index + n) for n, c in enumerate(text)]
+
+
+def test_a_number_read_the_other_way_in_right_to_left_text_is_no_gap() -> None:
+    # "-2-5 استاندارد": the number is set left to right at the line's right end, the word to its
+    # left 4 pt on; in logical order the 5 (the number's right end) comes just before the word's
+    # first letter: 26 pt apart, the runs' boxes 4 pt. One line, not two.
+    number = glyphs("-2-5", 450, 100)
+    word = rtl_word("استاندارد", 446, 10)
+    assert texts([number + word]) == ["-2-5 استاندارد"]
+    # The same word across a gutter from the number stays apart.
+    far = rtl_word("استاندارد", 400, 10)
+    assert texts([number + far]) == ["-2-5", "استاندارد"]
+
+
 def test_a_wide_gap_cuts_a_line_but_only_a_gutter_keeps_it_cut() -> None:
     # A justified line with one wide space (a sentence end) has text above and below that gap;
     # two columns PDFium ran together on one baseline have an empty gutter.
@@ -103,3 +123,16 @@ def test_a_line_pdfium_breaks_after_small_raised_type_is_one_line_again() -> Non
     beside = glyphs("other column", 200, 100, index=14)
     below = glyphs("\u20444 inch, the Rol-top", 116, 112, index=14)
     assert len(texts([before, beside])) == 2 and len(texts([before, below])) == 2
+
+
+def test_two_runs_a_word_space_apart_are_one_line_with_nothing_above_or_below() -> None:
+    # A letterhead's title in a box of its own: PDFium gave its last words as a run of their
+    # own, 5 pt on (under an em); with no line above or below, the gap read as a gutter.
+    def fragments(gap: float) -> list[Line]:
+        title = glyphs("Prospectus for admission", 50, 100, size=14)
+        rest = glyphs("- domestic goods", 170 + gap, 100, index=30, size=14)
+        lines, _ = build_lines([title, rest], 1)
+        return [lines[0], replace(lines[1], row=lines[0].row)]  # two pieces of one PDFium line
+
+    assert [ln.text for ln in rejoin(fragments(10))] == ["Prospectus for admission - domestic goods"]
+    assert [ln.text for ln in rejoin(fragments(15))] == ["Prospectus for admission", "- domestic goods"]
