@@ -25,7 +25,7 @@ FACTS_SCHEMA = "parsegate.facts/2"
 # The gate's measurement, bumped whenever its facts can change for the same document and chunks
 # (a check or reference reads differently): a chunk store's outcomes measured by another version
 # are measured again, not reused (parsegate/runner/stored.py). CHANGELOG.md lists each.
-MEASURE_VERSION = 4
+MEASURE_VERSION = 5
 # Fields whose meaning changed in facts/2: version 1 measured them against the chunker's own
 # data (a check that could not fail), so an old value is not evidence and is read as missing.
 _REDEFINED_IN_2 = frozenset({"heading_ok", "heading_checked", "localized", "duplicates", "text_hashes"})

@@ -73,8 +73,9 @@ def runs(sequence: list[str], longest: int = 3) -> dict[str, tuple[int, int]]:
 
 def present(sequence: list[str], reference: set[str]) -> set[str]:
     """The words of ``sequence`` found in ``reference``: as words, inside a run of consecutive
-    words that the reference has as one word, or at the start or end of a reference word (a
-    text layer joins table cells in its own order: "6,617" beside "7" comes out "6,6177")."""
+    words that the reference has as one word, or alone or in such a run at the start or end of
+    a reference word (a text layer joins table cells in its own order: "6,617" beside "7" comes
+    out "6,6177")."""
     found = {w for w in sequence if w in reference}
     if len(found) == len(set(sequence)):
         return found  # every word as it stands: no run or prefix can add one (most chunks)
@@ -84,4 +85,14 @@ def present(sequence: list[str], reference: set[str]) -> set[str]:
     for w in set(sequence) - found:
         if any(r.startswith(w) or r.endswith(w) for r in reference):
             found.add(w)
+    missing = set(sequence) - found
+    if missing:
+        # Or in a run of words that begins or ends a reference word: a note's mark set apart
+        # from the words around it, which the text layer runs together ("directory", "9" in
+        # "directory9can").
+        for joined, (i, j) in runs(sequence).items():
+            if not missing.isdisjoint(sequence[i:j]) and any(
+                r.startswith(joined) or r.endswith(joined) for r in reference
+            ):
+                found.update(sequence[i:j])
     return found

@@ -65,9 +65,30 @@ def _rejoin_runs(runs: list[list[Glyph]]) -> list[list[Glyph]]:
         prev = out[-1] if out else None
         if prev is not None and _touching(prev, run):
             prev.extend(run)
+        elif prev is not None and _after_mark(prev, run):
+            prev.extend([_space(prev[-1]), *run])
         else:
             out.append(list(run))
     return out
+
+
+def _after_mark(before: list[Glyph], after: list[Glyph]) -> bool:
+    """PDFium breaks its line after a note's mark set small and raised too ("directory⁹ can be
+    used"): the next run goes on a word space to the right, on the baseline of the words before
+    the mark. Read apart, the rest of the line was a block of its own, read after the paragraph."""
+    a, b = _ink(before), _ink(after)
+    if len(b) < 3 or _sideways(before) or _sideways(after):
+        return False
+    k = len(a) - 1
+    while k >= 0 and a[k].text in _NOTE_MARKS:
+        k -= 1
+    if not 0 <= k < len(a) - 1 or len(a) - 1 - k > 3:
+        return False  # no mark at the run's end, or nothing before it
+    base, p, g = a[k], a[-1], b[0]
+    size = base.style.size
+    raised = all(m.style.size <= 0.8 * size and m.bottom < base.bottom - 0.15 * size for m in a[k + 1 :])
+    em = max(size, g.style.size, 1.0)
+    return raised and abs(g.bottom - base.bottom) < 0.3 * em and 0 <= g.x0 - p.x1 < _MIN_SPLIT * em
 
 
 def _touching(before: list[Glyph], after: list[Glyph]) -> bool:
@@ -279,7 +300,8 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
     where scripts change between glyphs that do not touch (PDFium often leaves it out between
     right-to-left and left-to-right runs)."""
     plain = "".join(g.text for g in glyphs)
-    if not garbage and not has_rtl(plain):
+    marks = _note_marks(glyphs)
+    if not garbage and not has_rtl(plain) and not marks:
         return plain
     ink = _ink(glyphs)
     lead = ink[0]
@@ -287,6 +309,8 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
     prev: Glyph | None = None
     for g in glyphs:
         text = g.text
+        if id(g) in marks:
+            out.append(" ")
         if garbage and text != " " and is_garbage(text):
             text = _lead_mark(ink) if g is lead and len(ink) > 1 else ""
         elif prev is not None and text != " " and out and out[-1] != " ":
@@ -298,6 +322,23 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
         if g.text != " ":
             prev = g
     return "".join(out)
+
+
+_NOTE_MARKS = frozenset("0123456789*\u2020\u2021\u00a7\u00b6")  # digits, * † ‡ § ¶
+
+
+def _note_marks(glyphs: list[Glyph]) -> set[int]:
+    """The glyphs (by identity) that start a note's mark set small and raised right after a
+    letter ("상해¹⁾", "claim²"): the mark is a word of its own, not the end of the letter's word."""
+    out: set[int] = set()
+    if len({id(g.style) for g in glyphs}) == 1:
+        return out  # most lines: one style throughout (styles are interned by the read step)
+    for prev, g in itertools.pairwise(glyphs):
+        if g.text in _NOTE_MARKS and prev.text.isalpha():
+            size = prev.style.size
+            if g.style.size <= 0.8 * size and g.bottom < prev.bottom - 0.15 * size:
+                out.add(id(g))
+    return out
 
 
 def _lead_mark(ink: list[Glyph]) -> str:

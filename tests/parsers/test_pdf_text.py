@@ -125,6 +125,19 @@ def test_a_line_pdfium_breaks_after_small_raised_type_is_one_line_again() -> Non
     assert len(texts([before, beside])) == 2 and len(texts([before, below])) == 2
 
 
+def test_a_note_mark_set_small_and_raised_after_a_letter_is_a_word_of_its_own() -> None:
+    # "상해1)" in a Korean report, "claim2" in English: the note's mark was read as the end of
+    # the word before it, a word no query holds.
+    word = glyphs("claim", 50, 100)
+    mark = glyphs("2", 75.5, 97, index=5, size=7.0)
+    rest = glyphs(" holds", 79, 100, index=6)
+    assert texts([word + mark + rest]) == ["claim 2 holds"]
+    # Small but on the baseline (a subscript's size, a smaller font): no note mark.
+    assert texts([word + glyphs("2", 75.5, 103, index=5, size=7.0) + rest]) == ["claim2 holds"]
+    # Raised after a digit: a power ("10³"), one word.
+    assert texts([glyphs("10", 50, 100) + glyphs("3", 60.5, 97, index=2, size=7.0)]) == ["103"]
+
+
 def test_two_runs_a_word_space_apart_are_one_line_with_nothing_above_or_below() -> None:
     # A letterhead's title in a box of its own: PDFium gave its last words as a run of their
     # own, 5 pt on (under an em); with no line above or below, the gap read as a gutter.
@@ -136,3 +149,16 @@ def test_two_runs_a_word_space_apart_are_one_line_with_nothing_above_or_below() 
 
     assert [ln.text for ln in rejoin(fragments(10))] == ["Prospectus for admission - domestic goods"]
     assert [ln.text for ln in rejoin(fragments(15))] == ["Prospectus for admission", "- domestic goods"]
+
+
+def test_a_line_pdfium_breaks_after_a_raised_note_mark_goes_on_as_one_line() -> None:
+    # R-admin: "time-zone directory⁹" is one PDFium line and "can be used, …" the next, on the
+    # same baseline a word space on; apart, the rest was a block read after the paragraph.
+    before = glyphs("time-zone directory", 50, 100) + glyphs("9", 145.5, 97, index=19, size=7.0)
+    after = glyphs("can be used", 153, 100, index=21)
+    assert texts([before, after]) == ["time-zone directory 9 can be used"]
+    # The same mark with the next line's words a column away, or below it: two lines.
+    assert len(texts([before, glyphs("can be used", 180, 100, index=21)])) == 2
+    assert len(texts([before, glyphs("can be used", 50, 112, index=21)])) == 2
+    # No mark: PDFium's lines stay as they are (rejoin decides on gutters).
+    assert len(texts([glyphs("time-zone directory", 50, 100), after])) == 2
