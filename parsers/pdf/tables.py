@@ -46,19 +46,38 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
     # rule within 3 pt of the next across the whole page, so the boxes of a diagram in the other
     # column pulled a table's rules together and merged three of its rows into one.
     merged: list[dict[str, Any]] = []
-    grids: list[list[Any]] = []
+    grids: list[tuple[list[Any], list[list[Any]]]] = []  # each grid, and its drawing's closed grids
     for drawing in drawings(edges):
         snapped = merge_edges([_edge(*e) for e in drawing], 3, 3, 3, 3)
         merged += snapped
-        grids += cells_to_tables(intersections_to_cells(edges_to_intersections(snapped, 3, 3)))  # type: ignore[arg-type]
+        sides = _open_sides(snapped)
+        shut = merge_edges(snapped + sides, 3, 3, 3, 3) if sides else []
+        closed = cells_to_tables(intersections_to_cells(edges_to_intersections(shut, 3, 3))) if shut else []  # type: ignore[arg-type]
+        found = cells_to_tables(intersections_to_cells(edges_to_intersections(snapped, 3, 3)))  # type: ignore[arg-type]
+        # A drawing with no grid until its sides are closed is tried by the closed grids' boxes.
+        grids += [(g, closed) for g in found] or [(g, [g]) for g in closed]
     free = list(lines)
     tables: list[Table] = []
     tried: list[Box] = []
-    for cells in grids:
+    for cells, closed in grids:
         box = _box_of(cells)
         tried.append(box)
         boxes = [(c[0], c[1], c[2], c[3]) for c in cells]
-        table = grid_table(boxes, free, page, goes_on) or table_between_rules(box, merged, free, page)
+        table = grid_table(boxes, free, page, goes_on) if closed != [cells] else None
+        if table is None:
+            table = table_between_rules(box, merged, free, page)
+            # A grid whose sides were left open, closed: read between its rules, a cell's
+            # wrapped lines became rows of their own. Kept where it holds every line the reading
+            # between the rules took, in as many columns (a table ruled only in part has more).
+            shut = _closed_table(closed, box, free, page, goes_on)
+            if shut is not None and (
+                table is None
+                or (
+                    len(shut.rows[0]) >= len(table.rows[0])
+                    and {id(ln) for ln in table.lines} <= {id(ln) for ln in shut.lines}
+                )
+            ):
+                table = shut
         if table is not None:
             tables.append(table)
             free = _without(free, table.lines)
@@ -71,7 +90,34 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
     return tables
 
 
+def _closed_table(closed: list[list[Any]], box: Box, lines: Sequence[Line], page: int, goes_on: bool) -> Table | None:
+    for cells in closed:
+        outer = _box_of(cells)
+        if outer[0] <= box[2] and box[0] <= outer[2] and outer[1] <= box[3] and box[1] <= outer[3]:
+            return grid_table([(c[0], c[1], c[2], c[3]) for c in cells], lines, page, goes_on)
+    return None
+
+
 _DRAWING_GAP = 6.0  # points: rules closer than this belong to one drawing
+
+
+def _open_sides(edges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table ruled across, with rules between its columns but none at its sides (common in
+    reports: the grid's outer verticals left out): the sides its rules across end at, from the
+    first of those rules to the last, where the drawing has none. Without them only the middle
+    column made cells, and the grid held text in no cell."""
+    across = [e for e in edges if e["orientation"] == "h"]
+    if len(across) < 2:
+        return []
+    x0, x1 = min(e["x0"] for e in across), max(e["x1"] for e in across)
+    full = [e["top"] for e in across if e["x0"] <= x0 + 3 and e["x1"] >= x1 - 3]
+    if len(full) < 2:
+        return []
+    top, bottom = min(full), max(full)
+    down = [e for e in edges if e["orientation"] == "v" and e["top"] <= top + 3 and e["bottom"] >= bottom - 3]
+    if not any(x0 + 3 < e["x0"] < x1 - 3 for e in down):
+        return []  # no column rule runs through the rows: not this kind of table
+    return [_edge(x, top, x, bottom) for x in (x0, x1) if not any(abs(e["x0"] - x) <= 3 for e in down)]
 
 
 def drawings(edges: Sequence[Box]) -> list[list[Box]]:

@@ -533,3 +533,22 @@ def test_one_ruled_row_is_no_table() -> None:
         FORM_RULES[:2] + [(x, 100, x + 0.5, 120) for x in (50, 150, 250)], row("S9", "87", 105, 0), 2, goes_on=True
     )
     assert table.rows == [["S9", "87"]]
+
+
+def test_a_table_ruled_across_with_no_rules_at_its_sides_is_a_grid() -> None:
+    # A report's table: rules across above and below each row and between its columns, none at
+    # its left and right (the Korean article of the dev set). Only the middle column made cells.
+    across: list[Box] = [(50, y, 250, y + 0.6) for y in (100, 120, 160)]
+    between: list[Box] = [(150, 100, 150.6, 160.6)]
+    lines = [
+        *row("Class", "Diseases", 105, 0),
+        glyph_line("Scope", 55, 125, 100, row=100),
+        glyph_line("cholera, typhoid,", 155, 123, 110, row=110),
+        glyph_line("of class", 55, 137, 120, row=120),
+        glyph_line("shigellosis and", 155, 134, 130, row=130),
+        glyph_line("hepatitis A", 155, 145, 140, row=140),
+    ]
+    (table,) = ruled_tables(across + between, lines, 1)
+    assert table.rows == [["Class", "Diseases"], ["Scope of class", "cholera, typhoid, shigellosis and hepatitis A"]]
+    # Rules across alone are left to the rows-between-rules reading (booktabs), not closed here.
+    assert tables._open_sides([tables._edge(*e) for e in across]) == []
