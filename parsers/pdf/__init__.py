@@ -40,7 +40,7 @@ from parsegate.parsers.pdf.outline import Outline, join_labels
 from parsegate.parsers.pdf.read import RawPage, open_pdf, read_info, read_outline, read_page
 from parsegate.parsers.pdf.tables import ruled_tables
 from parsegate.parsers.pdf.text import mostly_rtl
-from parsegate.parsers.pdf.typography import body_style, find_headings, furniture_lines
+from parsegate.parsers.pdf.typography import body_style, find_headings, folio_in_band, furniture_lines
 from parsegate.parsers.pdf.unruled import OpenTable, continue_table, open_table, unruled_tables
 
 NAME = "pdf"
@@ -224,6 +224,9 @@ def _page(
         *(Mark(box, "dot" if max(box[2] - box[0], box[3] - box[1]) <= 2.5 else "rule") for box in raw.rules),
     ]
     page.figures = figure_regions(marks, page.lines, page.tables, raw.width, raw.height, raw.number, outline.names)
+    for figure in page.figures:
+        # A page number set over a drawing at the page's foot (a decorated page) is the page's.
+        figure.lines = [ln for ln in figure.lines if not folio_in_band(ln, raw.height)]
     page.lines = _without(page.lines, [ln for f in page.figures for ln in f.lines])
     unruled = unruled_tables(page.lines, raw.number)
     page.tables += unruled

@@ -44,6 +44,11 @@ def is_folio(text: str) -> bool:
     return bool(_FOLIO.match(text))
 
 
+def folio_in_band(line: Line, height: float) -> bool:
+    """A page number alone in the page's outer band (its top or foot)."""
+    return is_folio(line.text) and (line.bottom < height * _BAND or line.top > height * (1 - _BAND))
+
+
 # -- body style ----------------------------------------------------------------------------------
 
 

@@ -552,3 +552,24 @@ def test_a_table_ruled_across_with_no_rules_at_its_sides_is_a_grid() -> None:
     assert table.rows == [["Class", "Diseases"], ["Scope of class", "cholera, typhoid, shigellosis and hepatitis A"]]
     # Rules across alone are left to the rows-between-rules reading (booktabs), not closed here.
     assert tables._open_sides([tables._edge(*e) for e in across]) == []
+
+
+def test_a_page_number_over_a_picture_at_the_foot_is_the_pages() -> None:
+    # A decorated page: a picture along its foot, a label in it, and the page's number set over
+    # it. The label stays the picture's text; the number is the page's (furniture), as anywhere
+    # else at the foot of a page.
+    from parsegate.parsers.pdf import _page
+    from parsegate.parsers.pdf.navigation import Navigation
+    from parsegate.parsers.pdf.outline import Outline
+    from parsegate.parsers.pdf.read import RawPage
+    from parsegate.parsers.pdf.typography import furniture_lines
+    from tests.pdf_samples import glyphs
+
+    body = [
+        glyphs("A paragraph of body text that runs on across the page.", 50, 100 + 12 * n, 100 * n) for n in range(5)
+    ]
+    raw = RawPage(1, 595, 842, runs=[*body, glyphs("Harbour", 200, 760, 800), glyphs("11", 60, 812, 900)])
+    raw.images.append((30, 700, 400, 842))
+    page, _ = _page(raw, [], 1, Outline(), Navigation())
+    assert [[ln.text for ln in f.lines] for f in page.figures] == [["Harbour"]]
+    assert [ln.text for ln in furniture_lines([page], page.lines[0].style)] == ["11"]
