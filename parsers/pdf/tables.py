@@ -51,8 +51,8 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
         snapped = merge_edges([_edge(*e) for e in drawing], 3, 3, 3, 3)
         merged += snapped
         sides = _open_sides(snapped)
-        shut = merge_edges(snapped + sides, 3, 3, 3, 3) if sides else []
-        closed = cells_to_tables(intersections_to_cells(edges_to_intersections(shut, 3, 3))) if shut else []  # type: ignore[arg-type]
+        whole = merge_edges(snapped + sides, 3, 3, 3, 3) if sides else []
+        closed = cells_to_tables(intersections_to_cells(edges_to_intersections(whole, 3, 3))) if whole else []  # type: ignore[arg-type]
         found = cells_to_tables(intersections_to_cells(edges_to_intersections(snapped, 3, 3)))  # type: ignore[arg-type]
         # A drawing with no grid until its sides are closed is tried by the closed grids' boxes.
         grids += [(g, closed) for g in found] or [(g, [g]) for g in closed]
