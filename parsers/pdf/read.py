@@ -366,7 +366,7 @@ def shown_sides(shading: list[Shading]) -> list[Box]:
                 buckets.setdefault((bx, by), []).append(n)
 
     def colour_at(x: float, y: float, not_this: int) -> tuple[int, int, int, int]:
-        for n in sorted(buckets.get((int(x // _STEP), int(y // _STEP)), ()), reverse=True):
+        for n in reversed(buckets.get((int(x // _STEP), int(y // _STEP)), [])):  # painted last first
             b = shading[n].box
             if n != not_this and b[0] <= x <= b[2] and b[1] <= y <= b[3]:
                 return shading[n].colour
