@@ -573,3 +573,26 @@ def test_a_page_number_over_a_picture_at_the_foot_is_the_pages() -> None:
     page, _ = _page(raw, [], 1, Outline(), Navigation())
     assert [[ln.text for ln in f.lines] for f in page.figures] == [["Harbour"]]
     assert [ln.text for ln in furniture_lines([page], page.lines[0].style)] == ["11"]
+
+
+def test_a_table_ruled_only_in_part_keeps_the_columns_its_text_shows() -> None:
+    # Rules across, and one rule between the stub column and the rest: closed at its sides the
+    # grid has two columns, where the text stands in three. The reading between the rules wins.
+    across: list[Box] = [(50, y, 350, y + 0.6) for y in (100, 120, 160)]
+    between: list[Box] = [(150, 100, 150.6, 160.6)]
+    lines = [
+        *[
+            glyph_line(t, x, 105, n, row=0)
+            for n, (t, x) in enumerate([("Station", 55), ("Level", 155), ("Gauge", 255)])
+        ],
+        *[
+            glyph_line(t, x, 125, 10 + n, row=1)
+            for n, (t, x) in enumerate([("North", 55), ("100", 155), ("Staff", 255)])
+        ],
+        *[
+            glyph_line(t, x, 142, 20 + n, row=2)
+            for n, (t, x) in enumerate([("South", 55), ("87", 155), ("Radar", 255)])
+        ],
+    ]
+    (table,) = ruled_tables(across + between, lines, 1)
+    assert table.rows == [["Station", "Level", "Gauge"], ["North", "100", "Staff"], ["South", "87", "Radar"]]
