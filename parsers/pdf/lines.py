@@ -85,9 +85,8 @@ def _after_mark(before: list[Glyph], after: list[Glyph]) -> bool:
     if not 0 <= k < len(a) - 1 or len(a) - 1 - k > 3:
         return False  # no mark at the run's end, or nothing before it
     base, p, g = a[k], a[-1], b[0]
-    size = base.style.size
-    raised = all(m.style.size <= 0.8 * size and m.bottom < base.bottom - 0.15 * size for m in a[k + 1 :])
-    em = max(size, g.style.size, 1.0)
+    em = max(base.style.size, g.style.size, 1.0)
+    raised = all(_small_raised(m, base) for m in a[k + 1 :])
     return raised and abs(g.bottom - base.bottom) < 0.3 * em and 0 <= g.x0 - p.x1 < _MIN_SPLIT * em
 
 
@@ -334,21 +333,23 @@ def _note_marks(glyphs: list[Glyph]) -> set[int]:
     if len({id(g.style) for g in glyphs}) == 1:
         return out  # most lines: one style throughout (styles are interned by the read step)
     for prev, g in itertools.pairwise(glyphs):
-        if g.text in _NOTE_MARKS and prev.text.isalpha():
-            size = prev.style.size
-            if g.style.size <= 0.8 * size and g.bottom < prev.bottom - 0.15 * size:
-                out.add(id(g))
+        if g.text in _NOTE_MARKS and prev.text.isalpha() and _small_raised(g, prev):
+            out.add(id(g))
     return out
+
+
+def _small_raised(mark: Glyph, base: Glyph) -> bool:
+    """Set smaller than the glyph it follows (or leads) and raised above its baseline: a note's
+    mark or a superscript."""
+    size = base.style.size
+    return mark.style.size <= 0.8 * size and mark.bottom < base.bottom - 0.15 * size
 
 
 def _lead_mark(ink: list[Glyph]) -> str:
     """What an unreadable glyph leading a line stands for: set smaller than the text after it and
     raised above its baseline, a note's mark (a dagger in a TeX font without a ToUnicode map
     comes out as U+0084), written "*" so that the line stays a footnote; else a bullet."""
-    mark, first = ink[0], ink[1]
-    size = first.style.size
-    raised = mark.bottom < first.bottom - 0.15 * size
-    return "*" if mark.style.size <= 0.8 * size and raised else "• "
+    return "*" if _small_raised(ink[0], ink[1]) else "• "
 
 
 def _script_change(a: Glyph, b: Glyph) -> bool:
