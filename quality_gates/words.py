@@ -79,7 +79,8 @@ def present(sequence: list[str], reference: set[str]) -> set[str]:
     found = {w for w in sequence if w in reference}
     if len(found) == len(set(sequence)):
         return found  # every word as it stands: no run or prefix can add one (most chunks)
-    for joined, (i, j) in runs(sequence).items():
+    joined_runs = runs(sequence)
+    for joined, (i, j) in joined_runs.items():
         if joined in reference:
             found.update(sequence[i:j])
     for w in set(sequence) - found:
@@ -90,7 +91,7 @@ def present(sequence: list[str], reference: set[str]) -> set[str]:
         # Or in a run of words that begins or ends a reference word: a note's mark set apart
         # from the words around it, which the text layer runs together ("directory", "9" in
         # "directory9can").
-        for joined, (i, j) in runs(sequence).items():
+        for joined, (i, j) in joined_runs.items():
             if not missing.isdisjoint(sequence[i:j]) and any(
                 r.startswith(joined) or r.endswith(joined) for r in reference
             ):
