@@ -38,7 +38,7 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
     ruled row may be its last: grid_table)."""
     if len(edges) < 2:
         return []
-    from pdfplumber.table import cells_to_tables, edges_to_intersections, merge_edges
+    from pdfplumber.table import merge_edges
 
     from parsegate.parsers.pdf.unruled import table_between_rules
 
@@ -46,37 +46,28 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
     # rule within 3 pt of the next across the whole page, so the boxes of a diagram in the other
     # column pulled a table's rules together and merged three of its rows into one.
     merged: list[dict[str, Any]] = []
-    grids: list[tuple[list[Any], list[list[Any]]]] = []  # each grid, and its drawing's closed grids
+    grids: list[tuple[list[Any], list[list[Any]], bool]] = []  # a grid, its drawing's closed grids, drawn
     for drawing in drawings(edges):
         snapped = merge_edges([_edge(*e) for e in drawing], 3, 3, 3, 3)
         merged += snapped
         sides = _open_sides(snapped)
-        whole = merge_edges(snapped + sides, 3, 3, 3, 3) if sides else []
-        closed = cells_to_tables(intersections_to_cells(edges_to_intersections(whole, 3, 3))) if whole else []  # type: ignore[arg-type]
-        found = cells_to_tables(intersections_to_cells(edges_to_intersections(snapped, 3, 3)))  # type: ignore[arg-type]
-        # A drawing with no grid until its sides are closed is tried by the closed grids' boxes.
-        grids += [(g, closed) for g in found] or [(g, [g]) for g in closed]
+        closed = _grids(merge_edges(snapped + sides, 3, 3, 3, 3)) if sides else []
+        # A drawing with no grid until its sides are closed is read by its closed grids.
+        grids += [(g, closed, True) for g in _grids(snapped)] or [(g, [g], False) for g in closed]
     free = list(lines)
     tables: list[Table] = []
     tried: list[Box] = []
-    for cells, closed in grids:
+    for cells, closed, drawn in grids:
         box = _box_of(cells)
         tried.append(box)
         boxes = [(c[0], c[1], c[2], c[3]) for c in cells]
-        table = grid_table(boxes, free, page, goes_on) if closed != [cells] else None
+        table = grid_table(boxes, free, page, goes_on) if drawn else None
         if table is None:
             table = table_between_rules(box, merged, free, page)
             # A grid whose sides were left open, closed: read between its rules, a cell's
-            # wrapped lines became rows of their own. Kept where it holds every line the reading
-            # between the rules took, in as many columns (a table ruled only in part has more).
+            # wrapped lines became rows of their own.
             shut = _closed_table(closed, box, free, page, goes_on)
-            if shut is not None and (
-                table is None
-                or (
-                    len(shut.rows[0]) >= len(table.rows[0])
-                    and {id(ln) for ln in table.lines} <= {id(ln) for ln in shut.lines}
-                )
-            ):
+            if shut is not None and _holds(shut, table):
                 table = shut
         if table is not None:
             tables.append(table)
@@ -88,6 +79,22 @@ def ruled_tables(edges: Sequence[Box], lines: Sequence[Line], page: int, goes_on
             tables.append(table)
             free = _without(free, table.lines)
     return tables
+
+
+def _grids(edges: list[dict[str, Any]]) -> list[list[Any]]:
+    """pdfplumber's grids of cells from snapped rules."""
+    from pdfplumber.table import cells_to_tables, edges_to_intersections
+
+    return cells_to_tables(intersections_to_cells(edges_to_intersections(edges, 3, 3)))  # type: ignore[arg-type,no-any-return]
+
+
+def _holds(shut: Table, between: Table | None) -> bool:
+    """A closed grid's table is kept where it holds every line the reading between its rules took,
+    in as many columns (a table ruled only in part shows more columns in its text)."""
+    if between is None:
+        return True
+    taken = {id(ln) for ln in shut.lines}
+    return len(shut.rows[0]) >= len(between.rows[0]) and all(id(ln) in taken for ln in between.lines)
 
 
 def _closed_table(closed: list[list[Any]], box: Box, lines: Sequence[Line], page: int, goes_on: bool) -> Table | None:
