@@ -131,7 +131,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "pdf",
         "parsegate.parsers.pdf",
         (Form("pdf", (".pdf",), Cost(per_mb=4.5, first_use=0.3)),),
-        output_version=26,  # 26: shading shows where its colour meets another, note marks, listings' columns
+        output_version=27,  # 27: a bold line with the next section number; 26: shading, note marks, listings
         source_text=False,
         extra="pdf",
         extra_modules=("pypdfium2", "pdfplumber"),
@@ -155,7 +155,7 @@ FORMATS: tuple[FormatSpec, ...] = (
         "parsegate.parsers.image",
         # OCR: about 0.7 s of CPU a 300 dpi page (benchmarks/suites/ocr); a PNG page is ~0.3 MB
         (Form("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff"), Cost(per_mb=3.0, per_file=0.7, first_use=0.3)),),
-        output_version=2,  # 2: the PDF parser's steps of pdf 26 (CHANGELOG.md); 1: new (issue 36)
+        output_version=3,  # 3, 2: the PDF parser's steps of pdf 27, 26 (CHANGELOG.md); 1: new (issue 36)
         source_text=False,
         extra="ocr",
         extra_modules=("pypdfium2", "PIL"),

@@ -5,7 +5,9 @@ block set wholly in another style (larger by at least ~0.75 pt, or bold, italic 
 at body size) or starting with a section number, never smaller than the body, and in a style
 that is not common on its page (a bold form or table is not a column of headings). Levels come
 from the outline where it names the heading, else from section-number depth, else from style
-clusters ranked by size and weight.
+clusters ranked by size and weight. A bold line alone that style leaves out (in the body's style,
+or one common on its page, as in a form whose bold labels outnumber its text) is a heading where
+it carries the section number right after a heading's (``_continued``).
 """
 
 from __future__ import annotations
@@ -202,6 +204,7 @@ def find_headings(
     """The heading blocks of the document, with their levels and confidence, and the candidates
     too doubtful to keep (read as text), with why."""
     found, marked, weighed = _candidates(pages, body, outline)
+    continued = {} if outline else _continued(pages, body, found, weighed)
     doubtful = [(b, w) for b, w in weighed.items() if w.score < THRESHOLD]
     for block, _ in doubtful:
         del found[block]
@@ -212,6 +215,10 @@ def find_headings(
         doubtful.append((block, weighed[block]))
     for block, heading in headings.items():
         heading.confidence = weighed[block].score
+    for block, before in continued.items():
+        if block in headings and before in headings:
+            step = _parts(block) - _parts(before)
+            headings[block].level = max(1, min(headings[before].level + step, _MAX_LEVEL))
     return headings, doubtful
 
 
@@ -244,6 +251,79 @@ def _candidates(
     for block, (page, blocks, n) in where.items():
         weighed[block] = weigh(block, blocks, n, page.lines, body, named=block in marked, candidates=found)
     return found, marked, weighed
+
+
+def _continued(
+    pages: Sequence[tuple[Page, list[Block]]],
+    body: Style,
+    found: dict[Block, Style],
+    weighed: dict[Block, Weighing],
+) -> dict[Block, Block]:
+    """Lines that carry the next section number after a heading's ("3 Scope" after "2.5 Terms"),
+    alone and in a heavy type that style leaves out (the body's own, where a form's bold label
+    cells outnumber its text, or one common on its page). Those the weighing keeps join the
+    candidates; the result maps each to the heading it continues. The number must follow that
+    heading's, with no other numbered block between them: "3." after list items "1." and "2." is
+    an item, not a section."""
+    out: dict[Block, Block] = {}
+    last: Block | None = None
+    for page, blocks in pages:
+        for n, block in enumerate(blocks):
+            if block.item is not None or not block.lines:
+                continue
+            number = _section_number(heading_text(block))
+            if number is None:
+                continue
+            before = last
+            last = block
+            if block in found or before is None or weighed.get(before, Weighing(0.0)).score < THRESHOLD:
+                continue
+            if not _next_number(_section_number(heading_text(before)) or (), number):
+                continue
+            if not _standalone(block, body):
+                continue
+            weighing = weigh(block, blocks, n, page.lines, body, named=False, candidates=found)
+            if weighing.score >= THRESHOLD:  # a doubtful one stays text, unremarked: it was no candidate
+                found[block], weighed[block], out[block] = block.lines[0].style, weighing, before
+    return out
+
+
+_SECTION = re.compile(r"^(-?)(\d{1,2}(?:([.-])\d{1,2}){0,4})[.-]?\s+\S")
+
+
+def _section_number(text: str) -> tuple[str, tuple[int, ...]] | None:
+    """A section number's scheme (a leading dash, as right-to-left forms set "-2-5") and its
+    parts: "2.5 Terms" → ("", (2, 5)), "-3 Scope" → ("-", (3,))."""
+    m = _SECTION.match(text)
+    if m is None:
+        return None
+    return m.group(1), tuple(int(p) for p in re.split(r"[.-]", m.group(2)))
+
+
+def _parts(block: Block) -> int:
+    number = _section_number(heading_text(block))
+    return len(number[1]) if number else 0
+
+
+def _next_number(before: tuple[str, tuple[int, ...]] | tuple[()], number: tuple[str, tuple[int, ...]]) -> bool:
+    """``number`` comes right after ``before``: its first child, its next sibling, or the next
+    sibling of one of its parents ("2.5" → "2.5.1", "2.6", "3")."""
+    if not before or before[0] != number[0]:
+        return False
+    parts, new = before[1], number[1]
+    if new == (*parts, 1):
+        return True
+    return any(new == (*parts[: k - 1], parts[k - 1] + 1) for k in range(1, len(parts) + 1))
+
+
+def _standalone(block: Block, body: Style) -> bool:
+    """One short line of words in a heavy type, not smaller than the body."""
+    lines = block.lines
+    if len(lines) != 1 or not lines[0].uniform:
+        return False
+    style, text = lines[0].style, heading_text(block)
+    heavy = style.bold or style.size >= body.size + 0.75
+    return heavy and not style.mono and style.size >= body.size - 0.25 and _wordy(text) and _label(text)
 
 
 def _leads(following: Block | None, body: Style) -> bool:

@@ -159,3 +159,27 @@ def test_a_bookmark_names_one_heading_the_first_that_reads_as_its_title() -> Non
     ]
     outline = [Bookmark("5 Binary files", 1, 1), Bookmark("I Gnuplot", 1, 1)]
     assert headings([page], outline) == [("5 Binary files", 1), ("Gnuplot", 1), ("Gnuplot", 2)]
+
+
+def test_the_next_section_number_in_a_bold_form_heads_a_section_but_a_list_item_not() -> None:
+    # A Persian form (dev right_to_left_03): its label cells are bold at 14 pt and outnumber the
+    # values, so bold 14 is the body, and "-3 پذيرش در بورس" in that style, standing alone
+    # after the heading "-2-5 استاندارد کالا", was read as text.
+    heavy = Style("Sans-Bold", 10.0, bold=True)
+    big = Style("Sans-Bold", 12.0, bold=True)
+
+    def labels(top: float) -> list[Line]:
+        return [line("name of the standard held by the producer", top + 12 * k, heavy) for k in range(4)]
+
+    form = [line("-2-5 Standard", 60, big), *labels(80), line("-3 Admission", 140, heavy), *labels(160)]
+    assert headings([form]) == [("-2-5 Standard", 1), ("-3 Admission", 1)]
+    # A deeper number goes one level deeper than the heading it follows.
+    deeper = [line("2 Scope", 60, big), *labels(80), line("2.1 Terms", 140, heavy), *labels(160)]
+    assert headings([deeper]) == [("2 Scope", 1), ("2.1 Terms", 2)]
+    # Items of a list in that style: "3." follows item "2.", not the heading.
+    items = [line(f"{n}. Admission step", 130 + 12 * n, heavy) for n in (1, 2, 3)]
+    assert headings([[line("2 Scope", 60, big), *labels(80), *items, *labels(200)]]) == [("2 Scope", 1)]
+    # Not the next number, or another scheme: text.
+    for text in ("-4 Admission", "3 Admission", "-2-5-2 Admission"):
+        lines = [line("-2-5 Standard", 60, big), *labels(80), line(text, 140, heavy), *labels(160)]
+        assert headings([lines]) == [("-2-5 Standard", 1)], text
