@@ -4,8 +4,9 @@ A heading's text becomes the section path of every chunk under it, so a false on
 whole section: precision matters more than recall here. typography.py finds candidates by
 style; this module weighs each one on what a section heading is and what it is not:
 
-* for it: the outline names it; it is set larger than the body; it carries a section number;
-  body text follows it; it stands on a line of its own;
+* for it: the outline names it; it is set larger than the body; it carries a section number,
+  more so the number right after a heading's ("4." between the headings "3." and "5."); body
+  text follows it; it stands on a line of its own;
 * against it: a figure or table label ("Figure 3:", "Table 2.", "[표 1]"), a bold lead-in that
   shares its baseline with the sentence it opens, one of several labels side by side (a
   diagram's boxes, a form's column heads), one of a run of labels with no body between them, a
@@ -56,9 +57,11 @@ def weigh(
     body: Style,
     named: bool,
     candidates: Collection[Block] = (),
+    continues: bool = False,
 ) -> Weighing:
     """The confidence that ``block`` (the ``n``-th of its page, in reading order) is a section
-    heading, in [0, 1]; ``candidates`` are the document's other heading candidates."""
+    heading, in [0, 1]; ``candidates`` are the document's other heading candidates;
+    ``continues``: its section number comes right after a heading's."""
     if named:
         return Weighing(1.0)
     lines = block.lines
@@ -73,7 +76,7 @@ def weigh(
     elif len(text.split()) <= 10:
         out.score += 0.15  # a few words in the body's size, set apart by weight or slant
     if _NUMBER.match(text):
-        out.score += 0.2
+        out.score += 0.3 if continues else 0.2
     # What follows, past a number or a bullet set apart in its own column ("2." left of its item).
     after = [b for b in blocks[n + 1 :] if b.item is not None or not _marker(b)]
     following = after[0] if after else None

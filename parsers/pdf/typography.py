@@ -5,9 +5,10 @@ block set wholly in another style (larger by at least ~0.75 pt, or bold, italic 
 at body size) or starting with a section number, never smaller than the body, and in a style
 that is not common on its page (a bold form or table is not a column of headings). Levels come
 from the outline where it names the heading, else from section-number depth, else from style
-clusters ranked by size and weight. A bold line alone that style leaves out (in the body's style,
-or one common on its page, as in a form whose bold labels outnumber its text) is a heading where
-it carries the section number right after a heading's (``_continued``).
+clusters ranked by size and weight. The section number right after a heading's weighs for a
+block, and makes a bold line alone that style leaves out (in the body's style, one common on its
+page as in a form whose bold labels outnumber its text, or bold over a bold label) a candidate
+(``_continued``).
 """
 
 from __future__ import annotations
@@ -259,12 +260,13 @@ def _continued(
     found: dict[Block, Style],
     weighed: dict[Block, Weighing],
 ) -> dict[Block, Block]:
-    """Lines that carry the next section number after a heading's ("3 Scope" after "2.5 Terms"),
-    alone and in a heavy type that style leaves out (the body's own, where a form's bold label
-    cells outnumber its text, or one common on its page). Those the weighing keeps join the
-    candidates; the result maps each to the heading it continues. The number must follow that
-    heading's, with no other numbered block between them: "3." after list items "1." and "2." is
-    an item, not a section."""
+    """Blocks that carry the next section number after a heading's ("3 Scope" after "2.5
+    Terms"), weighed again with that in their favour: a candidate found doubtful, and a line alone
+    in a heavy type that style leaves out (the body's own, where a form's bold label cells
+    outnumber its text, or one common on its page, or bold over a bold label). Those the weighing
+    keeps are candidates; the result maps each to the heading it continues. The number must
+    follow that heading's, with no other numbered block between them: "3." after list items "1."
+    and "2." is an item, not a section."""
     out: dict[Block, Block] = {}
     last: Block | None = None
     for page, blocks in pages:
@@ -274,17 +276,21 @@ def _continued(
             number = _section_number(heading_text(block))
             if number is None:
                 continue
-            before = last
-            last = block
-            if block in found or before is None or weighed.get(before, Weighing(0.0)).score < THRESHOLD:
+            before, last = last, block
+            if before is None or before not in weighed or weighed[before].score < THRESHOLD:
                 continue
             if not _next_number(_section_number(heading_text(before)) or (), number):
                 continue
-            if not _standalone(block, body):
+            candidate = block in found
+            if candidate and weighed[block].score >= THRESHOLD:
+                continue  # a heading already, its level from its style
+            if not candidate and not _standalone(block, body):
                 continue
-            weighing = weigh(block, blocks, n, page.lines, body, named=False, candidates=found)
-            if weighing.score >= THRESHOLD:  # a doubtful one stays text, unremarked: it was no candidate
+            weighing = weigh(block, blocks, n, page.lines, body, named=False, candidates=found, continues=True)
+            if weighing.score >= THRESHOLD:
                 found[block], weighed[block], out[block] = block.lines[0].style, weighing, before
+            elif candidate:
+                weighed[block] = weighing  # still doubtful; a line that was no candidate stays unremarked
     return out
 
 

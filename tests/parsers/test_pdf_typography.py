@@ -183,3 +183,16 @@ def test_the_next_section_number_in_a_bold_form_heads_a_section_but_a_list_item_
     for text in ("-4 Admission", "3 Admission", "-2-5-2 Admission"):
         lines = [line("-2-5 Standard", 60, big), *labels(80), line(text, 140, heavy), *labels(160)]
         assert headings([lines]) == [("-2-5 Standard", 1)], text
+
+
+def test_the_next_number_after_a_heading_weighs_for_a_bold_line_over_a_label() -> None:
+    # A council's minutes (shared corpus 2023-06-20-PV.pdf): items "1." to "5." are bold lines,
+    # and "4. Demande de démolition …", over the bold label "Résolution DM-2023-001", was text
+    # (a bold line over another is a label over its value) while "3." and "5." were headings.
+    item = "{}. Request to demolish the rear of 1069, boulevard de Sainte-Adèle"  # 11 words
+    label = line("Resolution DM-2023-001", 150, BOLD, x0=200)
+    page = [line(item.format(3), 60, BOLD), *body(80, 2), line(item.format(4), 130, BOLD), label, *body(170, 3)]
+    assert headings([page]) == [(item.format(3), 1), (item.format(4), 1)]
+    # Without a heading numbered just before it, such a line stays text.
+    alone = [line("Minutes", 40, BOLD), *body(60, 2), line(item.format(4), 130, BOLD), label, *body(170, 3)]
+    assert headings([alone]) == [("Minutes", 1)]
