@@ -10,7 +10,8 @@ style; this module weighs each one on what a section heading is and what it is n
 * against it: a figure or table label ("Figure 3:", "Table 2.", "[표 1]"), a bold lead-in that
   shares its baseline with the sentence it opens, one of several labels side by side (a
   diagram's boxes, a form's column heads), one of a run of labels with no body between them, a
-  lower-case start, a sentence's length.
+  heading as large right after it (its section would be empty: an author under a title, a
+  figure's labels, a letter's address lines), a lower-case start, a sentence's length.
 
 A candidate below ``THRESHOLD`` is read as text, with a ``suspect_heading`` warning.
 """
@@ -58,10 +59,11 @@ def weigh(
     named: bool,
     candidates: Collection[Block] = (),
     continues: bool = False,
+    kept: Collection[Block] = (),
 ) -> Weighing:
     """The confidence that ``block`` (the ``n``-th of its page, in reading order) is a section
-    heading, in [0, 1]; ``candidates`` are the document's other heading candidates;
-    ``continues``: its section number comes right after a heading's."""
+    heading, in [0, 1]; ``candidates`` are the document's other heading candidates, ``kept`` those
+    a first weighing kept; ``continues``: its section number comes right after a heading's."""
     if named:
         return Weighing(1.0)
     lines = block.lines
@@ -82,8 +84,11 @@ def weigh(
     following = after[0] if after else None
     if _body_follows(following, body):
         out.score += 0.1
-    elif following not in candidates:  # a heading over a subheading is a section's start
+    elif following not in candidates:
         _against(out, 0.2, "no body text follows it")
+    elif following is not None and following in kept and not _below(following, block):
+        # (a heading over a subheading, set smaller, starts a section: the subheading's)
+        _against(out, 0.2, "a heading as large follows it at once (an empty section)")
     if CAPTION.match(text):
         _against(out, 0.6, "a figure or table label")
     if _run_in(block, page_lines):
@@ -113,6 +118,14 @@ def _body_follows(following: Block | None, body: Style) -> bool:
     if abs(line.size - body.size) > 0.75 or (line.style.bold and not body.bold):
         return False
     return len(following.lines) > 1 or len(line.text.split()) >= 4
+
+
+def _below(following: Block, block: Block) -> bool:
+    """``following`` ranks below ``block``: set smaller, or as large but not bold where it is."""
+    first, next_ = block.lines[0].style, following.lines[0].style
+    if next_.size < first.size - 0.25:
+        return True
+    return abs(next_.size - first.size) <= 0.25 and first.bold and not next_.bold
 
 
 def _marker(block: Block) -> bool:

@@ -251,6 +251,12 @@ def _candidates(
                 where[block] = (page, blocks, n)
     for block, (page, blocks, n) in where.items():
         weighed[block] = weigh(block, blocks, n, page.lines, body, named=block in marked, candidates=found)
+    # Again, knowing which candidates the first weighing kept: one followed at once by a kept
+    # heading as large opens an empty section (a letterhead's lines, a figure's labels).
+    kept = {block for block, weighing in weighed.items() if weighing.score >= THRESHOLD}
+    for block, (page, blocks, n) in where.items():
+        named = block in marked
+        weighed[block] = weigh(block, blocks, n, page.lines, body, named=named, candidates=found, kept=kept)
     return found, marked, weighed
 
 

@@ -196,3 +196,25 @@ def test_the_next_number_after_a_heading_weighs_for_a_bold_line_over_a_label() -
     # Without a heading numbered just before it, such a line stays text.
     alone = [line("Minutes", 40, BOLD), *body(60, 2), line(item.format(4), 130, BOLD), label, *body(170, 3)]
     assert headings([alone]) == [("Minutes", 1)]
+
+
+def test_a_candidate_followed_at_once_by_a_heading_as_large_opens_no_section() -> None:
+    # makeindex.pdf (TeX Live's docs): the author line "Leslie Lamport", set a point over the
+    # body, was a heading whose section was empty: the chapter heading came next. Likewise a
+    # figure's labels (R-intro's "Plot region") and a sample letter's address (scrguide).
+    body11 = Style("CMR10", 11.0)
+    text = [Line(1, "MakeIndex is a program for making an index in a document", 126, 264 + 13 * k,
+                 484, 275 + 13 * k, body11, True, 10 + k, 10 + k) for k in range(6)]  # fmt: skip
+    title = line("MakeIndex: An Index Processor", 127, Style("CMR17", 17.0), index=1)
+    author = line("Leslie Lamport", 168, Style("CMR12", 12.0), index=2)
+    chapter = line("1 How to Use MakeIndex", 237, Style("CMBX10", 14.5, bold=True), index=3)
+    assert headings([[title, author, chapter, *text]]) == [
+        ("MakeIndex: An Index Processor", 1),
+        ("1 How to Use MakeIndex", 2),
+    ]
+    # A heading over its subheading, set smaller, opens a section that starts with the other.
+    section = line("1.1 Input", 237, Style("CMBX10", 12.0, bold=True), index=3)
+    assert headings([[line("1 Usage", 200, Style("CMBX10", 14.5, bold=True), index=2), section, *text]]) == [
+        ("1 Usage", 1),
+        ("1.1 Input", 2),
+    ]
