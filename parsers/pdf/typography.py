@@ -75,7 +75,7 @@ def _key(text: str) -> str:
 def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
     """Running headers and footers (the same text, or text at the same place, on several
     pages, never set larger than the body: that is a heading at the top of each page), page
-    numbers, and a folio line on a page of its own."""
+    numbers, a folio line on a page of its own, and watermarks."""
     edge = {page.number: _edge_lines(page) for page in pages}
     # Counted by page, and on a landscape sheet by half: a two-page spread on one sheet repeats
     # its head on each half.
@@ -105,7 +105,26 @@ def furniture_lines(pages: Sequence[Page], body: Style) -> set[Line]:
             if repeated or placed or (isolated and _folio(line, page) and not _table_cell(line, page)):
                 out.add(line)
         out.update(_last_folio(page))
-    return out
+    return out | _watermarks(pages, body)
+
+
+def _watermarks(pages: Sequence[Page], body: Style) -> set[Line]:
+    """Lines set at twice the body's size or more whose text stands at the same place on at least
+    three pages and two in five: a stamp over the page ("DRAFT" at 90 pt across each page of an
+    exam's copies), wherever on the page. (Text of the body size that repeats there, as each copy
+    of an exam repeats its questions, is the document's.)"""
+    places: dict[tuple[str, int, int], set[int]] = defaultdict(set)
+    large = [(page, [ln for ln in page.lines if ln.size >= 2 * body.size]) for page in pages]
+    for page, lines in large:
+        for line in lines:
+            places[(line.text, round(line.x0 / 3), round(line.top / 3))].add(page.number)
+    enough = max(3.0, 0.4 * len(pages))
+    return {
+        line
+        for _, lines in large
+        for line in lines
+        if len(places[(line.text, round(line.x0 / 3), round(line.top / 3))]) >= enough
+    }
 
 
 def _last_folio(page: Page) -> list[Line]:

@@ -218,3 +218,18 @@ def test_a_candidate_followed_at_once_by_a_heading_as_large_opens_no_section() -
         ("1 Usage", 1),
         ("1.1 Input", 2),
     ]
+
+
+def test_a_large_stamp_at_the_same_place_on_many_pages_is_furniture() -> None:
+    # auto-multiple-choice's sample-separate.pdf: "DRAFT" at 89.5 pt across each of 60 pages
+    # was 61 headings, every chunk filed under it. Each copy repeats its questions at the same
+    # places too: those, at the body's size, stay text.
+    stamp = Style("CMR17", 89.5)
+    pages = [
+        Page(n, 612, 792, [line("DRAFT", 267, stamp, x0=188, page=n), line("Question 1", 212, BOLD, page=n),
+                           *body(230, 6, page=n)])
+        for n in range(1, 6)
+    ]  # fmt: skip
+    assert sorted(ln.text for ln in furniture_lines(pages, BODY)) == ["DRAFT"] * 5
+    # On two pages of five it is the document's (a big title repeated).
+    assert furniture_lines(pages[:2] + [Page(n, 612, 792, body(230, 6, page=n)) for n in (3, 4, 5)], BODY) == set()
