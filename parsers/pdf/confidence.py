@@ -88,7 +88,7 @@ def weigh(
         _against(out, 0.2, "no body text follows it")
     elif following is not None and following in kept and not _below(following, block):
         # (a heading over a subheading, set smaller, starts a section: the subheading's)
-        _against(out, 0.2, "a heading as large follows it at once (an empty section)")
+        _against(out, 0.3, "a heading as large follows it at once (an empty section)")
     if CAPTION.match(text):
         _against(out, 0.6, "a figure or table label")
     if _run_in(block, page_lines):

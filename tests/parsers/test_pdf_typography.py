@@ -212,6 +212,17 @@ def test_a_candidate_followed_at_once_by_a_heading_as_large_opens_no_section() -
         ("MakeIndex: An Index Processor", 1),
         ("1 How to Use MakeIndex", 2),
     ]
+    # btxdoc.pdf: the author and the date, each 1.2 times the body's size, one over the other.
+    big = Style("CMR12", 12.0)
+    text10 = [line("body text of the section goes on here for a while", 264 + 12 * k, index=10 + k) for k in range(6)]
+    page = [
+        line("BibTeXing", 127, Style("CMR17", 17.0), index=1),
+        line("Oren Patashnik", 168, big, index=2),
+        line("February 8, 1988", 193, big, index=3),
+        line("1 Overview", 237, Style("CMBX10", 14.5, bold=True), index=4),
+        *text10,
+    ]
+    assert headings([page]) == [("BibTeXing", 1), ("1 Overview", 2)]
     # A heading over its subheading, set smaller, opens a section that starts with the other.
     section = line("1.1 Input", 237, Style("CMBX10", 12.0, bold=True), index=3)
     assert headings([[line("1 Usage", 200, Style("CMBX10", 14.5, bold=True), index=2), section, *text]]) == [
