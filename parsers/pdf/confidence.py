@@ -79,9 +79,7 @@ def weigh(
         out.score += 0.15  # a few words in the body's size, set apart by weight or slant
     if _NUMBER.match(text):
         out.score += 0.3 if continues else 0.2
-    # What follows, past a number or a bullet set apart in its own column ("2." left of its item).
-    after = [b for b in blocks[n + 1 :] if b.item is not None or not _marker(b)]
-    following = after[0] if after else None
+    following = next_block(blocks, n)
     if _body_follows(following, body):
         out.score += 0.1
     elif following not in candidates:
@@ -101,6 +99,12 @@ def weigh(
         _against(out, 0.15, f"{len(text.split())} words")
     out.score = round(min(1.0, max(0.0, out.score)), 2)
     return out
+
+
+def next_block(blocks: Sequence[Block], n: int) -> Block | None:
+    """What follows the ``n``-th block, past a number or a bullet set apart in its own column
+    ("2." left of its item)."""
+    return next((b for b in blocks[n + 1 :] if b.item is not None or not _marker(b)), None)
 
 
 def _against(out: Weighing, by: float, reason: str) -> None:

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from parsegate.parsers.pdf.confidence import THRESHOLD, Weighing, weigh
+from parsegate.parsers.pdf.confidence import THRESHOLD, Weighing, next_block, weigh
 from parsegate.parsers.pdf.layout import Bookmark, Line, Page, Style
 from parsegate.parsers.pdf.lines import join_lines
 from parsegate.parsers.pdf.order import Block
@@ -270,12 +270,14 @@ def _candidates(
                 where[block] = (page, blocks, n)
     for block, (page, blocks, n) in where.items():
         weighed[block] = weigh(block, blocks, n, page.lines, body, named=block in marked, candidates=found)
-    # Again, knowing which candidates the first weighing kept: one followed at once by a kept
-    # heading as large opens an empty section (a letterhead's lines, a figure's labels).
+    # Again, knowing which candidates the first weighing kept, those a kept one follows: one
+    # followed at once by a kept heading as large opens an empty section (a letterhead's lines,
+    # a figure's labels). The others weigh as they did.
     kept = {block for block, weighing in weighed.items() if weighing.score >= THRESHOLD}
     for block, (page, blocks, n) in where.items():
-        named = block in marked
-        weighed[block] = weigh(block, blocks, n, page.lines, body, named=named, candidates=found, kept=kept)
+        if next_block(blocks, n) in kept:
+            named = block in marked
+            weighed[block] = weigh(block, blocks, n, page.lines, body, named=named, candidates=found, kept=kept)
     return found, marked, weighed
 
 
