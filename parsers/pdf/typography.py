@@ -113,18 +113,17 @@ def _watermarks(pages: Sequence[Page], body: Style) -> set[Line]:
     three pages and two in five: a stamp over the page ("DRAFT" at 90 pt across each page of an
     exam's copies), wherever on the page. (Text of the body size that repeats there, as each copy
     of an exam repeats its questions, is the document's.)"""
+    large = [(page.number, line) for page in pages for line in page.lines if line.size >= 2 * body.size]
     places: dict[tuple[str, int, int], set[int]] = defaultdict(set)
-    large = [(page, [ln for ln in page.lines if ln.size >= 2 * body.size]) for page in pages]
-    for page, lines in large:
-        for line in lines:
-            places[(line.text, round(line.x0 / 3), round(line.top / 3))].add(page.number)
+    for number, line in large:
+        places[_place(line)].add(number)
     enough = max(3.0, 0.4 * len(pages))
-    return {
-        line
-        for _, lines in large
-        for line in lines
-        if len(places[(line.text, round(line.x0 / 3), round(line.top / 3))]) >= enough
-    }
+    return {line for _, line in large if len(places[_place(line)]) >= enough}
+
+
+def _place(line: Line) -> tuple[str, int, int]:
+    """A line's text and where it stands, to 3 pt."""
+    return line.text, round(line.x0 / 3), round(line.top / 3)
 
 
 def _last_folio(page: Page) -> list[Line]:
@@ -306,7 +305,7 @@ def _continued(
             before, last = last, block
             if before is None or before not in weighed or weighed[before].score < THRESHOLD:
                 continue
-            if not _next_number(_section_number(heading_text(before)) or (), number):
+            if not _next_number(_section_number(heading_text(before)), number):
                 continue
             candidate = block in found
             if candidate and weighed[block].score >= THRESHOLD:
@@ -321,7 +320,7 @@ def _continued(
     return out
 
 
-_SECTION = re.compile(r"^(-?)(\d{1,2}(?:([.-])\d{1,2}){0,4})[.-]?\s+\S")
+_SECTION = re.compile(r"^(-?)(\d{1,2}(?:[.-]\d{1,2}){0,4})[.-]?\s+\S")
 
 
 def _section_number(text: str) -> tuple[str, tuple[int, ...]] | None:
@@ -338,10 +337,10 @@ def _parts(block: Block) -> int:
     return len(number[1]) if number else 0
 
 
-def _next_number(before: tuple[str, tuple[int, ...]] | tuple[()], number: tuple[str, tuple[int, ...]]) -> bool:
+def _next_number(before: tuple[str, tuple[int, ...]] | None, number: tuple[str, tuple[int, ...]]) -> bool:
     """``number`` comes right after ``before``: its first child, its next sibling, or the next
     sibling of one of its parents ("2.5" → "2.5.1", "2.6", "3")."""
-    if not before or before[0] != number[0]:
+    if before is None or before[0] != number[0]:
         return False
     parts, new = before[1], number[1]
     if new == (*parts, 1):
