@@ -39,8 +39,7 @@ def measure(s: Subject) -> UnknownFacts:
         measured = True
         for i, chars in zip(indices, counts, strict=True):
             if chars:
-                text = s.chunks[i].text
-                visible = len(text) - sum(1 for ch in text if ch.isspace())
+                visible = len("".join(s.chunks[i].text.split()))  # str.split() splits where isspace()
                 shares.append([i, round(chars / max(visible, 1), 4)])
     return UnknownFacts(sorted(shares) if measured else None)
 
