@@ -39,7 +39,10 @@ def docling_text(data: bytes, fmt: str, doc_id: str) -> tuple[str, str] | None:
         return str(PlainTextDocSerializer(doc=ddoc, params=params).serialize().text)
 
     names = [str(group.name) for group in ddoc.groups if getattr(group, "name", None)]
-    return export({ContentLayer.BODY}), "\n".join([export(set(ContentLayer)), *names])
+    body = export({ContentLayer.BODY})
+    # The other layers exported alone, after the body: one serialization of the body, not two.
+    rest = export(set(ContentLayer) - {ContentLayer.BODY})
+    return body, "\n".join([body, rest, *names] if rest else [body, *names])
 
 
 def _convert(data: bytes, fmt: str, doc_id: str) -> Any:
