@@ -33,7 +33,7 @@ import orjson
 
 from parsegate.chunkers import ChunkConfig
 from parsegate.engines.base import Done, Limits, Task
-from parsegate.engines.local.dispatch import cost, schedule
+from parsegate.engines.local.dispatch import cost, family, kept_together, schedule
 from parsegate.engines.local.supervisor import Supervisor
 from parsegate.engines.local.worker import read_frame, write_frame
 from parsegate.engines.work import outcome_dict, outcome_from_dict
@@ -92,22 +92,37 @@ class _Documents:
 # object store traffic, and one per document (Ray Data blocks of one row) made a Ray run on one
 # machine 4.3x the local engine's wall time and 3.5x its CPU (2,036 files, 2 actors). A batch
 # holds at most _BATCH_MOST documents and about 1/_BATCHES_PER_ACTOR of an actor's share of the
-# estimated work; the costliest documents come first, each in a batch of its own.
+# estimated work; the costliest documents come first, each in a batch of its own. The documents
+# of a slow-to-import family with too little of it for a second import (dispatch.kept_together:
+# the shared corpus's 15 Office files and web pages) make one batch, so that one actor's worker
+# imports docling, as the local engine's dispatch keeps them with one worker: spread over both
+# actors, the second import cost 2.4 s of CPU (2,036 files, 2 actors).
 _BATCHES_PER_ACTOR = 8
 _BATCH_MOST = 64
 
 
 def _batches(tasks: list[Task], actors: int) -> list[list[Task]]:
     ordered = schedule(tasks)  # the costliest first (the local engine's order)
-    costs = [cost(t.path) for t in ordered]
-    target = sum(costs) / max(1, actors * _BATCHES_PER_ACTOR)
+    target = sum(cost(t.path) for t in ordered) / max(1, actors * _BATCHES_PER_ACTOR)
+    kept = kept_together(ordered)
+    together: dict[str, list[Task]] = {}  # a kept family's one batch, where its costliest one stands
     batches: list[list[Task]] = []
+    current: list[Task] | None = None
     held = 0.0
-    for task, spent in zip(ordered, costs, strict=True):
-        if not batches or held + spent > target or len(batches[-1]) >= _BATCH_MOST:
-            batches.append([])
+    for task in ordered:
+        kind = family(task.path)
+        if kind in kept:
+            if kind not in together:
+                together[kind] = []
+                batches.append(together[kind])
+            together[kind].append(task)
+            continue
+        spent = cost(task.path)
+        if current is None or held + spent > target or len(current) >= _BATCH_MOST:
+            current = []
+            batches.append(current)
             held = 0.0
-        batches[-1].append(task)
+        current.append(task)
         held += spent
     return batches
 

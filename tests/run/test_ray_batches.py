@@ -38,6 +38,35 @@ def test_every_document_once_the_costliest_alone_first(tmp_path: Path) -> None:
     assert len(batches) < 20
 
 
+def test_a_few_office_files_go_to_one_actor_many_go_to_several(tmp_path: Path) -> None:
+    """docling's import (about 4 s of CPU) is paid by each actor whose worker reads an Office file
+    or a web page: a few of them make one batch, where the costliest of them stands (watched
+    failing when they were batched by cost alone: the two costliest went to two batches)."""
+    tasks = corpus(tmp_path)
+    for n, size in enumerate((300_000, 200_000, 1_000, 500)):
+        path = tmp_path / f"office-{n}.docx"
+        path.write_bytes(b"0" * size)
+        tasks.append(Task(400 + n, path, path.name))
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<p>a page</p>")
+    tasks.append(Task(404, page, page.name))
+    batches = _batches(tasks, actors=2)
+    office = [b for b in batches if any(t.doc_id.startswith(("office-", "page")) for t in b)]
+    assert [[t.doc_id for t in b] for b in office] == [
+        ["office-0.docx", "office-1.docx", "office-2.docx", "office-3.docx", "page.html"]
+    ]
+    # Where its costliest one stands: docling's import (schedule's first use) puts it after the
+    # 3 MB PDF and before the 1 MB one.
+    assert [b[0].doc_id for b in batches[:3]] == ["big-0.pdf", "office-0.docx", "big-1.pdf"]
+    assert sorted(t.index for b in batches for t in b) == [*range(302), *range(400, 405)]
+    # With a megabyte of them or more, a second import pays for itself: batched by cost.
+    big = tmp_path / "office-big.docx"
+    big.write_bytes(b"0" * 1_000_000)
+    batches = _batches([*tasks, Task(405, big, big.name)], actors=2)
+    assert [[t.doc_id for t in b] for b in batches[:3]] == [["big-0.pdf"], ["office-big.docx"], ["big-1.pdf"]]
+    assert sum(1 for b in batches if any(t.doc_id.startswith("office-") for t in b)) > 1
+
+
 def test_one_document_is_one_batch(tmp_path: Path) -> None:
     (task,) = corpus(tmp_path)[:1]
     assert _batches([task], actors=4) == [[task]]

@@ -56,6 +56,17 @@ def schedule(tasks: list[Task]) -> list[Task]:
     return sorted(tasks, key=lambda t: costs[t.index], reverse=True)
 
 
+def kept_together(tasks: Iterable[Task]) -> set[str]:
+    """The slow-to-import families with too little of them among ``tasks`` to be worth importing
+    in more than one worker (under SHARE_BYTES): their documents should go to one worker."""
+    held: dict[str, int] = {}
+    for task in tasks:
+        kind = family(task.path)
+        if kind is not None:
+            held[kind] = held.get(kind, 0) + _size(task.path)
+    return {kind for kind, size in held.items() if size < SHARE_BYTES}
+
+
 class Pending:
     """Tasks not yet given to a worker, one queue per heavy family and one for the rest."""
 
