@@ -94,7 +94,7 @@ class _Documents:
 # holds at most _BATCH_MOST documents and about 1/_BATCHES_PER_ACTOR of an actor's share of the
 # estimated work; the costliest documents come first, each in a batch of its own. The documents
 # of a slow-to-import family with too little of it for a second import (dispatch.kept_together:
-# the shared corpus's 15 Office files and web pages) make one batch, so that one actor's worker
+# the shared corpus's 18 Office files and web pages) make one batch, so that one actor's worker
 # imports docling, as the local engine's dispatch keeps them with one worker: spread over both
 # actors, the second import cost 2.4 s of CPU (2,036 files, 2 actors).
 _BATCHES_PER_ACTOR = 8
