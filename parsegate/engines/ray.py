@@ -103,13 +103,14 @@ _BATCH_MOST = 64
 
 def _batches(tasks: list[Task], actors: int) -> list[list[Task]]:
     ordered = schedule(tasks)  # the costliest first (the local engine's order)
-    target = sum(cost(t.path) for t in ordered) / max(1, actors * _BATCHES_PER_ACTOR)
+    costs = [cost(t.path) for t in ordered]
+    target = sum(costs) / max(1, actors * _BATCHES_PER_ACTOR)
     kept = kept_together(ordered)
     together: dict[str, list[Task]] = {}  # a kept family's one batch, where its costliest one stands
     batches: list[list[Task]] = []
     current: list[Task] | None = None
     held = 0.0
-    for task in ordered:
+    for task, spent in zip(ordered, costs, strict=True):
         kind = family(task.path)
         if kind in kept:
             if kind not in together:
@@ -117,7 +118,6 @@ def _batches(tasks: list[Task], actors: int) -> list[list[Task]]:
                 batches.append(together[kind])
             together[kind].append(task)
             continue
-        spent = cost(task.path)
         if current is None or held + spent > target or len(current) >= _BATCH_MOST:
             current = []
             batches.append(current)
