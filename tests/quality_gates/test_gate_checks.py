@@ -145,6 +145,10 @@ def test_a_chunk_the_tokenizer_reads_as_unknown_fails_unknown_text_alone() -> No
     text = chunks[blob].text
     assert chunker.counter.count(text) == 15  # 5,060 characters, 15 tokens: the word is one [UNK]
     share = 5000 / sum(1 for ch in text if not ch.isspace())
+    # The share is of the chunk's 5,049 characters that are not space (of 5,062): watched failing
+    # (0.9878) with the spaces and line ends counted too.
+    facts = measure(doc, chunks, chunker.counter, BUDGET, source).to_dict()
+    assert facts["unknown_shares"] == [[blob, round(5000 / 5049, 4)]] == [[blob, 0.9903]]
     assert _failed(doc, chunks, chunker, source) == [("max_unknown_chunk_rate", round(1 / len(chunks), 6))]
     verdict = evaluate(measure(doc, chunks, chunker.counter, BUDGET, source), Thresholds())
     (check,) = verdict.failed
