@@ -5,6 +5,7 @@ module of parsegate that prints to the terminal, with the commands that call it.
 from __future__ import annotations
 
 import logging
+import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -92,15 +93,29 @@ def error(message: str) -> None:
 
 def say(message: str) -> None:
     """One plain line on stderr (silent with -q)."""
+    if "err" not in _consoles:
+        _plain(message)
+        return
     from rich.text import Text
 
     stderr().print(Text(inert(message)), highlight=False, soft_wrap=True)
+
+
+def _plain(message: str) -> None:
+    """A line without style while no rich console is built (no progress bar is live, nothing
+    has been styled): written as rich writes it, without importing rich (17 ms of a ``chunk``)."""
+    if not _state["quiet"]:
+        sys.stderr.write(inert(message).expandtabs(8) + "\n")  # rich expands tabs too
+        sys.stderr.flush()
 
 
 class ConsoleHandler(logging.Handler):
     """Records to the stderr console as plain text: a message is the user's text, never markup."""
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < logging.WARNING and not record.exc_info and "err" not in _consoles:
+            _plain(record.getMessage())
+            return
         from rich.text import Text
 
         style = {logging.WARNING: "yellow", logging.ERROR: "bold red"}.get(record.levelno, "dim")

@@ -80,4 +80,4 @@ def write_lines(lines: list[bytes], out: Path | None) -> None:
         out.write_bytes(data)
     except OSError as exc:
         raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
-    log.info("wrote %d lines to %s", len(lines), out)
+    log.info("wrote %d %s to %s", len(lines), "line" if len(lines) == 1 else "lines", out)

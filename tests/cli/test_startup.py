@@ -4,9 +4,11 @@ help, and the top-level help lists every command with its own summary."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -92,3 +94,36 @@ def test_version() -> None:
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output == f"parsegate {__version__}\n"
+
+
+def test_chunk_writes_its_plain_lines_without_importing_rich(tmp_path: Path) -> None:
+    source, out = tmp_path / "small.md", tmp_path / "small.jsonl"
+    source.write_text("# Title\n\nOne paragraph.\n")
+    assert "rich" not in imported_by("chunk", str(source), "-o", str(out))
+    done = subprocess.run(
+        [sys.executable, "-m", "parsegate", "chunk", str(source), "-o", str(out)], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stderr == f"wrote 1 line to {out}\n"
+    assert len(out.read_bytes().splitlines()) == 1
+
+
+@pytest.mark.parametrize("message", ["wrote 2 lines", "a\tb\tc", "two\nlines  ", "é 中 \x1b[2J \u202e", "[bold]x[/]"])
+def test_a_plain_line_is_written_as_rich_writes_it(message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from parsegate.cli import console
+
+    console.configure(quiet=False, verbose=0)
+    try:
+        console.say(message)
+        plain = capsys.readouterr().err
+        assert "err" not in console._consoles  # the line needed no rich console
+        buffer = io.StringIO()
+        Console(file=buffer).print(Text(console.inert(message)), highlight=False, soft_wrap=True)
+        assert plain == buffer.getvalue()
+        console.configure(quiet=True, verbose=0)
+        console.say(message)
+        assert capsys.readouterr().err == ""
+    finally:
+        console.detach()
