@@ -20,6 +20,7 @@ Text that no cell took is never removed.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import statistics
 from collections.abc import Sequence
@@ -142,13 +143,17 @@ def drawings(edges: Sequence[Box]) -> list[list[Box]]:
         return n
 
     first: dict[tuple[int, int], int] = {}
+    register = first.setdefault
     half = _DRAWING_GAP / 2
     for n, (x0, top, x1, bottom) in enumerate(edges):
-        for bx in range(int((x0 - half) // _DRAWING_GAP), int((x1 + half) // _DRAWING_GAP) + 1):
-            for by in range(int((top - half) // _DRAWING_GAP), int((bottom + half) // _DRAWING_GAP) + 1):
-                other = first.setdefault((bx, by), n)
-                if other != n:
-                    parent[root(n)] = root(other)
+        # n is still its own root here: only rules before it have been joined. Each drawing it
+        # touches is hung under it, so its root is looked up once, not once per cell.
+        across = range(int((x0 - half) // _DRAWING_GAP), int((x1 + half) // _DRAWING_GAP) + 1)
+        down = range(int((top - half) // _DRAWING_GAP), int((bottom + half) // _DRAWING_GAP) + 1)
+        for cell in itertools.product(across, down):
+            other = register(cell, n)
+            if other != n and (theirs := root(other)) != n:
+                parent[theirs] = n
     groups: dict[int, list[Box]] = {}
     for n, edge in enumerate(edges):
         groups.setdefault(root(n), []).append(edge)

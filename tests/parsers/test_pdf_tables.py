@@ -5,6 +5,8 @@ rules come from column alignment, prose in two columns does not."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsegate.parsers.pdf import tables
 from parsegate.parsers.pdf.layout import Box, Line
@@ -596,3 +598,36 @@ def test_a_table_ruled_only_in_part_keeps_the_columns_its_text_shows() -> None:
     ]
     (table,) = ruled_tables(across + between, lines, 1)
     assert table.rows == [["Station", "Level", "Gauge"], ["North", "100", "Staff"], ["South", "87", "Radar"]]
+
+
+def _cells(rule: Box) -> set[tuple[int, int]]:
+    gap, half = tables._DRAWING_GAP, tables._DRAWING_GAP / 2
+    x0, top, x1, bottom = rule
+    return {
+        (bx, by)
+        for bx in range(int((x0 - half) // gap), int((x1 + half) // gap) + 1)
+        for by in range(int((top - half) // gap), int((bottom + half) // gap) + 1)
+    }
+
+
+_RULE = st.tuples(st.floats(0, 300), st.floats(0, 300), st.floats(0, 120), st.booleans(), st.floats(0.2, 2)).map(
+    lambda t: (t[0], t[1], t[0] + t[2], t[1] + t[4]) if t[3] else (t[0], t[1], t[0] + t[4], t[1] + t[2])
+)
+
+
+@given(st.lists(_RULE, max_size=25))
+@settings(max_examples=300, deadline=None)
+def test_drawings_are_the_rules_joined_through_shared_cells(rules: list[Box]) -> None:
+    # The oracle: every pair of rules sharing a grid cell is joined, and groups come in the
+    # order of their first rule, each in the rules' order.
+    group = list(range(len(rules)))
+    cells = [_cells(r) for r in rules]
+    for a in range(len(rules)):
+        for b in range(a):
+            if cells[a] & cells[b] and group[a] != group[b]:
+                old, new = max(group[a], group[b]), min(group[a], group[b])
+                group = [new if g == old else g for g in group]
+    expected: dict[int, list[Box]] = {}
+    for rule, g in zip(rules, group, strict=True):
+        expected.setdefault(g, []).append(rule)
+    assert drawings(rules) == list(expected.values())
