@@ -11,6 +11,7 @@ pair is NFC-normalised: "é", and "í" from a dotless ı under an acute.
 
 from __future__ import annotations
 
+import operator
 import unicodedata
 
 from parsegate.parsers.pdf.layout import Glyph
@@ -30,6 +31,7 @@ _ABOVE = {
     "\u02c7": "\u030c", "\u030c": "\u030c",  # caron
 }  # fmt: skip
 _BELOW = {"\u00b8": "\u0327", "\u0327": "\u0327", "\u02db": "\u0328", "\u0328": "\u0328"}  # cedilla, ogonek
+_ACCENTS = frozenset((*_ABOVE, *_BELOW))
 _ASCII = frozenset("`^~")  # also quotes and operators: composed only in a text font, over a letter
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}  # TeX's \i and \j take the accent in place of the dot
 _REACH = 0.2  # of the letter's width: how far past its sides an accent's centre may stand
@@ -38,8 +40,8 @@ _REACH = 0.2  # of the letter's width: how far past its sides an accent's centre
 def compose_accents(run: list[Glyph]) -> list[Glyph]:
     """The run with each accent glyph merged into the letter it sits on (the letter's box and
     style, the accent's place in the stream)."""
-    if not any(g.text in _ABOVE or g.text in _BELOW for g in run):
-        return run
+    if _ACCENTS.isdisjoint(map(operator.attrgetter("text"), run)):
+        return run  # most runs: no accent glyph
     out: list[Glyph] = []
     taken: set[int] = set()
     for n, g in enumerate(run):

@@ -10,11 +10,14 @@ glyphs is far wider than the line's word spaces (pdfminer's ``char_margin`` idea
 from __future__ import annotations
 
 import itertools
+import operator
 import statistics
+from collections import Counter
 
 from parsegate.parsers.pdf.accents import compose_accents
 from parsegate.parsers.pdf.layout import Glyph, Line, Style
 from parsegate.parsers.pdf.text import (
+    HYPHEN_MARKS,
     has_garbage,
     has_rtl,
     is_garbage,
@@ -36,8 +39,8 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
     """The page's lines in stream order, and how many were dropped as unreadable glyphs."""
     lines: list[Line] = []
     dropped = 0
-    for row, run in enumerate(_rejoin_runs([compose_accents(run) for run in runs])):
-        if _sideways(run):
+    for row, (run, ink) in enumerate(_rejoin_runs([compose_accents(run) for run in runs])):
+        if _sideways(ink):
             # Text set across the page's direction (a rotated label, a margin note): one
             # line, as PDFium has it; cutting it at "baseline jumps" would cut every glyph.
             line = _line(run, page, row)
@@ -55,29 +58,31 @@ def build_lines(runs: list[list[Glyph]], page: int) -> tuple[list[Line], int]:
     return _attach_marks(lines), dropped
 
 
-def _rejoin_runs(runs: list[list[Glyph]]) -> list[list[Glyph]]:
+def _rejoin_runs(runs: list[list[Glyph]]) -> list[tuple[list[Glyph], list[Glyph]]]:
     """PDFium breaks its line where a run of small raised type ends (the numerator of a fraction
     set as "¹⁄₄", a superscript): the next run goes on on the same baseline, touching it. Such
     runs are one line again. A lone mark or two (a footnote's number) is _attach_marks' to place,
-    with a space."""
-    out: list[list[Glyph]] = []
+    with a space. Each run with its ink (its glyphs but the spaces), found once."""
+    out: list[tuple[list[Glyph], list[Glyph]]] = []
     for run in runs:
-        prev = out[-1] if out else None
-        if prev is not None and _touching(prev, run):
-            prev.extend(run)
-        elif prev is not None and _after_mark(prev, run):
-            prev.extend([_space(prev[-1]), *run])
+        ink = _ink(run)
+        if out and _touching(out[-1][1], ink):
+            out[-1][0].extend(run)
+            out[-1][1].extend(ink)
+        elif out and _after_mark(out[-1][1], ink):
+            out[-1][0].extend([_space(out[-1][0][-1]), *run])
+            out[-1][1].extend(ink)
         else:
-            out.append(list(run))
+            out.append((list(run), ink))
     return out
 
 
-def _after_mark(before: list[Glyph], after: list[Glyph]) -> bool:
+def _after_mark(a: list[Glyph], b: list[Glyph]) -> bool:
     """PDFium breaks its line after a note's mark set small and raised too ("directory⁹ can be
     used"): the next run goes on a word space to the right, on the baseline of the words before
-    the mark. Read apart, the rest of the line was a block of its own, read after the paragraph."""
-    a, b = _ink(before), _ink(after)
-    if len(b) < 3 or _sideways(before) or _sideways(after):
+    the mark. Read apart, the rest of the line was a block of its own, read after the paragraph.
+    ``a`` and ``b``: the two runs' ink."""
+    if len(b) < 3 or _sideways(a) or _sideways(b):
         return False
     k = len(a) - 1
     while k >= 0 and a[k].text in _NOTE_MARKS:
@@ -90,9 +95,9 @@ def _after_mark(before: list[Glyph], after: list[Glyph]) -> bool:
     return raised and abs(g.bottom - base.bottom) < 0.3 * em and 0 <= g.x0 - p.x1 < _MIN_SPLIT * em
 
 
-def _touching(before: list[Glyph], after: list[Glyph]) -> bool:
-    a, b = _ink(before), _ink(after)
-    if len(a) < 3 or len(b) < 3 or _sideways(before) or _sideways(after):
+def _touching(a: list[Glyph], b: list[Glyph]) -> bool:
+    """``a`` and ``b``: two runs' ink."""
+    if len(a) < 3 or len(b) < 3 or _sideways(a) or _sideways(b):
         return False
     p, g = a[-1], b[0]
     em = max(p.style.size, g.style.size, 1.0)
@@ -134,8 +139,8 @@ def _attach_marks(lines: list[Line]) -> list[Line]:
     return [ln for ln in lines if id(ln) not in gone]
 
 
-def _sideways(run: list[Glyph]) -> bool:
-    ink = _ink(run)
+def _sideways(ink: list[Glyph]) -> bool:
+    """``ink``: a run's glyphs but its spaces."""
     if len(ink) < 3 or abs(ink[-1].x0 - ink[0].x0) > abs(ink[-1].top - ink[0].top):
         return False  # most lines: they run across more than down
     across = sum(abs(b.x0 - a.x0) for a, b in itertools.pairwise(ink))
@@ -154,17 +159,21 @@ def _visual_lines(run: list[Glyph]) -> list[list[Glyph]]:
     for g in run:
         # A line-end hyphen ends its line; a combining mark (a vowel sign, tanween) sits above
         # or below its letter: neither starts a line.
-        if g.text != " " and not is_hyphen_mark(g.text) and not is_mark(g.text):
+        if g.text not in _NO_BASELINE and not is_mark(g.text):
             if prev is not None and _new_baseline(prev, g):
                 out.append([])
             prev = g
         out[-1].append(g)
-    return [v for v in out if _ink(v)]
+    return [v for v in out if any(g.text != " " for g in v)]
+
+
+_NO_BASELINE = frozenset((" ", *HYPHEN_MARKS))  # glyphs that never start a visual line
 
 
 def _new_baseline(prev: Glyph, g: Glyph) -> bool:
-    overlap = min(prev.bottom, g.bottom) - max(prev.top, g.top)
-    if overlap > 0:
+    # The two overlap vertically (min of the bottoms below max of the tops), written out: this
+    # runs for every glyph of a page.
+    if (prev.bottom if prev.bottom < g.bottom else g.bottom) > (prev.top if prev.top > g.top else g.top):
         return False  # superscripts, subscripts and inline formulas overlap their line
     em = max(prev.style.size, g.style.size, 1.0)
     far = abs((g.top + g.bottom) - (prev.top + prev.bottom)) / 2 > em
@@ -176,7 +185,7 @@ def _fragments(glyphs: list[Glyph]) -> list[list[Glyph]]:
     if len(ink) < 2:
         return [glyphs]
     em = _em(ink)
-    gaps = _run_gaps(ink, [_distance(a, b) for a, b in itertools.pairwise(ink)])
+    gaps = _run_gaps(ink, list(map(_distance, ink, ink[1:])))
     if max(gaps) < _MIN_SPLIT * em:
         return [glyphs]  # most lines: no gap anywhere near wide enough
     words = [gap for gap in gaps if gap > _SPACE * em]
@@ -219,7 +228,7 @@ def _run_gaps(ink: list[Glyph], gaps: list[float]) -> list[float]:
 
 def _em(ink: list[Glyph]) -> float:
     """The line's em: its largest type size (glyph height where PDFium reports no size)."""
-    size = max(g.style.size for g in ink)
+    size = max(map(_SIZE, ink))
     return size if size >= 1.0 else max(max(g.bottom - g.top for g in ink), 1.0)
 
 
@@ -234,10 +243,16 @@ def _wide(gap: float, em: float, typical: float) -> bool:
     return gap >= _ALWAYS_SPLIT * em or typical == 0.0 or gap >= _OVER_WORD_GAPS * typical
 
 
+# A glyph's fields read in C (map), not in a generator: _line runs over every glyph of a page.
+_STYLE, _X0, _TOP, _X1, _BOTTOM, _INDEX, _TEXT, _SIZE = map(
+    operator.attrgetter, ("style", "x0", "top", "x1", "bottom", "index", "text", "style.size")
+)
+
+
 def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
     """None when the glyphs are mostly unreadable (a font without a ToUnicode map)."""
     ink = _ink(glyphs)
-    garbage = has_garbage("".join(g.text for g in ink))
+    garbage = has_garbage("".join(map(_TEXT, ink)))
     if garbage and sum(is_garbage(g.text) for g in ink) * 2 > len(ink):
         return None
     hyphen = is_hyphen_mark(ink[-1].text)
@@ -247,11 +262,9 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
         g for n, g in enumerate(ink)
         if (n == 0 or not garbage or not is_garbage(g.text)) and g.x1 > g.x0 and g.bottom > g.top
     ] or ink  # fmt: skip
-    counts: dict[int, int] = {}  # by identity: styles are interned by the read step
-    seen: dict[int, Style] = {}
-    for g in real:
-        counts[id(g.style)] = counts.get(id(g.style), 0) + 1
-        seen[id(g.style)] = g.style
+    styles = list(map(_STYLE, real))
+    counts = Counter(map(id, styles))  # by identity: styles are interned by the read step
+    seen: dict[int, Style] = dict(zip(map(id, styles), styles, strict=True))
     style = seen[max(counts, key=counts.__getitem__)]
     same = sum(n for key, n in counts.items() if _alike(seen[key], style))
     # A listing's line is set in a monospaced font; a symbol or a line number from another font
@@ -261,13 +274,13 @@ def _line(glyphs: list[Glyph], page: int, row: int) -> Line | None:
     return Line(
         page=page,
         text=text,
-        x0=min(g.x0 for g in real),
-        top=min(g.top for g in real),
-        x1=max(g.x1 for g in real),
-        bottom=max(g.bottom for g in real),
+        x0=min(map(_X0, real)),
+        top=min(map(_TOP, real)),
+        x1=max(map(_X1, real)),
+        bottom=max(map(_BOTTOM, real)),
         style=style,
         uniform=same >= 0.9 * len(real),
-        index=min(g.index for g in ink),
+        index=min(map(_INDEX, ink)),
         row=row,
         hyphen=hyphen,
         listing=mono and prose <= _PROSE_IN_LISTING * len(real),
@@ -298,7 +311,7 @@ def _text(glyphs: list[Glyph], garbage: bool) -> str:
     small and raised), other control codes go; lam-alef put back in logical order; a space
     where scripts change between glyphs that do not touch (PDFium often leaves it out between
     right-to-left and left-to-right runs)."""
-    plain = "".join(g.text for g in glyphs)
+    plain = "".join(map(_TEXT, glyphs))
     marks = _note_marks(glyphs)
     if not garbage and not has_rtl(plain) and not marks:
         return plain
@@ -330,7 +343,7 @@ def _note_marks(glyphs: list[Glyph]) -> set[int]:
     """The glyphs (by identity) that start a note's mark set small and raised right after a
     letter ("상해¹⁾", "claim²"): the mark is a word of its own, not the end of the letter's word."""
     out: set[int] = set()
-    if len({id(g.style) for g in glyphs}) == 1:
+    if len(set(map(id, map(_STYLE, glyphs)))) == 1:
         return out  # most lines: one style throughout (styles are interned by the read step)
     for prev, g in itertools.pairwise(glyphs):
         if g.text in _NOTE_MARKS and prev.text.isalpha() and _small_raised(g, prev):

@@ -6,6 +6,7 @@ presentation ligatures are expanded, by an explicit map."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -13,7 +14,7 @@ _LIGATURES = str.maketrans(
     {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
 )
 # Line-end hyphens PDFium reports as U+FFFE (and soft hyphens) never stay in the text.
-_HYPHEN_MARKS = ("\ufffe", "\u00ad")
+HYPHEN_MARKS = ("\ufffe", "\u00ad")
 BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▸▹➢➤✓✔❖◆◇–-*")
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _LTR = re.compile(r"[A-Za-z0-9\u00c0-\u024f]")
@@ -24,13 +25,13 @@ _LAM = "\u0644"
 
 def normalize(text: str) -> str:
     """NFC, ligatures expanded, every run of whitespace one space, no line-end hyphen marks."""
-    for mark in _HYPHEN_MARKS:
+    for mark in HYPHEN_MARKS:
         text = text.replace(mark, "")
     return " ".join(unicodedata.normalize("NFC", text.translate(_LIGATURES)).split())
 
 
 def is_hyphen_mark(text: str) -> bool:
-    return text in _HYPHEN_MARKS
+    return text in HYPHEN_MARKS
 
 
 _GARBAGE = re.compile("[\x00-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd]")
@@ -40,6 +41,7 @@ def has_garbage(text: str) -> bool:
     return _GARBAGE.search(text) is not None
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every glyph; a document has few distinct ones
 def is_mark(text: str) -> bool:
     """A combining mark (a vowel sign, tanween, an accent drawn as its own glyph)."""
     return unicodedata.combining(text[0]) != 0
@@ -63,6 +65,7 @@ def mostly_rtl(texts: list[str]) -> bool:
     return len(_RTL.findall(joined)) > len(_LTR_LETTERS.findall(joined))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every glyph: each character matched once
 def script(text: str) -> str:
     """'rtl', 'ltr' or '' (punctuation, symbols) for one character."""
     if _RTL.match(text):
