@@ -195,7 +195,12 @@ def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
     tp = ctypes.cast(textpage.raw, ctypes.c_void_p)  # a c_void_p: the untyped calls' handle
     count = raw.FPDFText_CountChars(textpage.raw)
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-    refs = (ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top))
+    at_left, at_right, at_bottom, at_top = (
+        ctypes.byref(left),
+        ctypes.byref(right),
+        ctypes.byref(bottom),
+        ctypes.byref(top),
+    )
     styles = _Styles()
     run: list[Glyph] = []
     runs: list[list[Glyph]] = [run]
@@ -230,7 +235,7 @@ def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
         else:
             # Control codes (from fonts without a usable ToUnicode map) are kept: the lines
             # step decides what they were, a bullet or garbage to drop.
-            char_box(tp, i, *refs)
+            char_box(tp, i, at_left, at_right, at_bottom, at_top)
             x0, y0, x1, y1 = box(left.value, bottom.value, right.value, top.value)
             run.append(Glyph(text, x0, y0, x1, y1, style, i))
         i += width
@@ -247,6 +252,8 @@ class _Styles:
         self.matrix = raw.FS_MATRIX()  # type: ignore[no-untyped-call]
         self.size = ctypes.c_float()
         self.matrix_ref, self.size_ref = ctypes.byref(self.matrix), ctypes.byref(self.size)
+        self.rgba = [ctypes.c_uint() for _ in range(4)]
+        self.rgba_refs = [ctypes.byref(c) for c in self.rgba]
 
     def of(self, address: int) -> Style:
         style = self.by_object.get(address)
@@ -257,7 +264,7 @@ class _Styles:
             name, bold, italic, mono = self.font(_text_font(address))
             mode = _render_mode(address)
             bold = bold or mode == _FILL_STROKE
-            style = Style(name, round(size * 2) / 2, bold, italic, mono, _ink(address, mode))
+            style = Style(name, round(size * 2) / 2, bold, italic, mono, self.ink(address, mode))
             style = self.interned.setdefault(style, style)  # one object per style: cheap to count
             self.by_object[address] = style
         return style
@@ -282,19 +289,17 @@ class _Styles:
             self.fonts[key] = info
         return info
 
-
-def _ink(address: int, mode: int) -> str:
-    """Why a text object's glyphs cannot be seen, from its render mode and colour ("" if they can)."""
-    if mode in _INVISIBLE_MODES:
-        return INVISIBLE
-    rgba = [ctypes.c_uint() for _ in range(4)]
-    read = _stroke_colour if mode in _STROKED_MODES else _fill_colour
-    if not read(address, *(ctypes.byref(c) for c in rgba)):
-        return ""
-    red, green, blue, alpha = (c.value for c in rgba)
-    if alpha == 0:
-        return CLEAR
-    return WHITE if min(red, green, blue) >= _WHITE else ""
+    def ink(self, address: int, mode: int) -> str:
+        """Why a text object's glyphs cannot be seen, from its render mode and colour ("" if they can)."""
+        if mode in _INVISIBLE_MODES:
+            return INVISIBLE
+        read = _stroke_colour if mode in _STROKED_MODES else _fill_colour
+        if not read(address, *self.rgba_refs):
+            return ""
+        red, green, blue, alpha = (c.value for c in self.rgba)
+        if alpha == 0:
+            return CLEAR
+        return WHITE if min(red, green, blue) >= _WHITE else ""
 
 
 # -- images and paths --------------------------------------------------------------------------
