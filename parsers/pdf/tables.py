@@ -298,14 +298,13 @@ def grid_table(cells: Sequence[Box], lines: Sequence[Line], page: int, goes_on: 
     index = _CellIndex(cells)
     if nested(cells, index):
         return None
-    inside = [ln for ln in lines if any(_within(_centre(g), box) for g in ln.ink())]
+    placed = [(ln, within) for ln in lines if (within := _centred_in(ln.glyphs, box))]
+    inside = [ln for ln, _ in placed]
     if any(crosses_box(ln, box) for ln in inside) or _row_goes_on(inside, lines, box):
         return None
     where: dict[int, int] = {}  # id(glyph) → cell
-    for line in inside:
-        for g in line.ink():
-            if not _within(_centre(g), box):
-                continue  # outside the box: the line crosses it (checked above)
+    for _, within in placed:
+        for g in within:  # its other glyphs lie outside the box: the line crosses it (checked above)
             homes = index.containing(_centre(g))
             if len(homes) != 1:
                 return None  # in no cell (a partial grid) or in several (nested cells)
@@ -332,8 +331,12 @@ class _CellIndex:
                     self.buckets.setdefault((bx, by), []).append(n)
 
     def containing(self, point: tuple[float, float], slack: float = _NEAR) -> list[int]:
-        near = self.buckets.get((int(point[0] // self._STEP), int(point[1] // self._STEP)), [])
-        return [n for n in near if _within(point, self.cells[n], slack)]
+        x, y = point
+        near = self.buckets.get((int(x // self._STEP), int(y // self._STEP)), [])
+        cells = self.cells
+        return [  # _within, written out: asked of every glyph in a grid
+            n for n in near if (c := cells[n])[0] - slack <= x <= c[2] + slack and c[1] - slack <= y <= c[3] + slack
+        ]
 
 
 def nested(cells: Sequence[Box], index: _CellIndex | None = None) -> bool:
@@ -360,6 +363,15 @@ def word_crosses_rule(line: Line, where: dict[int, int]) -> bool:
 
 def _centre(g: Glyph) -> tuple[float, float]:
     return ((g.x0 + g.x1) / 2, (g.top + g.bottom) / 2)
+
+
+def _centred_in(glyphs: Sequence[Glyph], box: Box) -> list[Glyph]:
+    """The ink glyphs (spaces left out) whose centre is within the box (_within, written out)."""
+    left, top, right, bottom = box[0] - _NEAR, box[1] - _NEAR, box[2] + _NEAR, box[3] + _NEAR
+    return [
+        g for g in glyphs
+        if g.text != " " and left <= (g.x0 + g.x1) / 2 <= right and top <= (g.top + g.bottom) / 2 <= bottom
+    ]  # fmt: skip
 
 
 def _within(point: tuple[float, float], box: Sequence[float], slack: float = _NEAR) -> bool:
