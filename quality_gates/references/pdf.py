@@ -102,14 +102,15 @@ class PdfPage:
         # when its object's bounds reach the page's edge. (Over 10,696 pages of Debian's PDFs
         # and the shared corpus: the same words as asking each character, in 0.6 of the CPU.)
         unseen: dict[int | None, tuple[bool, bool]] = {}
+        handle = ctypes.cast(tp, ctypes.c_void_p)  # for the untyped per-character calls
         for i in range(self.textpage.count_chars()):
-            text = chr(raw.FPDFText_GetUnicode(tp, i))
+            text = chr(_unicode(handle, i))
             hidden = False
             if text.strip():
-                obj = raw.FPDFText_GetTextObject(tp, i)
-                key = ctypes.cast(obj, ctypes.c_void_p).value
+                key = _text_object(handle, i)  # its address, or None
                 known = unseen.get(key)
                 if known is None:
+                    obj = ctypes.cast(key, raw.FPDF_PAGEOBJECT) if key else None
                     mode = raw.FPDFTextObj_GetTextRenderMode(obj) if obj else 0
                     filled = raw.FPDFText_GetFillColor(tp, i, *refs)
                     red, green, blue, alpha = (c.value for c in rgba)
@@ -123,7 +124,7 @@ class PdfPage:
                 invisible, edge = known
                 off = False
                 if edge and not invisible:
-                    raw.FPDFText_GetCharBox(tp, i, *boxes)
+                    _char_box(handle, i, *boxes)
                     off = right.value <= 0 or left.value >= self.width or top.value <= 0 or bottom.value >= self.height
                 hidden = invisible or off
             chars.append(text if hidden else " ")
@@ -135,6 +136,21 @@ class PdfPage:
         points = [_device(self.page, width, height, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         return min(xs), min(ys), max(xs), max(ys)
+
+
+def _untyped(fn: Any, restype: Any) -> Any:
+    """A PDFium function called with no argument types: ctypes passes the arguments unconverted
+    (the text page as a ``c_void_p``, an index as an int, boxes by reference). pypdfium2's typed
+    bindings check and convert each argument, which for a call made for every character cost
+    more than the call (as the parser found: parsers/pdf/read.py)."""
+    out = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
+    out.restype = restype
+    return out
+
+
+_unicode = _untyped(pdfium.raw.FPDFText_GetUnicode, ctypes.c_uint)  # (textpage, index)
+_text_object = _untyped(pdfium.raw.FPDFText_GetTextObject, ctypes.c_void_p)  # (textpage, index)
+_char_box = _untyped(pdfium.raw.FPDFText_GetCharBox, ctypes.c_int)  # (textpage, index, 4 x &double)
 
 
 @dataclass
