@@ -167,9 +167,10 @@ def _untyped(fn: Any, restype: Any) -> Any:
     return out
 
 
-_unicode = _untyped(raw.FPDFText_GetUnicode, ctypes.c_uint)  # (textpage, index)
-_text_object = _untyped(raw.FPDFText_GetTextObject, _void)  # (textpage, index)
-_char_box = _untyped(raw.FPDFText_GetCharBox, _int)  # (textpage, index, &left, &right, &bottom, &top)
+# The per-character calls, untyped; the gate's PDF reference reads its characters with them too.
+char_unicode = _untyped(raw.FPDFText_GetUnicode, ctypes.c_uint)  # (textpage, index)
+char_object = _untyped(raw.FPDFText_GetTextObject, _void)  # (textpage, index): an address or None
+char_box = _untyped(raw.FPDFText_GetCharBox, _int)  # (textpage, index, &left, &right, &bottom, &top)
 _font_size = _plain(raw.FPDFTextObj_GetFontSize, _int, _void, _float_p)
 _matrix = _plain(raw.FPDFPageObj_GetMatrix, _int, _void, ctypes.POINTER(raw.FS_MATRIX))
 _text_font = _plain(raw.FPDFTextObj_GetFont, _void, _void)
@@ -207,7 +208,7 @@ def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
     style = Style()
     last_object = None
     box = frame.box
-    unicode, text_object, char_box = _unicode, _text_object, _char_box
+    unicode, text_object, box_of = char_unicode, char_object, char_box
     known = styles.by_object
     i = 0
     while i < count:
@@ -235,7 +236,7 @@ def _runs(textpage: Any, frame: Frame) -> list[list[Glyph]]:
         else:
             # Control codes (from fonts without a usable ToUnicode map) are kept: the lines
             # step decides what they were, a bullet or garbage to drop.
-            char_box(tp, i, at_left, at_right, at_bottom, at_top)
+            box_of(tp, i, at_left, at_right, at_bottom, at_top)
             x0, y0, x1, y1 = box(left.value, bottom.value, right.value, top.value)
             run.append(Glyph(text, x0, y0, x1, y1, style, i))
         i += width

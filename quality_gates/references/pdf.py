@@ -17,6 +17,7 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
+from parsegate.parsers.pdf.read import char_box, char_object, char_unicode
 from parsegate.quality_gates.words import located, words
 
 Box = tuple[float, float, float, float]
@@ -104,10 +105,10 @@ class PdfPage:
         unseen: dict[int | None, tuple[bool, bool]] = {}
         handle = ctypes.cast(tp, ctypes.c_void_p)  # for the untyped per-character calls
         for i in range(self.textpage.count_chars()):
-            text = chr(_unicode(handle, i))
+            text = chr(char_unicode(handle, i))
             hidden = False
             if text.strip():
-                key = _text_object(handle, i)  # its address, or None
+                key = char_object(handle, i)  # its address, or None
                 known = unseen.get(key)
                 if known is None:
                     obj = ctypes.cast(key, raw.FPDF_PAGEOBJECT) if key else None
@@ -124,7 +125,7 @@ class PdfPage:
                 invisible, edge = known
                 off = False
                 if edge and not invisible:
-                    _char_box(handle, i, *boxes)
+                    char_box(handle, i, *boxes)
                     off = right.value <= 0 or left.value >= self.width or top.value <= 0 or bottom.value >= self.height
                 hidden = invisible or off
             chars.append(text if hidden else " ")
@@ -136,21 +137,6 @@ class PdfPage:
         points = [_device(self.page, width, height, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         return min(xs), min(ys), max(xs), max(ys)
-
-
-def _untyped(fn: Any, restype: Any) -> Any:
-    """A PDFium function called with no argument types: ctypes passes the arguments unconverted
-    (the text page as a ``c_void_p``, an index as an int, boxes by reference). pypdfium2's typed
-    bindings check and convert each argument, which for a call made for every character cost
-    more than the call (as the parser found: parsers/pdf/read.py)."""
-    out = type(fn)(ctypes.cast(fn, ctypes.c_void_p).value)
-    out.restype = restype
-    return out
-
-
-_unicode = _untyped(pdfium.raw.FPDFText_GetUnicode, ctypes.c_uint)  # (textpage, index)
-_text_object = _untyped(pdfium.raw.FPDFText_GetTextObject, ctypes.c_void_p)  # (textpage, index)
-_char_box = _untyped(pdfium.raw.FPDFText_GetCharBox, ctypes.c_int)  # (textpage, index, 4 x &double)
 
 
 @dataclass
