@@ -32,6 +32,7 @@ _ABOVE = {
 }  # fmt: skip
 _BELOW = {"\u00b8": "\u0327", "\u0327": "\u0327", "\u02db": "\u0328", "\u0328": "\u0328"}  # cedilla, ogonek
 _ACCENTS = frozenset((*_ABOVE, *_BELOW))
+_TEXT = operator.attrgetter("text")
 _ASCII = frozenset("`^~")  # also quotes and operators: composed only in a text font, over a letter
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}  # TeX's \i and \j take the accent in place of the dot
 _REACH = 0.2  # of the letter's width: how far past its sides an accent's centre may stand
@@ -40,7 +41,7 @@ _REACH = 0.2  # of the letter's width: how far past its sides an accent's centre
 def compose_accents(run: list[Glyph]) -> list[Glyph]:
     """The run with each accent glyph merged into the letter it sits on (the letter's box and
     style, the accent's place in the stream)."""
-    if _ACCENTS.isdisjoint(map(operator.attrgetter("text"), run)):
+    if _ACCENTS.isdisjoint(map(_TEXT, run)):
         return run  # most runs: no accent glyph
     out: list[Glyph] = []
     taken: set[int] = set()
