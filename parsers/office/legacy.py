@@ -90,7 +90,7 @@ def _run(command: list[str], seconds: float, suffix: str, home: Path) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             raise ParseError(
-                "timeout", f"LibreOffice took more than {seconds:.0f} s to convert this '{suffix}' file"
+                "timeout", f"LibreOffice took more than {seconds:g} s to convert this '{suffix}' file"
             ) from None
     if proc.returncode != 0:
         message = err.decode("utf-8", errors="replace").strip()[-300:]
