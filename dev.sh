@@ -121,7 +121,7 @@ case "${1:-}" in
     # runs as long as asked, what it finds is read by a person).
     setup ",all,bench"
     for suite in run_speed throughput code pdf_speed html strategies strategy_eval startup \
-      markdown_parse text_encodings section_sizes sentence_segmenters hostile incremental debian_probe; do
+      markdown_parse text_encodings section_sizes sentence_segmenters hostile incremental debian_probe gate_recount; do
       echo "== $suite" >&2
       .venv/bin/python -m "benchmarks.suites.$suite"
     done
