@@ -199,6 +199,29 @@ def add_rows(report: Report, entry: dict[str, Any], label: str, baseline: str | 
             r.pop("out", None)
 
 
+def one_change(
+    report: Report, sides: dict[str, Path], measured: dict[str, dict[str, Any]], name: str, corpus: Path, work: Path
+) -> None:
+    """One file of the corpus edited (a paragraph added to its middle text file; without one, a
+    line end appended to its middle PDF, after its %%EOF), then one run of each revision over its
+    first measurement's OUTDIR and store: what a single edit costs, beside that corpus's first run."""
+    files = sorted(p for p in corpus.rglob("*") if p.is_file())
+    texts = [p for p in files if p.suffix in (".md", ".txt", ".py")]
+    if texts:
+        one = texts[len(texts) // 2]
+        one.write_text(one.read_text() + "\n\nOne more paragraph, added after the first run.\n")
+    else:  # a new version of the file, the same text
+        pdfs = [p for p in files if p.suffix == ".pdf"]
+        one = pdfs[len(pdfs) // 2]
+        one.write_bytes(one.read_bytes() + b"\n")
+    for n, (label, entry) in enumerate(measured.items()):
+        after = run(sides[label], corpus, work / f"{label}-{n}" / "r0" / "first")
+        entry["after_one_change"] = {"file": str(one.relative_to(corpus)), "seconds": after["seconds"],
+                                     "cpu_seconds": after["cpu_seconds"], "store": after["store"]}  # fmt: skip
+        report.add(f"{ONE} @{label}", name, "cpu_s", after["cpu_seconds"], "s", ratio_to=f"{FIRST} @{label}",
+                   statistic="one run")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=2000)
@@ -220,25 +243,20 @@ def main() -> None:
         work = Path(tmp)
         fastapi = work / "fastapi"
         shutil.copytree(FASTAPI, fastapi)
-        entries += measure_sides(sides, "fastapi-docs", fastapi, work / "w-fastapi", args.repeat, args.quiet).items()
+        measured = measure_sides(sides, "fastapi-docs", fastapi, work / "w-fastapi", args.repeat, args.quiet)
+        one_change(report, sides, measured, "fastapi-docs", fastapi, work / "w-fastapi")
+        entries += measured.items()
         heavy = work / "pdf-office"  # the real PDF and Office files: parsing dominates a first run
         for kind in ("pdf", "office"):
             shutil.copytree(CORPUS / kind, heavy / kind)
-        entries += measure_sides(sides, "pdf-office", heavy, work / "w-heavy", args.repeat, args.quiet).items()
+        measured = measure_sides(sides, "pdf-office", heavy, work / "w-heavy", args.repeat, args.quiet)
+        one_change(report, sides, measured, "pdf-office", heavy, work / "w-heavy")
+        entries += measured.items()
         generated = work / "generated"
         generate(generated, args.files)
         name = f"generated-{args.files}"
         measured = measure_sides(sides, name, generated, work / "w-gen", args.repeat, args.quiet)
-        one = sorted(p for p in generated.rglob("*") if p.is_file())[len(list(generated.rglob("*.md"))) // 2]
-        one.write_text(one.read_text() + "\n\nOne more paragraph, added after the first run.\n")
-        for label, entry in measured.items():  # one changed file: what a single edit costs
-            after = run(
-                sides[label], generated, work / "w-gen" / f"{label}-{list(measured).index(label)}" / "r0" / "first"
-            )
-            entry["after_one_change"] = {"seconds": after["seconds"], "cpu_seconds": after["cpu_seconds"],
-                                         "store": after["store"]}  # fmt: skip
-            report.add(f"{ONE} @{label}", name, "cpu_s", after["cpu_seconds"], "s", ratio_to=f"{FIRST} @{label}",
-                       statistic="one run")  # fmt: skip
+        one_change(report, sides, measured, name, generated, work / "w-gen")
         changed, deleted = change(generated, 0.02, 0.01)
         for label, entry in measured.items():  # each revision's store of its first measurement
             after = run(
